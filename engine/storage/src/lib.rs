@@ -1,0 +1,1 @@
+//! basalt-storage: the persistent store under basalt-server (being written).
