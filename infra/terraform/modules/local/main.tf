@@ -1,0 +1,74 @@
+# A VM of the `local` region is a systemd-nspawn container booted from the shared
+# read-only image with its own overlay, network namespace on the project bridge, cgroup
+# limits and sshd. The scripts under ./scripts do the work; Terraform tracks the VMs.
+
+locals {
+  nodes       = { for node in var.nodes : node.name => node }
+  scripts_dir = abspath("${path.module}/scripts")
+}
+
+resource "terraform_data" "this" {
+  for_each = local.nodes
+
+  # A new address or image means a new VM; a new size does not (see `limits`).
+  triggers_replace = {
+    private_ip = each.value.private_ip
+    image_dir  = var.image_dir
+  }
+
+  input = {
+    scripts_dir      = local.scripts_dir
+    vm_dir           = "${var.vms_dir}/${each.key}"
+    private_ip       = each.value.private_ip
+    known_hosts_file = var.known_hosts_file
+  }
+
+  provisioner "local-exec" {
+    command = "${local.scripts_dir}/vm-create.sh"
+    environment = {
+      VM_NAME          = each.key
+      VM_DIR           = "${var.vms_dir}/${each.key}"
+      VM_IMAGE         = var.image_dir
+      VM_IP            = each.value.private_ip
+      VM_PREFIX_LENGTH = var.prefix_length
+      VM_GATEWAY       = var.gateway
+      VM_BRIDGE        = var.bridge
+      VM_CPUS          = var.cpus
+      VM_MEMORY_MB     = var.memory_mb
+      VM_DISK_GB       = var.disk_gb
+      VM_SSH_PUBKEY    = var.ssh_public_key_file
+      VM_KNOWN_HOSTS   = var.known_hosts_file
+    }
+  }
+
+  provisioner "local-exec" {
+    when    = destroy
+    command = "${self.input.scripts_dir}/vm-destroy.sh"
+    environment = {
+      VM_DIR         = self.input.vm_dir
+      VM_IP          = self.input.private_ip
+      VM_KNOWN_HOSTS = self.input.known_hosts_file
+    }
+  }
+}
+
+# Limits are their own resource so that a resize replaces only them: the running VM and
+# its data stay, and the new CPU quota and memory limit are written to its cgroup.
+resource "terraform_data" "limits" {
+  for_each = local.nodes
+
+  triggers_replace = {
+    vm        = terraform_data.this[each.key].id
+    cpus      = var.cpus
+    memory_mb = var.memory_mb
+  }
+
+  provisioner "local-exec" {
+    command = "${local.scripts_dir}/vm-limits.sh"
+    environment = {
+      VM_DIR       = "${var.vms_dir}/${each.key}"
+      VM_CPUS      = var.cpus
+      VM_MEMORY_MB = var.memory_mb
+    }
+  }
+}

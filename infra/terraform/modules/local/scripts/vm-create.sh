@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Create and boot one VM of the `local` region: a systemd-nspawn container booted from the
+# read-only image through an overlay kept in $VM_DIR, with its own network namespace on
+# the project bridge, cgroup limits, and sshd with the region's key. Idempotent: a VM that
+# is already running is left as it is. Returns when the VM accepts SSH connections.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/cgroup.sh"
+. "$here/vm-lib.sh"
+
+: "${VM_NAME:?}" "${VM_DIR:?}" "${VM_IMAGE:?}" "${VM_IP:?}" "${VM_PREFIX_LENGTH:?}" "${VM_GATEWAY:?}"
+: "${VM_BRIDGE:?}" "${VM_CPUS:?}" "${VM_MEMORY_MB:?}" "${VM_SSH_PUBKEY:?}" "${VM_KNOWN_HOSTS:?}"
+boot_timeout=${VM_BOOT_TIMEOUT:-90}
+
+[ -d "$VM_IMAGE/etc" ] || fail "no VM image at $VM_IMAGE (run the bootstrap)"
+[ -f "$VM_SSH_PUBKEY" ] || fail "no SSH public key at $VM_SSH_PUBKEY"
+command -v systemd-nspawn >/dev/null || fail "systemd-nspawn is not installed"
+
+if vm_running; then
+  echo "VM $VM_NAME is already running (pid $(cat "$VM_DIR/nspawn.pid"))"
+  exit 0
+fi
+
+bridge_up
+mkdir -p "$VM_DIR"/{upper,work,root}
+echo "$VM_IP" > "$VM_DIR/address"
+echo "$(vm_machine_name "$VM_IP")" > "$VM_DIR/machine"
+overlay_mount
+[ -f "$VM_DIR/upper/.basalt-provisioned" ] || provision_root
+pin_host_key
+
+machine=$(cat "$VM_DIR/machine")
+cgroup_create "$machine"
+cgroup_set_limits "$machine" "$VM_CPUS" "$VM_MEMORY_MB"
+
+# Started in its own session so that it outlives Terraform and the worker; the wrapper
+# moves itself into the VM's cgroup before it becomes systemd-nspawn.
+: > "$VM_DIR/console.log"
+rm -f "$VM_DIR/nspawn.pid"
+setsid bash -c '
+  . "$1"
+  cgroup_enter "$2" $$
+  echo $$ > "$3/nspawn.pid"
+  exec systemd-nspawn --quiet --boot --register=no --keep-unit \
+    --directory="$3/root" --machine="$2" --hostname="$4" \
+    --network-bridge="$5" --console=read-only --link-journal=no \
+    --resolv-conf=off --timezone=off
+' vm-boot "$here/cgroup.sh" "$machine" "$VM_DIR" "$VM_NAME" "$VM_BRIDGE" \
+  </dev/null >>"$VM_DIR/console.log" 2>&1 &
+disown
+
+wait_for_pid_file 5
+wait_for_ssh "$boot_timeout"
+echo "VM $VM_NAME is up at $VM_IP (machine $machine)"

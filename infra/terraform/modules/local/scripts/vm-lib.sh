@@ -1,0 +1,133 @@
+# Sourced by the vm-*.sh scripts: the steps that make up one VM. Expects the VM_* settings.
+
+fail() {
+  echo "error: $*" >&2
+  exit 1
+}
+
+# vm_running: the VM's systemd-nspawn process is alive.
+vm_running() {
+  local pid
+  [ -f "$VM_DIR/nspawn.pid" ] || return 1
+  pid=$(cat "$VM_DIR/nspawn.pid")
+  [ -n "$pid" ] && [ -d "/proc/$pid" ] && grep -q systemd-nspawn "/proc/$pid/cmdline" 2>/dev/null
+}
+
+# vm_machine_name IP: a short name unique per address, so that the host side of the veth
+# ("vb-" + name) stays within the 15 characters of an interface name.
+vm_machine_name() {
+  local a b c d
+  IFS=. read -r a b c d <<<"$1"
+  printf 'bvm%02x%02x%02x%02x' "$a" "$b" "$c" "$d"
+}
+
+# bridge_up: the project bridge exists, holds the gateway address and is up.
+bridge_up() {
+  (
+    flock 9
+    ip link show dev "$VM_BRIDGE" >/dev/null 2>&1 || ip link add "$VM_BRIDGE" type bridge
+    ip addr replace "$VM_GATEWAY/$VM_PREFIX_LENGTH" dev "$VM_BRIDGE"
+    ip link set "$VM_BRIDGE" up
+  ) 9>/run/lock/basalt-bridge.lock
+}
+
+# overlay_mount: the VM's root is the image with the VM's own writable layer on top.
+overlay_mount() {
+  mountpoint -q "$VM_DIR/root" && return 0
+  mount -t overlay overlay \
+    -o "lowerdir=$VM_IMAGE,upperdir=$VM_DIR/upper,workdir=$VM_DIR/work" "$VM_DIR/root"
+}
+
+# provision_root: first-boot settings written into the VM's layer, as cloud-init would:
+# hostname, static address, a fresh SSH host key, the region's key for root.
+provision_root() {
+  local root="$VM_DIR/root"
+  echo "$VM_NAME" > "$root/etc/hostname"
+
+  mkdir -p "$root/etc/systemd/network" "$root/etc/systemd/system/multi-user.target.wants" \
+    "$root/etc/systemd/system/sockets.target.wants"
+  cat > "$root/etc/systemd/network/10-host0.network" <<NETWORK
+[Match]
+Name=host0
+
+[Network]
+Address=$VM_IP/$VM_PREFIX_LENGTH
+Gateway=$VM_GATEWAY
+LinkLocalAddressing=no
+IPv6AcceptRA=no
+NETWORK
+  ln -sf /lib/systemd/system/systemd-networkd.service \
+    "$root/etc/systemd/system/multi-user.target.wants/systemd-networkd.service"
+  ln -sf /lib/systemd/system/systemd-networkd.socket \
+    "$root/etc/systemd/system/sockets.target.wants/systemd-networkd.socket"
+  # Nothing in the VM waits for "online"; a console getty is of no use without a console.
+  for unit in systemd-networkd-wait-online.service console-getty.service getty@tty1.service; do
+    ln -sf /dev/null "$root/etc/systemd/system/$unit"
+  done
+
+  rm -f "$root"/etc/ssh/ssh_host_*
+  ssh-keygen -q -t ed25519 -N '' -C "$VM_NAME" -f "$root/etc/ssh/ssh_host_ed25519_key"
+
+  install -d -m 700 "$root/root/.ssh"
+  install -m 600 "$VM_SSH_PUBKEY" "$root/root/.ssh/authorized_keys"
+  touch "$VM_DIR/upper/.basalt-provisioned"
+}
+
+# pin_host_key: the project's known_hosts holds this VM's key for its address, and no
+# stale key of an earlier VM that had the same address.
+pin_host_key() {
+  local key
+  key=$(cut -d' ' -f1,2 "$VM_DIR/root/etc/ssh/ssh_host_ed25519_key.pub")
+  mkdir -p "$(dirname "$VM_KNOWN_HOSTS")"
+  (
+    flock 9
+    touch "$VM_KNOWN_HOSTS"
+    forget_host_key
+    echo "$VM_IP $key" >> "$VM_KNOWN_HOSTS"
+  ) 9>"$VM_KNOWN_HOSTS.lock"
+}
+
+# forget_host_key: drop the address's lines from known_hosts (caller holds the lock).
+forget_host_key() {
+  [ -f "$VM_KNOWN_HOSTS" ] || return 0
+  awk -v ip="$VM_IP" '$1 != ip' "$VM_KNOWN_HOSTS" > "$VM_KNOWN_HOSTS.tmp"
+  mv "$VM_KNOWN_HOSTS.tmp" "$VM_KNOWN_HOSTS"
+}
+
+# wait_for_pid_file SECONDS: the boot wrapper has recorded the VM's process.
+wait_for_pid_file() {
+  local deadline=$((SECONDS + $1))
+  until [ -s "$VM_DIR/nspawn.pid" ]; do
+    ((SECONDS < deadline)) || fail "VM $VM_NAME did not start (no $VM_DIR/nspawn.pid)"
+    sleep 0.05
+  done
+}
+
+# wait_for_ssh SECONDS: sshd in the VM answers with its banner.
+wait_for_ssh() {
+  local deadline=$((SECONDS + $1))
+  while ((SECONDS < deadline)); do
+    vm_running || { tail -n 20 "$VM_DIR/console.log" >&2; fail "VM $VM_NAME stopped while booting"; }
+    if timeout 1 bash -c 'exec 3<>"/dev/tcp/$0/22" && head -c 4 <&3' "$VM_IP" 2>/dev/null | grep -q SSH-; then
+      return 0
+    fi
+    sleep 0.2
+  done
+  tail -n 20 "$VM_DIR/console.log" >&2
+  fail "VM $VM_NAME did not answer on $VM_IP:22 within $1 s"
+}
+
+# vm_stop SECONDS: ask the VM to power off (SIGTERM makes systemd-nspawn shut the
+# container down cleanly), and kill it if it has not stopped in time.
+vm_stop() {
+  vm_running || return 0
+  local pid deadline=$((SECONDS + $1))
+  pid=$(cat "$VM_DIR/nspawn.pid")
+  kill -TERM "$pid" 2>/dev/null || true
+  while [ -d "/proc/$pid" ] && ((SECONDS < deadline)); do sleep 0.1; done
+  if [ -d "/proc/$pid" ]; then
+    echo "VM $VM_NAME did not power off within $1 s; killing it" >&2
+    kill -KILL "$pid" 2>/dev/null || true
+    while [ -d "/proc/$pid" ]; do sleep 0.1; done
+  fi
+}
