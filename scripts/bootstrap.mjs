@@ -1,0 +1,40 @@
+// Bootstrap: installs and builds everything the platform and its tests need, idempotently.
+// Each step prints one line; a step that cannot finish says why in one line and stops the run.
+import { pathToFileURL } from 'node:url';
+import { apt } from './bootstrap/apt.mjs';
+import { terraform } from './bootstrap/terraform.mjs';
+import { ansible, pythonClients } from './bootstrap/python.mjs';
+import { rootfs } from './bootstrap/rootfs.mjs';
+import { npmDeps } from './bootstrap/npm.mjs';
+import { engine, provider, workspaceBuilds } from './bootstrap/build.mjs';
+
+export const STEPS = [
+  ['debian packages', apt],
+  ['terraform', terraform],
+  ['ansible', ansible],
+  ['python clients', pythonClients],
+  ['vm image', rootfs],
+  ['npm dependencies', npmDeps],
+  ['engine', engine],
+  ['terraform provider', provider],
+  ['workspace builds', workspaceBuilds],
+];
+
+export async function bootstrap({ quiet = false } = {}) {
+  const started = Date.now();
+  for (const [name, step] of STEPS) {
+    const t = Date.now();
+    try {
+      const status = await step();
+      if (!quiet) console.log(`bootstrap: ${name.padEnd(19)} ${status} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
+    } catch (err) {
+      console.error(`bootstrap: ${name.padEnd(19)} FAILED: ${err.message}`);
+      throw new Error(`bootstrap step "${name}" failed`);
+    }
+  }
+  if (!quiet) console.log(`bootstrap: done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  bootstrap().catch(() => process.exit(1));
+}

@@ -1,0 +1,43 @@
+// Builds of what the platform runs: the engine (cargo), the Terraform provider (go), and every
+// npm workspace with a `build` script, in dependency order (packages, services, console).
+import fs from 'node:fs';
+import path from 'node:path';
+import { ENGINE_DIR, PROVIDER_DIR, ROOT, TOOLS_BIN } from '../lib/paths.mjs';
+import { run, tail } from '../lib/proc.mjs';
+import { hashInputs, stampMatches, writeStamp } from '../lib/stamp.mjs';
+import { workspaces } from '../lib/workspaces.mjs';
+
+export async function engine() {
+  if (!fs.existsSync(path.join(ENGINE_DIR, 'Cargo.toml'))) return 'skipped: no engine/';
+  // cargo is incremental on its own: a build with nothing changed takes a second.
+  const r = run('cargo', ['build', '--release', '--workspace', '--bins'], { cwd: ENGINE_DIR });
+  if (r.code !== 0) throw new Error(`cargo build --release in engine/ failed:\n${tail(r.out, 25)}`);
+  return 'built';
+}
+
+export async function provider() {
+  if (!fs.existsSync(path.join(PROVIDER_DIR, 'go.mod'))) return 'skipped: no apps/terraform-provider/';
+  const r = run('go', ['build', '-o', path.join(TOOLS_BIN, 'terraform-provider-basalt'), '.'], { cwd: PROVIDER_DIR });
+  if (r.code !== 0) throw new Error(`go build of the Terraform provider failed:\n${tail(r.out)}`);
+  return 'built';
+}
+
+export async function workspaceBuilds() {
+  const built = [];
+  const lock = path.join(ROOT, 'package-lock.json');
+  for (const ws of workspaces()) {
+    if (!ws.scripts.build) continue;
+    const stamp = `build-${ws.name.replace(/[^a-z0-9]+/gi, '_')}`;
+    // A workspace is rebuilt when its own files, the lockfile, or a workspace it may import changed:
+    // the packages/ it depends on are hashed in as well.
+    const deps = workspaces().filter((w) => w.dir.startsWith(path.join(ROOT, 'packages')) && w.dir !== ws.dir);
+    const hash = hashInputs([ws.dir, lock, ...deps.map((d) => d.dir)]);
+    const output = path.join(ws.dir, ws.name === '@basalt/console' ? '.next' : 'dist');
+    if (stampMatches(stamp, hash) && fs.existsSync(output)) continue;
+    const r = run('npm', ['run', 'build', '-w', ws.name], { cwd: ROOT });
+    if (r.code !== 0) throw new Error(`npm run build -w ${ws.name} failed:\n${tail(r.out, 25)}`);
+    writeStamp(stamp, hash);
+    built.push(ws.name);
+  }
+  return built.length ? `built ${built.join(', ')}` : 'ready';
+}

@@ -1,0 +1,22 @@
+// Terraform 1.5.7 (MPL), built from source with the Go toolchain into .tools/bin.
+import fs from 'node:fs';
+import path from 'node:path';
+import { TOOLS_BIN } from '../lib/paths.mjs';
+import { run, have, tail } from '../lib/proc.mjs';
+
+const VERSION = '1.5.7';
+
+export async function terraform() {
+  const bin = path.join(TOOLS_BIN, 'terraform');
+  if (fs.existsSync(bin)) {
+    const v = run(bin, ['version', '-json'], { env: { ...process.env, CHECKPOINT_DISABLE: '1' } });
+    if (v.code === 0 && JSON.parse(v.out).terraform_version === VERSION) return `ready (${VERSION})`;
+  }
+  if (!have('go')) throw new Error('Go is needed to build Terraform: install golang (1.21 or newer)');
+  fs.mkdirSync(TOOLS_BIN, { recursive: true });
+  const r = run('go', ['install', `github.com/hashicorp/terraform@v${VERSION}`], {
+    env: { ...process.env, GOBIN: TOOLS_BIN, GOFLAGS: '-trimpath' },
+  });
+  if (r.code !== 0) throw new Error(`go install terraform@v${VERSION} failed:\n${tail(r.out)}`);
+  return `built ${VERSION}`;
+}

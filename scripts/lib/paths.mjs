@@ -1,0 +1,30 @@
+// Where everything lives: one place so every script agrees.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const TOOLS = path.join(ROOT, '.tools');
+export const TOOLS_BIN = path.join(TOOLS, 'bin');
+export const ANSIBLE_VENV = path.join(TOOLS, 'ansible');
+export const PY_VENV = path.join(TOOLS, 'py');
+export const DATA = path.join(ROOT, '.data');
+export const STAMPS = path.join(TOOLS, 'stamps');
+export const ROOTFS = path.join(DATA, 'images', 'bookworm');
+export const ENGINE_DIR = path.join(ROOT, 'engine');
+export const ENGINE_BIN = path.join(ENGINE_DIR, 'target', 'release', 'basalt-server');
+export const BENCH_BIN = path.join(ENGINE_DIR, 'target', 'release', 'basalt-bench');
+export const PROVIDER_DIR = path.join(ROOT, 'apps', 'terraform-provider');
+export const TF_CLI_CONFIG = path.join(ROOT, 'infra', 'terraform', 'terraformrc');
+
+/** The environment every child process of the platform and of the tests gets. */
+export function toolEnv(base = process.env) {
+  return {
+    ...base,
+    BASALT_ROOT: ROOT,
+    BASALT_ENGINE_BIN: ENGINE_BIN,
+    BASALT_BENCH_BIN: BENCH_BIN,
+    PATH: [TOOLS_BIN, path.join(ANSIBLE_VENV, 'bin'), base.PATH].join(path.delimiter),
+    TF_CLI_CONFIG_FILE: TF_CLI_CONFIG,
+    CHECKPOINT_DISABLE: '1',
+  };
+}

@@ -1,0 +1,88 @@
+// The platform's processes: API, worker and console, each supervised with its log in the data dir.
+// Used by `npm start` and by the end-to-end tests, so both run the platform the same way.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { ROOT, toolEnv } from './paths.mjs';
+import { waitForHttp } from './net.mjs';
+
+const API_MAIN = path.join(ROOT, 'services', 'api', 'dist', 'main.js');
+const WORKER_MAIN = path.join(ROOT, 'services', 'worker', 'dist', 'main.js');
+const CONSOLE_DIR = path.join(ROOT, 'apps', 'console');
+
+/** Starts one child in its own process group, its output appended to logs/<name>.log. */
+function supervise(name, cmd, args, { env, cwd, logDir }) {
+  fs.mkdirSync(logDir, { recursive: true });
+  const logFile = path.join(logDir, `${name}.log`);
+  const out = fs.openSync(logFile, 'a');
+  const child = spawn(cmd, args, { env, cwd: cwd ?? ROOT, stdio: ['ignore', out, out], detached: true });
+  fs.closeSync(out);
+  const proc = { name, child, logFile, exited: false, code: null };
+  child.on('exit', (code, signal) => Object.assign(proc, { exited: true, code: code ?? signal }));
+  return proc;
+}
+
+export function logTail(proc, n = 20) {
+  try {
+    return fs.readFileSync(proc.logFile, 'utf8').trimEnd().split('\n').slice(-n).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+function stopProc(proc, graceMs = 5000) {
+  return new Promise((resolve) => {
+    if (proc.exited) return resolve();
+    const kill = (sig) => { try { process.kill(-proc.child.pid, sig); } catch { /* already gone */ } };
+    const timer = setTimeout(() => kill('SIGKILL'), graceMs);
+    proc.child.once('exit', () => { clearTimeout(timer); resolve(); });
+    kill('SIGTERM');
+  });
+}
+
+/**
+ * Starts API, worker (when built) and console (when built) against `databaseUrl`.
+ * Returns {apiUrl, consoleUrl, procs, stop}; throws with the failing process's log tail.
+ */
+export async function startPlatform({ dataDir, databaseUrl, apiPort, consolePort, secrets, worker = true, console: withConsole = true }) {
+  const logDir = path.join(dataDir, 'logs');
+  const env = {
+    ...toolEnv(),
+    NODE_ENV: 'production',
+    DATABASE_URL: databaseUrl,
+    BASALT_DATA_DIR: dataDir,
+    BASALT_API_PORT: String(apiPort),
+    BASALT_ADMIN_EMAIL: secrets.adminEmail,
+    BASALT_ADMIN_PASSWORD: secrets.adminPassword,
+    BASALT_MASTER_KEY: secrets.masterKey,
+  };
+  const apiUrl = `http://127.0.0.1:${apiPort}`;
+  const procs = [];
+  const stop = async () => { await Promise.all(procs.reverse().map((p) => stopProc(p))); };
+  const started = async (proc, url) => {
+    procs.push(proc);
+    try {
+      await waitForHttp(url, { alive: () => !proc.exited, timeoutMs: 180_000 });
+    } catch (err) {
+      await stop();
+      throw new Error(`${proc.name} failed to start: ${err.message}\n--- ${proc.logFile} ---\n${logTail(proc)}`);
+    }
+  };
+  if (!fs.existsSync(API_MAIN)) throw new Error(`the API is not built (${path.relative(ROOT, API_MAIN)} missing)`);
+  await started(supervise('api', process.execPath, [API_MAIN], { env, logDir }), `${apiUrl}/v1/health`);
+  if (worker && fs.existsSync(WORKER_MAIN)) {
+    procs.push(supervise('worker', process.execPath, [WORKER_MAIN], { env, logDir }));
+  }
+  let consoleUrl = null;
+  if (withConsole && fs.existsSync(path.join(CONSOLE_DIR, '.next'))) {
+    const nextBin = createRequire(path.join(CONSOLE_DIR, 'package.json')).resolve('next/dist/bin/next');
+    const consoleEnv = { ...env, BASALT_API_URL: apiUrl, PORT: String(consolePort) };
+    consoleUrl = `http://127.0.0.1:${consolePort}`;
+    await started(
+      supervise('console', process.execPath, [nextBin, 'start', '-p', String(consolePort), '-H', '127.0.0.1'], { env: consoleEnv, cwd: CONSOLE_DIR, logDir }),
+      consoleUrl,
+    );
+  }
+  return { apiUrl, consoleUrl, procs, stop };
+}

@@ -1,0 +1,28 @@
+// Running child processes: quietly with captured output, or streamed with a prefix.
+import { spawn, spawnSync } from 'node:child_process';
+
+/** Runs a command to completion; returns {code, out}. Output is captured, not shown. */
+export function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, ...opts });
+  if (r.error) return { code: 127, out: String(r.error.message) };
+  return { code: r.status ?? 1, out: `${r.stdout ?? ''}${r.stderr ?? ''}` };
+}
+
+/** True when `cmd` is found on PATH (or is an executable path). */
+export function have(cmd, env = process.env) {
+  return run('sh', ['-c', `command -v "${cmd}"`], { env }).code === 0;
+}
+
+/** Runs a command with its output streamed (for long steps whose progress matters). */
+export function runStreamed(cmd, args, opts = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: opts.stdio ?? 'inherit', ...opts });
+    child.on('error', (err) => resolve({ code: 127, error: err }));
+    child.on('exit', (code, signal) => resolve({ code: code ?? (signal ? 128 : 1), signal }));
+  });
+}
+
+/** The last `n` lines of a text, for error messages that point at the cause. */
+export function tail(text, n = 15) {
+  return String(text).trimEnd().split('\n').slice(-n).join('\n');
+}

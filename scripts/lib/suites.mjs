@@ -1,0 +1,167 @@
+// The test suites of every part of the repository, each run and counted the same way:
+// a suite returns {passed, failed, skipped, notes}. The runner adds them up.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ENGINE_DIR, PROVIDER_DIR, ROOT, ANSIBLE_VENV } from './paths.mjs';
+import { runStreamed, run, tail } from './proc.mjs';
+import { workspaces } from './workspaces.mjs';
+
+/** Runs a command with its output shown live and captured, for counting. */
+function runCounted(cmd, args, opts) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const keep = (stream) => (chunk) => { stream.write(chunk); out += chunk; };
+    child.stdout.on('data', keep(process.stdout));
+    child.stderr.on('data', keep(process.stderr));
+    child.on('error', (err) => resolve({ code: 127, out: String(err.message) }));
+    child.on('close', (code) => resolve({ code: code ?? 1, out }));
+  });
+}
+
+export function vitestSuite(ws) {
+  return {
+    name: `vitest ${ws.name}`,
+    async run(env) {
+      const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-vitest-')), 'report.json');
+      const r = await runStreamed('npm', ['run', 'test', '-w', ws.name, '--', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], { cwd: ROOT, env });
+      if (!fs.existsSync(report)) return { passed: 0, failed: 1, notes: [`${ws.name}: vitest wrote no report (exit ${r.code})`] };
+      const j = JSON.parse(fs.readFileSync(report, 'utf8'));
+      // A file that failed to load counts as a failure even though none of its tests ran.
+      const brokenFiles = (j.testResults ?? []).filter((f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0).length;
+      const failed = j.numFailedTests + brokenFiles + (r.code !== 0 && j.numFailedTests + brokenFiles === 0 ? 1 : 0);
+      return { passed: j.numPassedTests, failed, skipped: j.numPendingTests + j.numTodoTests };
+    },
+  };
+}
+
+export const cargoSuite = {
+  name: 'cargo test (engine)',
+  enabled: () => fs.existsSync(path.join(ENGINE_DIR, 'Cargo.toml')),
+  async run(env) {
+    const r = await runCounted('cargo', ['test', '--release', '--workspace'], { cwd: ENGINE_DIR, env });
+    let passed = 0, failed = 0, skipped = 0;
+    for (const m of r.out.matchAll(/test result: \w+\. (\d+) passed; (\d+) failed; (\d+) ignored/g)) {
+      passed += Number(m[1]); failed += Number(m[2]); skipped += Number(m[3]);
+    }
+    if (r.code !== 0 && failed === 0) failed = 1; // a build error counts
+    return { passed, failed, skipped };
+  },
+};
+
+export const goSuite = {
+  name: 'go test (terraform provider)',
+  enabled: () => fs.existsSync(path.join(PROVIDER_DIR, 'go.mod')),
+  async run(env) {
+    const r = run('go', ['test', '-json', './...'], { cwd: PROVIDER_DIR, env });
+    let passed = 0, failed = 0, skipped = 0;
+    for (const line of r.out.split('\n')) {
+      if (!line.startsWith('{')) continue;
+      const ev = JSON.parse(line);
+      if (!ev.Test) continue;
+      if (ev.Action === 'pass') passed++;
+      else if (ev.Action === 'fail') failed++;
+      else if (ev.Action === 'skip') skipped++;
+    }
+    if (r.code !== 0 && failed === 0) { failed = 1; console.log(tail(r.out)); }
+    console.log(`go test: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+    return { passed, failed, skipped };
+  },
+};
+
+/** Directories under infra/terraform holding .tf files, i.e. modules to format and validate. */
+function terraformModules() {
+  const base = path.join(ROOT, 'infra', 'terraform');
+  const found = [];
+  const visit = (dir) => {
+    if (!fs.existsSync(dir)) return;
+    const entries = fs.readdirSync(dir, { withFileTypes: true });
+    if (entries.some((e) => e.isFile() && e.name.endsWith('.tf'))) found.push(dir);
+    for (const e of entries) if (e.isDirectory() && !e.name.startsWith('.')) visit(path.join(dir, e.name));
+  };
+  visit(base);
+  return found;
+}
+
+// A module whose providers come from a registry cannot be initialised offline; only Terraform's
+// built-in provider is available here, so such a module is formatted but not validated.
+function needsRegistryProvider(dir) {
+  return fs.readdirSync(dir).filter((f) => f.endsWith('.tf'))
+    .some((f) => /required_providers\s*{[^}]*source\s*=/.test(fs.readFileSync(path.join(dir, f), 'utf8')));
+}
+
+export const terraformSuite = {
+  name: 'terraform fmt + validate (infra/terraform)',
+  enabled: () => terraformModules().length > 0,
+  async run(env) {
+    let passed = 0, failed = 0, skipped = 0;
+    const notes = [];
+    const fmt = run('terraform', ['fmt', '-check', '-recursive', '-diff', path.join(ROOT, 'infra', 'terraform')], { env });
+    if (fmt.code === 0) passed++; else { failed++; notes.push(`terraform fmt -check:\n${tail(fmt.out)}`); }
+    for (const dir of terraformModules()) {
+      const rel = path.relative(ROOT, dir);
+      if (needsRegistryProvider(dir)) { skipped++; console.log(`terraform validate ${rel}: skipped (needs a registry provider)`); continue; }
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-tf-'));
+      const tfEnv = { ...env, TF_DATA_DIR: dataDir };
+      const init = run('terraform', ['init', '-backend=false', '-input=false', '-no-color'], { cwd: dir, env: tfEnv });
+      const v = init.code === 0 ? run('terraform', ['validate', '-no-color', '-json'], { cwd: dir, env: tfEnv }) : init;
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      const ok = v.code === 0 && init.code === 0;
+      console.log(`terraform validate ${rel}: ${ok ? 'ok' : 'FAILED'}`);
+      if (ok) passed++; else { failed++; notes.push(`terraform validate ${rel}:\n${tail(v.out)}`); }
+    }
+    return { passed, failed, skipped, notes };
+  },
+};
+
+export const ansibleSuite = {
+  name: 'ansible syntax-check + lint (infra/ansible)',
+  enabled: () => fs.existsSync(path.join(ROOT, 'infra', 'ansible', 'playbooks')),
+  async run(env) {
+    const dir = path.join(ROOT, 'infra', 'ansible');
+    let passed = 0, failed = 0, skipped = 0;
+    const notes = [];
+    const playbooks = fs.readdirSync(path.join(dir, 'playbooks')).filter((f) => f.endsWith('.yml'));
+    for (const pb of playbooks) {
+      const r = run(path.join(ANSIBLE_VENV, 'bin', 'ansible-playbook'), ['--syntax-check', '-i', 'localhost,', path.join('playbooks', pb)], { cwd: dir, env });
+      console.log(`ansible-playbook --syntax-check playbooks/${pb}: ${r.code === 0 ? 'ok' : 'FAILED'}`);
+      if (r.code === 0) passed++; else { failed++; notes.push(`syntax-check ${pb}:\n${tail(r.out)}`); }
+    }
+    const lint = path.join(ANSIBLE_VENV, 'bin', 'ansible-lint');
+    if (fs.existsSync(lint)) {
+      const r = run(lint, ['--offline', '-q'], { cwd: dir, env });
+      console.log(`ansible-lint: ${r.code === 0 ? 'ok' : 'FAILED'}`);
+      if (r.code === 0) passed++; else { failed++; notes.push(`ansible-lint:\n${tail(r.out, 30)}`); }
+    } else {
+      skipped++;
+      console.log('ansible-lint: not installed, skipped');
+    }
+    return { passed, failed, skipped, notes };
+  },
+};
+
+/** Extra checks a part registers as an executable script (e.g. the API fuzzer): exit 0 passes. */
+export function scriptSuite(name, file) {
+  return {
+    name,
+    enabled: () => fs.existsSync(file),
+    async run(env) {
+      const r = await runStreamed(file, [], { cwd: ROOT, env });
+      return r.code === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1, notes: [`${name} exited ${r.code}`] };
+    },
+  };
+}
+
+export function allSuites() {
+  const vitest = workspaces().filter((ws) => ws.scripts.test).map(vitestSuite);
+  return [
+    ...vitest,
+    cargoSuite,
+    goSuite,
+    terraformSuite,
+    ansibleSuite,
+    scriptSuite('schemathesis fuzz of the API', path.join(ROOT, 'services', 'api', 'scripts', 'fuzz.sh')),
+  ].filter((s) => !s.enabled || s.enabled());
+}

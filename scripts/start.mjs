@@ -1,0 +1,60 @@
+// `npm start`: bootstrap, then PostgreSQL, API, worker and console; prints where to go and how to
+// log in. Ctrl-C stops everything; a second run reuses the data and the builds.
+import path from 'node:path';
+import { bootstrap } from './bootstrap.mjs';
+import { DATA } from './lib/paths.mjs';
+import { portInUse } from './lib/net.mjs';
+import { startPostgres } from './lib/postgres.mjs';
+import { loadSecrets } from './lib/secrets.mjs';
+import { logTail, startPlatform } from './lib/platform.mjs';
+
+const dataDir = process.env.BASALT_DATA_DIR ? path.resolve(process.env.BASALT_DATA_DIR) : DATA;
+const apiPort = Number(process.env.BASALT_API_PORT || 8080);
+const consolePort = Number(process.env.BASALT_CONSOLE_PORT || 3000);
+
+async function main() {
+  const t0 = Date.now();
+  if (!process.argv.includes('--no-bootstrap')) await bootstrap();
+  for (const [name, port, variable] of [['API', apiPort, 'BASALT_API_PORT'], ['console', consolePort, 'BASALT_CONSOLE_PORT']]) {
+    if (await portInUse(port)) throw new Error(`port ${port} for the ${name} is taken; free it or set ${variable}`);
+  }
+  const secrets = loadSecrets(dataDir);
+  const pg = await startPostgres({ dir: path.join(dataDir, 'pg'), database: 'basalt', password: secrets.pgPassword });
+  let platform;
+  const shutdown = async (code) => {
+    await platform?.stop();
+    await pg.stop().catch(() => {});
+    process.exit(code);
+  };
+  process.on('SIGINT', () => shutdown(0));
+  process.on('SIGTERM', () => shutdown(0));
+  try {
+    platform = await startPlatform({ dataDir, databaseUrl: pg.url, apiPort, consolePort, secrets });
+  } catch (err) {
+    console.error(err.message);
+    return shutdown(1);
+  }
+  const lines = [
+    ['Console', platform.consoleUrl ?? '(not built)'],
+    ['API', `${platform.apiUrl}/v1`],
+    ['API docs', `${platform.apiUrl}/docs  (OpenAPI: ${platform.apiUrl}/v1/openapi.json)`],
+    ['Login', `${secrets.adminEmail} / ${secrets.adminPassword}`],
+    ['Database', pg.external ? 'DATABASE_URL' : `embedded PostgreSQL in ${path.join(dataDir, 'pg')}`],
+    ['Logs', path.join(dataDir, 'logs')],
+  ];
+  const width = Math.max(...lines.map(([, v]) => v.length)) + 14;
+  console.log(`\n${'='.repeat(width)}\n Basalt is up (${((Date.now() - t0) / 1000).toFixed(1)} s)\n${'-'.repeat(width)}`);
+  for (const [k, v] of lines) console.log(` ${k.padEnd(10)}  ${v}`);
+  console.log(`${'='.repeat(width)}\n Ctrl-C stops everything.\n`);
+  for (const proc of platform.procs) {
+    proc.child.on('exit', () => {
+      console.error(`\n${proc.name} exited (${proc.code}); its last lines:\n${logTail(proc)}`);
+      shutdown(1);
+    });
+  }
+}
+
+main().catch((err) => {
+  console.error(`npm start: ${err.message}`);
+  process.exit(1);
+});

@@ -1,0 +1,54 @@
+// `npm test`: bootstrap, a PostgreSQL for the tests, then every suite of every part
+// (Vitest workspaces, cargo, go, terraform, ansible, e2e), ending with `N passed, N failed`.
+// `npm test -- <filter>` runs only the suites whose name contains the filter.
+import path from 'node:path';
+import { bootstrap } from './bootstrap.mjs';
+import { DATA, toolEnv } from './lib/paths.mjs';
+import { startPostgres } from './lib/postgres.mjs';
+import { loadSecrets } from './lib/secrets.mjs';
+import { allSuites } from './lib/suites.mjs';
+
+async function main() {
+  const t0 = Date.now();
+  const filters = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+  await bootstrap();
+  // The tests' own cluster, apart from the one `npm start` uses, so both can run at once.
+  const secrets = loadSecrets(DATA);
+  const pg = await startPostgres({ dir: path.join(DATA, 'pg-test'), database: 'basalt_test', password: secrets.pgPassword });
+  const env = { ...toolEnv(), DATABASE_URL: pg.url, CI: process.env.CI ?? '' };
+  const results = [];
+  try {
+    for (const suite of allSuites()) {
+      if (filters.length && !filters.some((f) => suite.name.includes(f))) continue;
+      const t = Date.now();
+      console.log(`\n▶ ${suite.name}`);
+      let r;
+      try {
+        r = await suite.run(env);
+      } catch (err) {
+        r = { passed: 0, failed: 1, notes: [String(err?.stack ?? err)] };
+      }
+      results.push({ name: suite.name, seconds: (Date.now() - t) / 1000, skipped: 0, notes: [], ...r });
+    }
+  } finally {
+    await pg.stop().catch(() => {});
+  }
+  console.log('\n── summary ──');
+  for (const r of results) {
+    const mark = r.failed ? 'FAIL' : 'ok  ';
+    console.log(`${mark} ${r.name.padEnd(48)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed ${String(r.skipped).padStart(3)} skipped  ${r.seconds.toFixed(0)} s`);
+    for (const n of r.notes) console.log(`     ${n.replace(/\n/g, '\n     ')}`);
+  }
+  const passed = results.reduce((a, r) => a + r.passed, 0);
+  const failed = results.reduce((a, r) => a + r.failed, 0);
+  const skipped = results.reduce((a, r) => a + r.skipped, 0);
+  console.log(`\nnpm test took ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+  process.exit(failed || passed === 0 ? 1 : 0);
+}
+
+main().catch((err) => {
+  console.error(`npm test: ${err.message}`);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+});
