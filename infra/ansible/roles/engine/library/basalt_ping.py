@@ -1,0 +1,82 @@
+#!/usr/bin/python3
+# Waits until a RESP server answers PING, authenticating first when a password is given.
+# Reads state only, so it never reports a change: a second deploy stays "ok".
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+module: basalt_ping
+short_description: Wait until basalt-server answers PING as a user
+options:
+  host: {type: str, default: 127.0.0.1, description: Address of the server.}
+  port: {type: int, default: 6379, description: Port of the server.}
+  user: {type: str, default: default, description: User to AUTH as.}
+  password: {type: str, default: "", no_log: true, description: Password; empty skips AUTH.}
+  timeout: {type: int, default: 30, description: Seconds to keep trying.}
+"""
+
+import socket
+import time
+
+from ansible.module_utils.basic import AnsibleModule
+
+
+def command(*parts: str) -> bytes:
+    out = [b"*%d\r\n" % len(parts)]
+    for part in parts:
+        data = part.encode()
+        out.append(b"$%d\r\n%s\r\n" % (len(data), data))
+    return b"".join(out)
+
+
+def read_line(sock: socket.socket) -> str:
+    data = b""
+    while not data.endswith(b"\r\n"):
+        chunk = sock.recv(1)
+        if not chunk:
+            raise ConnectionError("connection closed by the server")
+        data += chunk
+    return data[:-2].decode(errors="replace")
+
+
+def ping_once(host: str, port: int, user: str, password: str) -> str:
+    """Returns the PING reply, or raises with the reason it did not come."""
+    with socket.create_connection((host, port), timeout=3) as sock:
+        if password:
+            sock.sendall(command("AUTH", user, password))
+            reply = read_line(sock)
+            if reply != "+OK":
+                raise PermissionError(f"AUTH as {user} was refused: {reply}")
+        sock.sendall(command("PING"))
+        return read_line(sock)
+
+
+def main() -> None:
+    module = AnsibleModule(
+        argument_spec=dict(
+            host=dict(type="str", default="127.0.0.1"),
+            port=dict(type="int", default=6379),
+            user=dict(type="str", default="default"),
+            password=dict(type="str", default="", no_log=True),
+            timeout=dict(type="int", default=30),
+        ),
+        supports_check_mode=True,
+    )
+    p = module.params
+    started = time.monotonic()
+    last_error = "no attempt made"
+    while time.monotonic() - started < p["timeout"]:
+        try:
+            reply = ping_once(p["host"], p["port"], p["user"], p["password"])
+            if reply == "+PONG":
+                module.exit_json(changed=False, reply=reply, elapsed=round(time.monotonic() - started, 3))
+            last_error = f"PING answered {reply!r}"
+        except PermissionError as err:
+            module.fail_json(msg=str(err))
+        except OSError as err:
+            last_error = f"{type(err).__name__}: {err}"
+        time.sleep(0.2)
+    module.fail_json(msg=f"{p['host']}:{p['port']} did not answer PING within {p['timeout']} s ({last_error})")
+
+
+if __name__ == "__main__":
+    main()
