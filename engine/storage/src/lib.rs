@@ -1,1 +1,63 @@
-//! basalt-storage: the persistent store under basalt-server (being written).
+//! basalt-storage: the persistent store under basalt-server.
+//!
+//! Every key lives in one of `Options::shards` shards (chosen by key hash), each behind its own
+//! mutex, so many cores work at once. A shard maps the key to its entry (value + expiry) and to
+//! where the value's latest copy sits in the write-ahead log. Values beyond `maxmemory` are
+//! dropped from memory (least recently used of a random sample) and read back from the log on
+//! demand: the log *is* the on-disk store (log-structured, like Bitcask), and compaction copies
+//! the live records out of the oldest segment before deleting it.
+//!
+//! Every write appends one checksummed record (a batch is one record, so it is atomic) and
+//! returns its log sequence number ([`Lsn`]). The server handles a whole pipeline, then awaits
+//! [`Db::wait_durable`] for the last LSN once, then replies. Under [`Fsync::Always`] a log
+//! thread writes and fsyncs whatever is pending as one group while the network threads keep
+//! appending the next one; under `EverySec`/`No` the waiting connection writes the pending
+//! buffer itself (one `write(2)` per pipeline) and the log thread fsyncs once a second (or never).
+//! A failed write or fsync poisons the store: later writes get [`StorageError::Poisoned`].
+//!
+//! # Layout
+//! - `db.rs`       — [`Db`]: open, read, update, batch, flush, scan, durability waits, stats.
+//! - `slot.rs`     — [`Slot`] and [`Txn`]: what update and batch closures see and change.
+//! - `value.rs`    — the value model: [`Entry`], [`Value`], [`Kind`], [`ZSet`].
+//! - `shard.rs`    — one shard: the key map, the expiry index, memory accounting, eviction.
+//! - `codec.rs`    — byte format of log records and of values.
+//! - `wal.rs`      — the write-ahead log: segments, append buffer, group commit, waiters, poison.
+//! - `recovery.rs` — replay of the log at open; a torn tail is detected by CRC and cut.
+//! - `compact.rs`  — compaction of the oldest log segment.
+//! - `worker.rs`   — the background threads: log writer/fsync, expiry sweep, compaction.
+//! - `stats.rs`    — [`Stats`], the figures `INFO` shows.
+//! - `options.rs`, `error.rs` — [`Options`], [`Fsync`], and the one error enum [`StorageError`].
+//!
+//! # Log format
+//! A segment file `dir/wal-<10 digit id>.log` is a sequence of records:
+//! `crc32 (u32 LE) | len (u32 LE) | payload (len bytes)`, the CRC covering `len` and payload.
+//! Payload: `nops (u32)` then ops: `1 key-len key expires-ms(u64, 0 = none) value-len value`
+//! (put), `2 key-len key` (delete), `3` (flush all). A value starts with its type tag.
+
+mod codec;
+mod compact;
+mod db;
+mod error;
+mod options;
+mod recovery;
+mod shard;
+mod slot;
+mod stats;
+mod value;
+mod wal;
+mod worker;
+
+pub use db::{Db, Durable, Lsn, ScanPage};
+pub use error::StorageError;
+pub use options::{Fsync, Options};
+pub use slot::{Slot, Txn};
+pub use stats::Stats;
+pub use value::{Entry, Kind, Value, ZSet};
+
+/// Current unix time in milliseconds (the clock expiry is measured against).
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}

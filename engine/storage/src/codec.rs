@@ -1,0 +1,296 @@
+//! Byte format of log records and of values (see the crate docs for the layout).
+
+use crate::value::{Kind, Value, ZSet};
+use bytes::Bytes;
+use std::collections::{HashMap, HashSet, VecDeque};
+
+/// Bytes before a record's payload: crc32 and length.
+pub(crate) const HEADER: usize = 8;
+
+const OP_PUT: u8 = 1;
+const OP_DEL: u8 = 2;
+const OP_FLUSH: u8 = 3;
+
+const TAG_STR: u8 = 0;
+const TAG_HASH: u8 = 1;
+const TAG_LIST: u8 = 2;
+const TAG_SET: u8 = 3;
+const TAG_ZSET: u8 = 4;
+
+/// One record being built: header space, op count, ops. `finish` fills in length and CRC.
+pub(crate) struct RecordBuf {
+    pub buf: Vec<u8>,
+    nops: u32,
+    /// For each put, in order: (offset of the value within the record, value length, op length).
+    pub puts: Vec<(usize, usize, usize)>,
+}
+
+impl RecordBuf {
+    pub fn new() -> RecordBuf {
+        RecordBuf { buf: vec![0u8; HEADER + 4], nops: 0, puts: Vec::new() }
+    }
+
+    pub fn put(&mut self, key: &[u8], expires_at_ms: Option<u64>, value: &Value) {
+        let start = self.put_head(key, expires_at_ms);
+        let len_at = self.buf.len();
+        self.buf.extend_from_slice(&[0u8; 4]);
+        let value_at = self.buf.len();
+        encode_value(value, &mut self.buf);
+        let vlen = self.buf.len() - value_at;
+        self.buf[len_at..value_at].copy_from_slice(&(vlen as u32).to_le_bytes());
+        self.puts.push((value_at, vlen, self.buf.len() - start));
+    }
+
+    /// A put whose value is already encoded (compaction copies it as it is).
+    pub fn put_encoded(&mut self, key: &[u8], expires_at_ms: Option<u64>, encoded: &[u8]) {
+        let start = self.put_head(key, expires_at_ms);
+        self.buf.extend_from_slice(&(encoded.len() as u32).to_le_bytes());
+        let value_at = self.buf.len();
+        self.buf.extend_from_slice(encoded);
+        self.puts.push((value_at, encoded.len(), self.buf.len() - start));
+    }
+
+    fn put_head(&mut self, key: &[u8], expires_at_ms: Option<u64>) -> usize {
+        self.nops += 1;
+        let start = self.buf.len();
+        self.buf.push(OP_PUT);
+        put_bytes(&mut self.buf, key);
+        self.buf.extend_from_slice(&expires_at_ms.unwrap_or(0).to_le_bytes());
+        start
+    }
+
+    pub fn del(&mut self, key: &[u8]) {
+        self.nops += 1;
+        self.buf.push(OP_DEL);
+        put_bytes(&mut self.buf, key);
+    }
+
+    pub fn flush_all(&mut self) {
+        self.nops += 1;
+        self.buf.push(OP_FLUSH);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nops == 0
+    }
+
+    /// Writes op count, length and CRC; the record is then `self.buf`.
+    pub fn finish(&mut self) {
+        let len = (self.buf.len() - HEADER) as u32;
+        self.buf[HEADER..HEADER + 4].copy_from_slice(&self.nops.to_le_bytes());
+        self.buf[4..8].copy_from_slice(&len.to_le_bytes());
+        let crc = crc32fast::hash(&self.buf[4..]);
+        self.buf[0..4].copy_from_slice(&crc.to_le_bytes());
+    }
+}
+
+fn put_bytes(buf: &mut Vec<u8>, b: &[u8]) {
+    buf.extend_from_slice(&(b.len() as u32).to_le_bytes());
+    buf.extend_from_slice(b);
+}
+
+/// One op of a parsed record; slices point into the segment buffer.
+pub(crate) enum Op<'a> {
+    /// `value_at` is the offset of the value within the segment.
+    Put { key: &'a [u8], expires_at_ms: Option<u64>, value: &'a [u8], value_at: usize, op_len: usize },
+    Del { key: &'a [u8] },
+    FlushAll,
+}
+
+/// Why a record could not be read.
+#[derive(Debug)]
+pub(crate) enum BadRecord {
+    /// Fewer bytes than the header or the length announce: a torn write.
+    Short,
+    Checksum,
+    Malformed(&'static str),
+}
+
+/// Parses the record at `pos` in `data`; returns its ops and the offset after it.
+pub(crate) fn parse_record(data: &[u8], pos: usize) -> Result<(Vec<Op<'_>>, usize), BadRecord> {
+    let rest = &data[pos..];
+    if rest.len() < HEADER {
+        return Err(BadRecord::Short);
+    }
+    let crc = u32::from_le_bytes(rest[0..4].try_into().unwrap());
+    let len = u32::from_le_bytes(rest[4..8].try_into().unwrap()) as usize;
+    if rest.len() - HEADER < len {
+        return Err(BadRecord::Short);
+    }
+    if crc32fast::hash(&rest[4..HEADER + len]) != crc {
+        return Err(BadRecord::Checksum);
+    }
+    let payload_at = pos + HEADER;
+    let mut r = Reader { data, pos: payload_at, end: payload_at + len };
+    let nops = r.u32()?;
+    let mut ops = Vec::with_capacity(nops.min(1024) as usize);
+    for _ in 0..nops {
+        let start = r.pos;
+        match r.u8()? {
+            OP_PUT => {
+                let key = r.bytes()?;
+                let exp = r.u64()?;
+                let vlen = r.u32()? as usize;
+                let value_at = r.pos;
+                let value = r.take(vlen)?;
+                let expires_at_ms = if exp == 0 { None } else { Some(exp) };
+                ops.push(Op::Put { key, expires_at_ms, value, value_at, op_len: r.pos - start });
+            }
+            OP_DEL => ops.push(Op::Del { key: r.bytes()? }),
+            OP_FLUSH => ops.push(Op::FlushAll),
+            _ => return Err(BadRecord::Malformed("unknown op")),
+        }
+    }
+    if r.pos != r.end {
+        return Err(BadRecord::Malformed("trailing bytes in record"));
+    }
+    Ok((ops, r.end))
+}
+
+struct Reader<'a> {
+    data: &'a [u8],
+    pos: usize,
+    end: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], BadRecord> {
+        if self.end - self.pos < n {
+            return Err(BadRecord::Malformed("field runs past the record"));
+        }
+        let s = &self.data[self.pos..self.pos + n];
+        self.pos += n;
+        Ok(s)
+    }
+    fn u8(&mut self) -> Result<u8, BadRecord> {
+        Ok(self.take(1)?[0])
+    }
+    fn u32(&mut self) -> Result<u32, BadRecord> {
+        Ok(u32::from_le_bytes(self.take(4)?.try_into().unwrap()))
+    }
+    fn u64(&mut self) -> Result<u64, BadRecord> {
+        Ok(u64::from_le_bytes(self.take(8)?.try_into().unwrap()))
+    }
+    fn bytes(&mut self) -> Result<&'a [u8], BadRecord> {
+        let n = self.u32()? as usize;
+        self.take(n)
+    }
+}
+
+/// Appends the encoding of `value` (type tag first) to `out`.
+pub(crate) fn encode_value(value: &Value, out: &mut Vec<u8>) {
+    match value {
+        Value::Str(b) => {
+            out.push(TAG_STR);
+            out.extend_from_slice(b);
+        }
+        Value::Hash(h) => {
+            out.push(TAG_HASH);
+            out.extend_from_slice(&(h.len() as u32).to_le_bytes());
+            for (k, v) in h {
+                put_bytes(out, k);
+                put_bytes(out, v);
+            }
+        }
+        Value::List(l) => {
+            out.push(TAG_LIST);
+            out.extend_from_slice(&(l.len() as u32).to_le_bytes());
+            for v in l {
+                put_bytes(out, v);
+            }
+        }
+        Value::Set(s) => {
+            out.push(TAG_SET);
+            out.extend_from_slice(&(s.len() as u32).to_le_bytes());
+            for v in s {
+                put_bytes(out, v);
+            }
+        }
+        Value::ZSet(z) => {
+            out.push(TAG_ZSET);
+            out.extend_from_slice(&(z.len() as u32).to_le_bytes());
+            for (m, score) in z.iter() {
+                out.extend_from_slice(&score.to_bits().to_le_bytes());
+                put_bytes(out, m);
+            }
+        }
+    }
+}
+
+/// The type of an encoded value, from its tag.
+pub(crate) fn encoded_kind(encoded: &[u8]) -> Option<Kind> {
+    Some(match *encoded.first()? {
+        TAG_STR => Kind::Str,
+        TAG_HASH => Kind::Hash,
+        TAG_LIST => Kind::List,
+        TAG_SET => Kind::Set,
+        TAG_ZSET => Kind::ZSet,
+        _ => return None,
+    })
+}
+
+/// Decodes a value; strings and elements share `encoded`'s buffer.
+pub(crate) fn decode_value(encoded: &Bytes) -> Result<Value, &'static str> {
+    let tag = *encoded.first().ok_or("empty value")?;
+    let mut pos = 1usize;
+    let data: &[u8] = encoded;
+    let u32_at = |pos: &mut usize| -> Result<usize, &'static str> {
+        let b = data.get(*pos..*pos + 4).ok_or("value truncated")?;
+        *pos += 4;
+        Ok(u32::from_le_bytes(b.try_into().unwrap()) as usize)
+    };
+    let elem = |pos: &mut usize| -> Result<Bytes, &'static str> {
+        let n = u32_at(pos)?;
+        if data.len() - *pos < n {
+            return Err("value truncated");
+        }
+        let b = encoded.slice(*pos..*pos + n);
+        *pos += n;
+        Ok(b)
+    };
+    let value = match tag {
+        TAG_STR => return Ok(Value::Str(encoded.slice(1..))),
+        TAG_HASH => {
+            let n = u32_at(&mut pos)?;
+            let mut h = HashMap::with_capacity(n.min(1 << 16));
+            for _ in 0..n {
+                let k = elem(&mut pos)?;
+                let v = elem(&mut pos)?;
+                h.insert(k, v);
+            }
+            Value::Hash(h)
+        }
+        TAG_LIST => {
+            let n = u32_at(&mut pos)?;
+            let mut l = VecDeque::with_capacity(n.min(1 << 16));
+            for _ in 0..n {
+                l.push_back(elem(&mut pos)?);
+            }
+            Value::List(l)
+        }
+        TAG_SET => {
+            let n = u32_at(&mut pos)?;
+            let mut s = HashSet::with_capacity(n.min(1 << 16));
+            for _ in 0..n {
+                s.insert(elem(&mut pos)?);
+            }
+            Value::Set(s)
+        }
+        TAG_ZSET => {
+            let n = u32_at(&mut pos)?;
+            let mut z = ZSet::new();
+            for _ in 0..n {
+                let b = data.get(pos..pos + 8).ok_or("value truncated")?;
+                pos += 8;
+                let score = f64::from_bits(u64::from_le_bytes(b.try_into().unwrap()));
+                z.insert(elem(&mut pos)?, score);
+            }
+            Value::ZSet(z)
+        }
+        _ => return Err("unknown value type"),
+    };
+    if pos != data.len() {
+        return Err("trailing bytes in value");
+    }
+    Ok(value)
+}

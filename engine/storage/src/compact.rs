@@ -1,0 +1,66 @@
+//! Compaction: once the log is large and mostly dead, the live records of the oldest segment
+//! are appended again (as ordinary records, so they become durable like any write) and the
+//! segment is deleted after an fsync. Only the oldest segment is compacted, so a delete record
+//! never has to be kept: nothing older remains for it to hide.
+
+use crate::codec::{parse_record, Op, RecordBuf};
+use crate::db::Inner;
+use crate::error::StorageError;
+use crate::wal::{segment_path, Loc};
+use std::sync::atomic::Ordering::{Acquire, Relaxed};
+
+/// Compacts the oldest segment if the log is over `compact_min_bytes` and under half live.
+/// Returns whether it did.
+pub(crate) fn maybe_compact(inner: &Inner) -> Result<bool, StorageError> {
+    let log = inner.wal.stats.log_bytes.load(Relaxed);
+    let live = inner.counters.live_bytes.load(Relaxed).max(0) as u64;
+    if log < inner.opts.compact_min_bytes || live * 2 > log {
+        return Ok(false);
+    }
+    let oldest = inner.wal.files.read().unwrap_or_else(|e| e.into_inner()).keys().next().copied();
+    let Some(oldest) = oldest else { return Ok(false) };
+    if oldest >= inner.wal.active_segment() {
+        return Ok(false);
+    }
+    compact_segment(inner, oldest)?;
+    Ok(true)
+}
+
+fn compact_segment(inner: &Inner, seg: u32) -> Result<(), StorageError> {
+    let path = segment_path(inner.wal.dir(), seg);
+    let data = std::fs::read(&path).map_err(|e| StorageError::io(format!("read {}", path.display()), e))?;
+    let now = crate::now_ms();
+    let mut pos = 0;
+    while pos < data.len() {
+        if inner.wal.shutdown.load(Acquire) {
+            return Ok(());
+        }
+        let (ops, next) = parse_record(&data, pos).map_err(|bad| StorageError::Corrupt {
+            path: path.clone(),
+            offset: pos as u64,
+            reason: format!("{bad:?}"),
+        })?;
+        for op in ops {
+            let Op::Put { key, value, value_at, .. } = op else { continue };
+            inner.wal.check_writable()?;
+            let mut shard = inner.shard(inner.shard_index(key));
+            let Some(item) = shard.map.get_mut(key) else { continue };
+            if item.loc.seg != seg || item.loc.off != value_at as u64 || item.entry.is_expired(now) {
+                continue;
+            }
+            let mut rec = RecordBuf::new();
+            rec.put_encoded(key, item.entry.expires_at_ms, value);
+            rec.finish();
+            let (lsn, new_seg, off) = inner.wal.append(&rec);
+            let (value_at, len, op_len) = rec.puts[0];
+            let loc = Loc { seg: new_seg, off: off + value_at as u64, len: len as u32, op_len: op_len as u32, lsn };
+            inner.counters.live_bytes.fetch_add(op_len as i64 - item.loc.op_len as i64, Relaxed);
+            item.loc = loc;
+        }
+        pos = next;
+    }
+    inner.wal.sync()?;
+    inner.wal.remove_segment(seg)?;
+    inner.counters.compactions.fetch_add(1, Relaxed);
+    Ok(())
+}

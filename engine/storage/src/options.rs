@@ -1,0 +1,107 @@
+//! Options for opening a store.
+
+use std::path::PathBuf;
+use std::str::FromStr;
+
+/// When the log is fsynced, as Redis' `appendfsync`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fsync {
+    /// A write is acknowledged after the fsync that covers it (group commit).
+    Always,
+    /// The log is written before the reply and fsynced once a second.
+    EverySec,
+    /// The log is written before the reply; the kernel decides when it reaches the disk.
+    No,
+}
+
+impl Fsync {
+    pub fn name(self) -> &'static str {
+        match self {
+            Fsync::Always => "always",
+            Fsync::EverySec => "everysec",
+            Fsync::No => "no",
+        }
+    }
+
+    pub(crate) fn to_u8(self) -> u8 {
+        self as u8
+    }
+
+    pub(crate) fn from_u8(v: u8) -> Fsync {
+        match v {
+            0 => Fsync::Always,
+            1 => Fsync::EverySec,
+            _ => Fsync::No,
+        }
+    }
+}
+
+impl FromStr for Fsync {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Fsync, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "always" => Ok(Fsync::Always),
+            "everysec" => Ok(Fsync::EverySec),
+            "no" => Ok(Fsync::No),
+            other => Err(format!("fsync must be always, everysec or no, not {other:?}")),
+        }
+    }
+}
+
+/// How to open a store. `Options::new(dir)` gives the defaults.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Options {
+    /// Directory holding the log segments (created if missing).
+    pub dir: PathBuf,
+    pub fsync: Fsync,
+    /// Bytes of values kept in memory; 0 means no limit. Keys and their metadata always stay
+    /// in memory; colder values beyond this bound are dropped from memory and read from the
+    /// log on demand.
+    pub maxmemory: u64,
+    /// Number of independently locked shards (a power of two is not required).
+    pub shards: usize,
+    /// A log segment is sealed once it grows past this many bytes.
+    pub segment_bytes: u64,
+    /// Compaction starts once the log holds more than this many bytes and less than half of
+    /// them are live.
+    pub compact_min_bytes: u64,
+}
+
+impl Options {
+    pub fn new(dir: impl Into<PathBuf>) -> Options {
+        Options {
+            dir: dir.into(),
+            fsync: Fsync::EverySec,
+            maxmemory: 0,
+            shards: 64,
+            segment_bytes: 64 << 20,
+            compact_min_bytes: 128 << 20,
+        }
+    }
+
+    pub fn fsync(mut self, fsync: Fsync) -> Options {
+        self.fsync = fsync;
+        self
+    }
+
+    pub fn maxmemory(mut self, bytes: u64) -> Options {
+        self.maxmemory = bytes;
+        self
+    }
+
+    pub fn shards(mut self, shards: usize) -> Options {
+        self.shards = shards;
+        self
+    }
+
+    pub fn segment_bytes(mut self, bytes: u64) -> Options {
+        self.segment_bytes = bytes;
+        self
+    }
+
+    pub fn compact_min_bytes(mut self, bytes: u64) -> Options {
+        self.compact_min_bytes = bytes;
+        self
+    }
+}

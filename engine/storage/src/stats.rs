@@ -1,0 +1,59 @@
+//! The figures `INFO` shows.
+
+use std::sync::atomic::{AtomicI64, AtomicU64};
+
+/// Counters shared by all shards.
+#[derive(Default)]
+pub(crate) struct Counters {
+    pub keys: AtomicU64,
+    pub expires: AtomicU64,
+    pub used_memory: AtomicU64,
+    pub live_bytes: AtomicI64,
+    pub expired_keys: AtomicU64,
+    pub evicted_values: AtomicU64,
+    pub keyspace_hits: AtomicU64,
+    pub keyspace_misses: AtomicU64,
+    pub cache_hits: AtomicU64,
+    pub cache_misses: AtomicU64,
+    pub compactions: AtomicU64,
+}
+
+/// A snapshot of the store's figures.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct Stats {
+    /// Keys, including expired ones not yet swept.
+    pub keys: u64,
+    /// Keys with an expiry.
+    pub expires: u64,
+    /// Approximate bytes of keys plus resident values.
+    pub used_memory: u64,
+    pub maxmemory: u64,
+    /// Keys found / not found by reads and updates.
+    pub keyspace_hits: u64,
+    pub keyspace_misses: u64,
+    /// Values served from memory / read back from the log.
+    pub cache_hits: u64,
+    pub cache_misses: u64,
+    /// Values dropped from memory to honour `maxmemory`.
+    pub evicted_values: u64,
+    pub expired_keys: u64,
+    pub fsync: &'static str,
+    pub log_bytes: u64,
+    /// Bytes of the log that are the latest copy of a key.
+    pub live_log_bytes: u64,
+    pub log_segments: u64,
+    pub log_writes: u64,
+    pub compactions: u64,
+    pub appended_lsn: u64,
+    pub written_lsn: u64,
+    pub durable_lsn: u64,
+    pub fsyncs: u64,
+    pub fsync_avg_us: u64,
+    pub fsync_last_us: u64,
+    pub fsync_max_us: u64,
+    pub last_fsync_unix_ms: u64,
+    /// The write or fsync failure that poisoned the store, if any.
+    pub last_fsync_error: Option<String>,
+    pub poisoned: bool,
+}

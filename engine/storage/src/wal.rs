@@ -1,0 +1,377 @@
+//! The write-ahead log: segment files, the append buffer, group commit, durability waiters
+//! and poisoning.
+//!
+//! Appends go to an in-memory buffer under a short mutex (a memcpy). `write_out` moves the
+//! buffer to the files with one `write(2)` per segment touched; `sync` writes out and then
+//! fsyncs every file written since the last sync, so every record appended before it started
+//! becomes durable at once (group commit). LSNs are assigned in buffer order, so "written up
+//! to" and "durable up to" are single numbers.
+
+use crate::codec::RecordBuf;
+use crate::error::StorageError;
+use crate::options::Fsync;
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::*};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, RwLock};
+use std::task::Waker;
+use std::time::{Duration, Instant};
+
+/// Where a put's value lies in the log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Loc {
+    pub seg: u32,
+    /// Offset of the value bytes within the segment.
+    pub off: u64,
+    pub len: u32,
+    /// Bytes of the whole op (what compaction would copy).
+    pub op_len: u32,
+    /// LSN of the record; the value can be read from the file once `written >= lsn`.
+    pub lsn: u64,
+}
+
+pub(crate) fn segment_path(dir: &Path, seg: u32) -> PathBuf {
+    dir.join(format!("wal-{seg:010}.log"))
+}
+
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+struct Chunk {
+    seg: u32,
+    data: Vec<u8>,
+    last_lsn: u64,
+}
+
+struct LogBuf {
+    chunks: Vec<Chunk>,
+    /// Segment new records go to, and its length including what is still buffered.
+    seg: u32,
+    seg_len: u64,
+    next_lsn: u64,
+}
+
+struct Writer {
+    seg: u32,
+    file: Arc<File>,
+    unsynced: Vec<(u32, Arc<File>)>,
+    dir_dirty: bool,
+}
+
+#[derive(Default)]
+pub(crate) struct WalStats {
+    pub fsyncs: AtomicU64,
+    pub fsync_ns_total: AtomicU64,
+    pub fsync_ns_last: AtomicU64,
+    pub fsync_ns_max: AtomicU64,
+    pub last_fsync_unix_ms: AtomicU64,
+    pub writes: AtomicU64,
+    /// Bytes of all segment files including what is buffered.
+    pub log_bytes: AtomicU64,
+}
+
+pub(crate) struct Wal {
+    dir: PathBuf,
+    segment_bytes: u64,
+    buf: Mutex<LogBuf>,
+    /// Wakes the log thread (paired with `buf`).
+    pub(crate) wake: Condvar,
+    writer: Mutex<Writer>,
+    sync_lock: Mutex<()>,
+    /// Open segment files, for reading values back.
+    pub(crate) files: RwLock<BTreeMap<u32, Arc<File>>>,
+    appended: AtomicU64,
+    written: AtomicU64,
+    durable: AtomicU64,
+    mode: AtomicU8,
+    poisoned: AtomicBool,
+    poison_reason: Mutex<Option<String>>,
+    waiters: Mutex<Vec<(u64, Waker)>>,
+    pub(crate) stats: WalStats,
+    fail_next_fsync: AtomicBool,
+    pub(crate) shutdown: AtomicBool,
+}
+
+impl Wal {
+    /// A log whose active segment is `seg` (already open, `seg_len` bytes long), with `lsn`
+    /// records replayed before.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        dir: PathBuf,
+        segment_bytes: u64,
+        mode: Fsync,
+        files: BTreeMap<u32, Arc<File>>,
+        seg: u32,
+        seg_len: u64,
+        lsn: u64,
+        log_bytes: u64,
+    ) -> Wal {
+        let file = files[&seg].clone();
+        let stats = WalStats::default();
+        stats.log_bytes.store(log_bytes, Relaxed);
+        Wal {
+            dir,
+            segment_bytes,
+            buf: Mutex::new(LogBuf { chunks: Vec::new(), seg, seg_len, next_lsn: lsn + 1 }),
+            wake: Condvar::new(),
+            writer: Mutex::new(Writer { seg, file, unsynced: Vec::new(), dir_dirty: false }),
+            sync_lock: Mutex::new(()),
+            files: RwLock::new(files),
+            appended: AtomicU64::new(lsn),
+            written: AtomicU64::new(lsn),
+            durable: AtomicU64::new(lsn),
+            mode: AtomicU8::new(mode.to_u8()),
+            poisoned: AtomicBool::new(false),
+            poison_reason: Mutex::new(None),
+            waiters: Mutex::new(Vec::new()),
+            stats,
+            fail_next_fsync: AtomicBool::new(false),
+            shutdown: AtomicBool::new(false),
+        }
+    }
+
+    pub(crate) fn mode(&self) -> Fsync {
+        Fsync::from_u8(self.mode.load(Relaxed))
+    }
+
+    pub(crate) fn set_mode(&self, mode: Fsync) {
+        self.mode.store(mode.to_u8(), Relaxed);
+        let _b = lock(&self.buf);
+        self.wake.notify_all();
+    }
+
+    pub(crate) fn appended(&self) -> u64 {
+        self.appended.load(Acquire)
+    }
+    pub(crate) fn written(&self) -> u64 {
+        self.written.load(Acquire)
+    }
+    pub(crate) fn durable(&self) -> u64 {
+        self.durable.load(Acquire)
+    }
+
+    pub(crate) fn check_writable(&self) -> Result<(), StorageError> {
+        if self.poisoned.load(Acquire) {
+            return Err(self.poison_error());
+        }
+        Ok(())
+    }
+
+    pub(crate) fn poison_error(&self) -> StorageError {
+        let reason = lock(&self.poison_reason).clone().unwrap_or_else(|| "unknown".into());
+        StorageError::Poisoned { reason }
+    }
+
+    pub(crate) fn last_error(&self) -> Option<String> {
+        lock(&self.poison_reason).clone()
+    }
+
+    fn poison(&self, reason: String) -> StorageError {
+        {
+            let mut r = lock(&self.poison_reason);
+            if r.is_none() {
+                *r = Some(reason);
+            }
+        }
+        self.poisoned.store(true, Release);
+        self.wake_waiters(u64::MAX);
+        self.poison_error()
+    }
+
+    pub(crate) fn inject_fsync_failure(&self) {
+        self.fail_next_fsync.store(true, Release);
+    }
+
+    /// Appends a finished record; returns its LSN and the segment and offset it starts at.
+    pub(crate) fn append(&self, rec: &RecordBuf) -> (u64, u32, u64) {
+        let data = &rec.buf;
+        let mut b = lock(&self.buf);
+        if b.seg_len >= self.segment_bytes && b.seg_len > 0 {
+            b.seg += 1;
+            b.seg_len = 0;
+        }
+        let lsn = b.next_lsn;
+        b.next_lsn += 1;
+        let was_empty = b.chunks.is_empty();
+        let seg = b.seg;
+        let off = b.seg_len;
+        b.seg_len += data.len() as u64;
+        match b.chunks.last_mut() {
+            Some(c) if c.seg == seg => {
+                c.data.extend_from_slice(data);
+                c.last_lsn = lsn;
+            }
+            _ => b.chunks.push(Chunk { seg, data: data.clone(), last_lsn: lsn }),
+        }
+        self.appended.store(lsn, Release);
+        drop(b);
+        self.stats.log_bytes.fetch_add(data.len() as u64, Relaxed);
+        if was_empty && self.mode() == Fsync::Always {
+            self.wake.notify_one();
+        }
+        (lsn, seg, off)
+    }
+
+    /// Moves the buffer to the segment files (no fsync).
+    pub(crate) fn write_out(&self) -> Result<(), StorageError> {
+        let mut w = lock(&self.writer);
+        self.write_out_locked(&mut w)
+    }
+
+    fn write_out_locked(&self, w: &mut Writer) -> Result<(), StorageError> {
+        self.check_writable()?;
+        let chunks = std::mem::take(&mut lock(&self.buf).chunks);
+        for c in chunks {
+            if c.seg != w.seg {
+                // The old segment is made durable before the new one gets data, so a damaged
+                // record can only be at the tail of the last segment.
+                w.file.sync_data().map_err(|e| self.poison(format!("fsync of log segment {}: {e}", w.seg)))?;
+                let path = segment_path(&self.dir, c.seg);
+                let f = OpenOptions::new()
+                    .create_new(true)
+                    .append(true)
+                    .read(true)
+                    .open(&path)
+                    .map_err(|e| self.poison(format!("create {}: {e}", path.display())))?;
+                w.file = Arc::new(f);
+                w.seg = c.seg;
+                w.dir_dirty = true;
+                self.files.write().unwrap_or_else(|e| e.into_inner()).insert(c.seg, w.file.clone());
+            }
+            (&*w.file)
+                .write_all(&c.data)
+                .map_err(|e| self.poison(format!("write to log segment {}: {e}", w.seg)))?;
+            self.stats.writes.fetch_add(1, Relaxed);
+            if !w.unsynced.iter().any(|(s, _)| *s == w.seg) {
+                w.unsynced.push((w.seg, w.file.clone()));
+            }
+            self.written.store(c.last_lsn, Release);
+        }
+        if self.mode() != Fsync::Always {
+            self.wake_waiters(self.written());
+        }
+        Ok(())
+    }
+
+    /// Writes out and fsyncs everything appended so far (one group commit).
+    pub(crate) fn sync(&self) -> Result<(), StorageError> {
+        let _one_at_a_time = lock(&self.sync_lock);
+        let (files, lsn, dir_dirty) = {
+            let mut w = lock(&self.writer);
+            self.write_out_locked(&mut w)?;
+            (std::mem::take(&mut w.unsynced), self.written(), std::mem::take(&mut w.dir_dirty))
+        };
+        if lsn <= self.durable() && files.is_empty() {
+            return Ok(());
+        }
+        let started = Instant::now();
+        for (seg, f) in &files {
+            let res = if self.fail_next_fsync.swap(false, AcqRel) {
+                Err(std::io::Error::other("injected fsync failure"))
+            } else {
+                f.sync_data()
+            };
+            res.map_err(|e| self.poison(format!("fsync of log segment {seg}: {e}")))?;
+        }
+        if dir_dirty {
+            File::open(&self.dir)
+                .and_then(|d| d.sync_all())
+                .map_err(|e| self.poison(format!("fsync of {}: {e}", self.dir.display())))?;
+        }
+        let ns = started.elapsed().as_nanos() as u64;
+        self.stats.fsyncs.fetch_add(1, Relaxed);
+        self.stats.fsync_ns_total.fetch_add(ns, Relaxed);
+        self.stats.fsync_ns_last.store(ns, Relaxed);
+        self.stats.fsync_ns_max.fetch_max(ns, Relaxed);
+        self.stats.last_fsync_unix_ms.store(crate::now_ms(), Relaxed);
+        self.durable.fetch_max(lsn, AcqRel);
+        self.wake_waiters(self.durable());
+        Ok(())
+    }
+
+    /// True once `lsn` may be acknowledged under the current mode.
+    pub(crate) fn is_done(&self, lsn: u64) -> bool {
+        match self.mode() {
+            Fsync::Always => self.durable() >= lsn,
+            _ => self.written() >= lsn,
+        }
+    }
+
+    pub(crate) fn register_waiter(&self, lsn: u64, waker: &Waker) {
+        let mut w = lock(&self.waiters);
+        if let Some(slot) = w.iter_mut().find(|(_, wk)| wk.will_wake(waker)) {
+            slot.0 = lsn;
+        } else {
+            w.push((lsn, waker.clone()));
+        }
+        drop(w);
+        // The log thread sleeps while the buffer is empty; a waiter means it should not.
+        let _b = lock(&self.buf);
+        self.wake.notify_one();
+    }
+
+    fn wake_waiters(&self, upto: u64) {
+        let mut ready = Vec::new();
+        {
+            let mut w = lock(&self.waiters);
+            if w.is_empty() {
+                return;
+            }
+            w.retain(|(lsn, wk)| {
+                if *lsn <= upto {
+                    ready.push(wk.clone());
+                    false
+                } else {
+                    true
+                }
+            });
+        }
+        for wk in ready {
+            wk.wake();
+        }
+    }
+
+    pub(crate) fn is_poisoned(&self) -> bool {
+        self.poisoned.load(Acquire)
+    }
+
+    /// Blocks the log thread until there is something to commit, `timeout` passes, or shutdown.
+    pub(crate) fn wait_for_work(&self, timeout: Duration, want_pending: bool) {
+        let b = lock(&self.buf);
+        if self.shutdown.load(Acquire) {
+            return;
+        }
+        if want_pending && (!b.chunks.is_empty() || self.written() > self.durable()) {
+            return;
+        }
+        let _ = self.wake.wait_timeout(b, timeout);
+    }
+
+    /// The segment new records go to, and the oldest segment on disk.
+    pub(crate) fn active_segment(&self) -> u32 {
+        lock(&self.writer).seg
+    }
+
+    pub(crate) fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Removes a compacted segment (its live records were copied and synced first).
+    pub(crate) fn remove_segment(&self, seg: u32) -> Result<(), StorageError> {
+        let len = {
+            let mut files = self.files.write().unwrap_or_else(|e| e.into_inner());
+            let f = files.remove(&seg);
+            f.and_then(|f| f.metadata().ok()).map(|m| m.len()).unwrap_or(0)
+        };
+        let path = segment_path(&self.dir, seg);
+        std::fs::remove_file(&path).map_err(|e| StorageError::io(format!("remove {}", path.display()), e))?;
+        File::open(&self.dir)
+            .and_then(|d| d.sync_all())
+            .map_err(|e| StorageError::io(format!("fsync {}", self.dir.display()), e))?;
+        self.stats.log_bytes.fetch_sub(len.min(self.stats.log_bytes.load(Relaxed)), Relaxed);
+        Ok(())
+    }
+}

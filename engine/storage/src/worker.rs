@@ -1,0 +1,83 @@
+//! The background threads: the log thread (group commit under `always`, the once-a-second
+//! fsync under `everysec`) and the maintenance thread (active expiry sweep, compaction).
+
+use crate::db::Inner;
+use crate::error::StorageError;
+use crate::options::Fsync;
+use crate::wal::lock;
+use std::sync::atomic::Ordering::Acquire;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+pub(crate) fn spawn(inner: &Arc<Inner>) -> Result<Vec<JoinHandle<()>>, StorageError> {
+    let spawn_err = |e| StorageError::io("spawn storage thread", e);
+    let log = inner.clone();
+    let maint = inner.clone();
+    Ok(vec![
+        std::thread::Builder::new().name("basalt-log".into()).spawn(move || log_loop(&log)).map_err(spawn_err)?,
+        std::thread::Builder::new()
+            .name("basalt-maint".into())
+            .spawn(move || maintenance_loop(&maint))
+            .map_err(spawn_err)?,
+    ])
+}
+
+fn log_loop(inner: &Inner) {
+    let wal = &inner.wal;
+    let mut last_sync = Instant::now();
+    loop {
+        if wal.shutdown.load(Acquire) {
+            let _ = wal.sync();
+            return;
+        }
+        if wal.is_poisoned() {
+            wal.wait_for_work(Duration::from_secs(1), false);
+            continue;
+        }
+        match wal.mode() {
+            Fsync::Always => {
+                wal.wait_for_work(Duration::from_millis(100), true);
+                let _ = wal.sync();
+                last_sync = Instant::now();
+            }
+            Fsync::EverySec => {
+                let elapsed = last_sync.elapsed();
+                if elapsed >= Duration::from_secs(1) {
+                    let _ = wal.sync();
+                    last_sync = Instant::now();
+                } else {
+                    wal.wait_for_work(Duration::from_secs(1) - elapsed, false);
+                }
+            }
+            Fsync::No => {
+                let _ = wal.write_out();
+                wal.wait_for_work(Duration::from_secs(1), false);
+            }
+        }
+    }
+}
+
+fn maintenance_loop(inner: &Inner) {
+    let mut last_compaction_check = Instant::now();
+    while !inner.wal.shutdown.load(Acquire) {
+        std::thread::sleep(Duration::from_millis(100));
+        let now = crate::now_ms();
+        for s in inner.shards.iter() {
+            lock(s).sweep_expired(&inner.counters, now, 256);
+        }
+        if last_compaction_check.elapsed() >= Duration::from_secs(1) {
+            while !inner.wal.shutdown.load(Acquire) {
+                match crate::compact::maybe_compact(inner) {
+                    Ok(true) => continue,
+                    Ok(false) => break,
+                    Err(e) => {
+                        eprintln!("basalt-storage: compaction failed: {e}");
+                        break;
+                    }
+                }
+            }
+            last_compaction_check = Instant::now();
+        }
+    }
+}
