@@ -1,7 +1,7 @@
 // Terraform 1.5.7 (MPL), built from source with the Go toolchain into .tools/bin.
 import fs from 'node:fs';
 import path from 'node:path';
-import { TOOLS_BIN } from '../lib/paths.mjs';
+import { TOOLS_BIN, toolEnv } from '../lib/paths.mjs';
 import { run, have, tail } from '../lib/proc.mjs';
 
 const VERSION = '1.5.7';
@@ -9,8 +9,8 @@ const VERSION = '1.5.7';
 export async function terraform() {
   const bin = path.join(TOOLS_BIN, 'terraform');
   if (fs.existsSync(bin)) {
-    const v = run(bin, ['version', '-json'], { env: { ...process.env, CHECKPOINT_DISABLE: '1' } });
-    if (v.code === 0 && JSON.parse(v.out).terraform_version === VERSION) return `ready (${VERSION})`;
+    const v = run(bin, ['version', '-json'], { env: toolEnv() });
+    if (v.code === 0 && JSON.parse(v.stdout).terraform_version === VERSION) return `ready (${VERSION})`;
   }
   if (!have('go')) throw new Error('Go is needed to build Terraform: install golang (1.21 or newer)');
   fs.mkdirSync(TOOLS_BIN, { recursive: true });

@@ -1,11 +1,11 @@
 // Running child processes: quietly with captured output, or streamed with a prefix.
 import { spawn, spawnSync } from 'node:child_process';
 
-/** Runs a command to completion; returns {code, out}. Output is captured, not shown. */
+/** Runs a command to completion; returns {code, out, stdout}. Output is captured, not shown. */
 export function run(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, ...opts });
-  if (r.error) return { code: 127, out: String(r.error.message) };
-  return { code: r.status ?? 1, out: `${r.stdout ?? ''}${r.stderr ?? ''}` };
+  if (r.error) return { code: 127, out: String(r.error.message), stdout: '' };
+  return { code: r.status ?? 1, out: `${r.stdout ?? ''}${r.stderr ?? ''}`, stdout: r.stdout ?? '' };
 }
 
 /** True when `cmd` is found on PATH (or is an executable path). */
