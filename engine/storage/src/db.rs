@@ -228,6 +228,8 @@ impl Db {
             counters,
             _dir_lock: dir_lock,
         });
+        // Replay charged keys after values were placed; trim back under the bound.
+        inner.maybe_evict(0);
         let threads = worker::spawn(&inner)?;
         let closer = Arc::new(Closer { inner: inner.clone(), threads: Mutex::new(threads) });
         Ok(Db { inner, _closer: closer })

@@ -1,0 +1,60 @@
+//! Helpers shared by the recovery tests: a temp directory and small shorthands.
+#![allow(dead_code)]
+
+use basalt_storage::{Db, Entry, Fsync, Options, Value};
+use bytes::Bytes;
+use std::path::{Path, PathBuf};
+
+/// A directory under the system temp dir, removed when dropped.
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    pub fn new(name: &str) -> TempDir {
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+        let p = std::env::temp_dir().join(format!("basalt-storage-{name}-{}-{nanos}", std::process::id()));
+        std::fs::create_dir_all(&p).unwrap();
+        TempDir(p)
+    }
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+pub fn open(dir: &Path, fsync: Fsync) -> Db {
+    Db::open(Options::new(dir).fsync(fsync)).unwrap()
+}
+
+/// SET key value, waiting until it may be acknowledged.
+pub fn set(db: &Db, key: &str, value: &str) {
+    let ((), lsn) = db.update(key.as_bytes(), |s| {
+        s.put(Entry::new(Value::Str(Bytes::copy_from_slice(value.as_bytes()))));
+    })
+    .unwrap();
+    db.wait_durable_blocking(lsn).unwrap();
+}
+
+pub fn get(db: &Db, key: &str) -> Option<String> {
+    db.read(key.as_bytes(), |e| match e.map(|e| &e.value) {
+        Some(Value::Str(b)) => Some(String::from_utf8(b.to_vec()).unwrap()),
+        Some(other) => panic!("{key} holds {:?}", other.kind()),
+        None => None,
+    })
+    .unwrap()
+}
+
+/// The log segment files of `dir`, oldest first.
+pub fn segments(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "log"))
+        .collect();
+    v.sort();
+    v
+}
