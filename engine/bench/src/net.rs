@@ -153,19 +153,29 @@ pub struct SyncConn<'a> {
     end: usize,
     /// Bytes of the last reply.
     pub last_reply_len: usize,
+    last_reply_start: usize,
+    /// Bytes sent and received so far.
+    pub tx: u64,
+    pub rx: u64,
 }
 
 impl<'a> SyncConn<'a> {
     pub fn new(stream: &'a mut Stream, protocol: Protocol) -> SyncConn<'a> {
-        SyncConn { stream, protocol, wbuf: Vec::with_capacity(4096), rbuf: vec![0; 16 * 1024], start: 0, end: 0, last_reply_len: 0 }
+        SyncConn { stream, protocol, wbuf: Vec::with_capacity(4096), rbuf: vec![0; 16 * 1024], start: 0, end: 0, last_reply_len: 0, last_reply_start: 0, tx: 0, rx: 0 }
     }
 
     /// Send `wbuf` (then clear it) and read one reply; pushes are skipped.
     /// Returns the reply kind and, for errors, the error text.
     pub async fn call(&mut self) -> Result<(Reply, String), String> {
         self.stream.write_all(&self.wbuf).await.map_err(|e| format!("write failed: {e}"))?;
+        self.tx += self.wbuf.len() as u64;
         self.wbuf.clear();
         self.read_reply().await
+    }
+
+    /// The bytes of the last reply read (valid until the next read).
+    pub fn last_reply(&self) -> &[u8] {
+        &self.rbuf[self.last_reply_start..self.last_reply_start + self.last_reply_len]
     }
 
     pub async fn read_reply(&mut self) -> Result<(Reply, String), String> {
@@ -174,8 +184,10 @@ impl<'a> SyncConn<'a> {
                 Some((len, kind)) => {
                     let reply = &self.rbuf[self.start..self.start + len];
                     let text = if kind == Reply::Error { proto::error_text(reply) } else { String::new() };
+                    self.last_reply_start = self.start;
                     self.start += len;
                     self.last_reply_len = len;
+                    self.rx += len as u64;
                     if kind == Reply::Push {
                         continue;
                     }

@@ -99,7 +99,8 @@ fn scan_at(buf: &[u8], pos: usize, depth: usize) -> Result<Option<(usize, Reply)
         }
         b'*' | b'~' | b'>' | b'%' | b'|' => {
             let n = parse_int(header)?;
-            if n < 0 {
+            if n < 0 || (n == 0 && matches!(buf[pos], b'*' | b'%' | b'~')) {
+                // A null or an empty aggregate (HGETALL of a missing key) is a miss.
                 return Ok(Some((after, Reply::Nil)));
             }
             let items = if matches!(buf[pos], b'%' | b'|') { n as usize * 2 } else { n as usize };
@@ -211,7 +212,7 @@ pub fn push_uint(buf: &mut Vec<u8>, n: u64) {
 }
 
 #[inline]
-fn push_bulk_header(buf: &mut Vec<u8>, len: usize) {
+pub fn push_bulk_header(buf: &mut Vec<u8>, len: usize) {
     buf.push(b'$');
     push_uint(buf, len as u64);
     buf.extend_from_slice(b"\r\n");
@@ -310,6 +311,7 @@ mod tests {
         assert_eq!(scan_resp(b"*2\r\n$1\r\na\r\n"), Ok(None));
         assert_eq!(scan_resp(b"%1\r\n+a\r\n+b\r\n"), Ok(Some((12, Reply::Value))));
         assert_eq!(scan_resp(b"_\r\n"), Ok(Some((3, Reply::Nil))));
+        assert_eq!(scan_resp(b"*0\r\n"), Ok(Some((4, Reply::Nil))));
         assert_eq!(scan_resp(b">2\r\n+a\r\n+b\r\n"), Ok(Some((12, Reply::Push))));
         assert_eq!(scan_resp(b"|1\r\n+a\r\n+b\r\n+OK\r\n"), Ok(Some((17, Reply::Status))));
         assert!(scan_resp(b"?x\r\n").is_err());
