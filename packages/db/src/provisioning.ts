@@ -1,0 +1,215 @@
+// The worker's data access (services/worker, issue 5): instances, operations and their
+// events by id (a job carries no user), address allocation from a region's pool, and
+// leases that tell whether a live worker is still on an operation. Kept apart from the
+// API's project-scoped repositories; every query of the worker goes through here.
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import type pg from 'pg';
+import type { Db } from './client.js';
+import { allowlistEntries, instances, instanceUsers, operationEvents, operations } from './schema.js';
+
+export type InstanceRow = typeof instances.$inferSelect;
+export type OperationRow = typeof operations.$inferSelect;
+export type InstanceUserRow = typeof instanceUsers.$inferSelect;
+export type AllowlistEntryRow = typeof allowlistEntries.$inferSelect;
+export type InstanceStatus = InstanceRow['status'];
+export type OperationStatus = OperationRow['status'];
+
+export interface InstancePatch {
+  status?: InstanceStatus;
+  health?: InstanceRow['health'];
+  fault?: unknown;
+  nodes?: unknown[];
+  endpoints?: unknown[];
+  deletedAt?: Date | null;
+  currentOperationId?: string | null;
+}
+
+export interface OperationPatch {
+  status?: OperationStatus;
+  progress?: number;
+  steps?: unknown[];
+  error?: unknown;
+  startedAt?: Date;
+  finishedAt?: Date | null;
+}
+
+export interface OperationEventInput {
+  kind: string;
+  step?: string | null;
+  message: string;
+  data?: unknown;
+}
+
+/** An address held by a node of a live instance. */
+export interface NodeAddress {
+  name: string;
+  private_ip: string;
+}
+
+/** Holds a session-level advisory lock on its own connection until released (or the process dies). */
+export interface OperationLease {
+  release(): Promise<void>;
+}
+
+export class ProvisioningRepository {
+  constructor(
+    private readonly db: Db,
+    private readonly pool: pg.Pool,
+  ) {}
+
+  async getInstance(id: string): Promise<InstanceRow | undefined> {
+    const [row] = await this.db.select().from(instances).where(eq(instances.id, id));
+    return row;
+  }
+
+  async updateInstance(id: string, patch: InstancePatch): Promise<void> {
+    await this.db
+      .update(instances)
+      .set({ ...patch, updatedAt: new Date() } as Partial<InstanceRow>)
+      .where(eq(instances.id, id));
+  }
+
+  listUsers(instanceId: string): Promise<InstanceUserRow[]> {
+    return this.db
+      .select()
+      .from(instanceUsers)
+      .where(eq(instanceUsers.instanceId, instanceId))
+      .orderBy(asc(instanceUsers.createdAt), asc(instanceUsers.username));
+  }
+
+  listAllowlist(instanceId: string): Promise<AllowlistEntryRow[]> {
+    return this.db
+      .select()
+      .from(allowlistEntries)
+      .where(eq(allowlistEntries.instanceId, instanceId))
+      .orderBy(asc(allowlistEntries.cidr));
+  }
+
+  async getOperation(id: string): Promise<OperationRow | undefined> {
+    const [row] = await this.db.select().from(operations).where(eq(operations.id, id));
+    return row;
+  }
+
+  async updateOperation(id: string, patch: OperationPatch): Promise<void> {
+    await this.db
+      .update(operations)
+      .set({ ...patch, updatedAt: new Date() } as Partial<OperationRow>)
+      .where(eq(operations.id, id));
+  }
+
+  async addEvent(operationId: string, event: OperationEventInput): Promise<void> {
+    await this.db.insert(operationEvents).values({
+      operationId,
+      kind: event.kind,
+      step: event.step ?? null,
+      message: event.message,
+      data: event.data ?? null,
+    });
+  }
+
+  /** Operations not finished yet, oldest first: what a worker reconciles at start. */
+  listUnfinishedOperations(types: OperationRow['type'][]): Promise<OperationRow[]> {
+    return this.db
+      .select()
+      .from(operations)
+      .where(and(inArray(operations.status, ['pending', 'running']), inArray(operations.type, types)))
+      .orderBy(asc(operations.createdAt));
+  }
+
+  /**
+   * Gives the instance `count` addresses from the region's pool (CIDR), like a cloud's
+   * IPAM: the lowest free host addresses, skipping `reserved` (network, gateway). An
+   * instance that already holds addresses keeps them. Serialised per region by an
+   * advisory lock, so concurrent workers never hand out one address twice. Addresses
+   * of deleted instances are free again.
+   */
+  async allocateAddresses(
+    instanceId: string,
+    region: string,
+    poolCidr: string,
+    names: string[],
+    reserved: string[],
+  ): Promise<NodeAddress[]> {
+    return this.db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${'basalt-ipam:' + region}, 0))`);
+      const live = await tx
+        .select({ id: instances.id, nodes: instances.nodes })
+        .from(instances)
+        .where(and(eq(instances.region, region), ne(instances.status, 'deleted')));
+      const mine = live.find((row) => row.id === instanceId);
+      const held = addressesOf(mine?.nodes);
+      if (held.length >= names.length) return held.slice(0, names.length);
+
+      const taken = new Set([...reserved, ...live.flatMap((row) => addressesOf(row.nodes).map((n) => n.private_ip))]);
+      const given: NodeAddress[] = [...held];
+      for (const address of hostAddresses(poolCidr)) {
+        if (given.length === names.length) break;
+        if (taken.has(address)) continue;
+        given.push({ name: names[given.length]!, private_ip: address });
+        taken.add(address);
+      }
+      if (given.length < names.length) throw new Error(`region ${region}: no free address left in ${poolCidr}`);
+      await tx.update(instances).set({ nodes: given, updatedAt: new Date() }).where(eq(instances.id, instanceId));
+      return given;
+    });
+  }
+
+  /**
+   * Takes the lease of an operation if no live worker holds it. The lock lives on a
+   * connection of its own, so it goes away with a worker that dies.
+   */
+  async tryLeaseOperation(operationId: string): Promise<OperationLease | undefined> {
+    const client = await this.pool.connect();
+    try {
+      const result = await client.query<{ locked: boolean }>(
+        `SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked`,
+        ['basalt-operation:' + operationId],
+      );
+      if (!result.rows[0]?.locked) {
+        client.release();
+        return undefined;
+      }
+    } catch (error) {
+      client.release();
+      throw error;
+    }
+    let released = false;
+    return {
+      release: async () => {
+        if (released) return;
+        released = true;
+        try {
+          await client.query(`SELECT pg_advisory_unlock(hashtextextended($1, 0))`, ['basalt-operation:' + operationId]);
+          client.release();
+        } catch (error) {
+          // A broken connection already dropped the lock; do not return it to the pool.
+          client.release(error as Error);
+        }
+      },
+    };
+  }
+}
+
+function addressesOf(nodes: unknown): NodeAddress[] {
+  if (!Array.isArray(nodes)) return [];
+  return nodes.filter(
+    (n): n is NodeAddress => typeof n === 'object' && n !== null && typeof (n as NodeAddress).private_ip === 'string',
+  );
+}
+
+/** Host addresses of an IPv4 CIDR in order (network and broadcast addresses left out). */
+export function* hostAddresses(cidr: string): Generator<string> {
+  const match = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/.exec(cidr.trim());
+  if (!match) throw new Error(`not an IPv4 CIDR: ${cidr}`);
+  const octets = match.slice(1, 5).map(Number);
+  const prefix = Number(match[5]);
+  if (octets.some((o) => o > 255) || prefix > 30 || prefix < 8) throw new Error(`unsupported CIDR: ${cidr}`);
+  const address = ((octets[0]! << 24) | (octets[1]! << 16) | (octets[2]! << 8) | octets[3]!) >>> 0;
+  const mask = (~0 << (32 - prefix)) >>> 0;
+  const base = (address & mask) >>> 0;
+  const size = 2 ** (32 - prefix);
+  for (let offset = 1; offset < size - 1; offset++) {
+    const n = (base + offset) >>> 0;
+    yield [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
+  }
+}

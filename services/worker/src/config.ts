@@ -1,0 +1,66 @@
+// The worker's settings, from the environment the platform gives every process
+// (docs/DEVELOPING.md). Paths default to the repository's own .data and infra folders.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseMasterKey } from '@basalt/db';
+
+export interface WorkerConfig {
+  databaseUrl: string;
+  masterKey: Buffer;
+  root: string;
+  engineBinary: string;
+  stackDir: string;
+  ansibleDir: string;
+  /** Per-instance Terraform data dirs (TF_DATA_DIR). */
+  terraformDir: string;
+  /** Per-job Ansible run directories. */
+  runsDir: string;
+  /** Region SSH keys and the project's known_hosts. */
+  sshDir: string;
+  vmsDir: string;
+  imageDir: string;
+  bridge: string;
+  /** Schema of the Terraform pg backend's state table. */
+  stateSchema: string;
+  /** Jobs of each kind one worker runs at once. */
+  concurrency: number;
+  pollingIntervalSeconds: number;
+  /** How often a live worker looks for operations that a dead worker left behind. */
+  reconcileIntervalMs: number;
+}
+
+export class ConfigError extends Error {}
+
+const defaultRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
+  const databaseUrl = env.DATABASE_URL;
+  if (!databaseUrl) throw new ConfigError('DATABASE_URL is not set');
+  const root = path.resolve(env.BASALT_ROOT ?? defaultRoot);
+  const data = path.resolve(env.BASALT_DATA_DIR ?? path.join(root, '.data'));
+  return {
+    databaseUrl,
+    masterKey: parseMasterKey(env.BASALT_MASTER_KEY),
+    root,
+    engineBinary: path.resolve(env.BASALT_ENGINE_BIN ?? path.join(root, 'engine', 'target', 'release', 'basalt-server')),
+    stackDir: path.join(root, 'infra', 'terraform', 'stack'),
+    ansibleDir: path.join(root, 'infra', 'ansible'),
+    terraformDir: path.join(data, 'terraform'),
+    runsDir: path.join(data, 'runs'),
+    sshDir: path.join(data, 'ssh'),
+    vmsDir: path.join(data, 'vms'),
+    imageDir: path.resolve(env.BASALT_VM_IMAGE ?? path.join(data, 'images', 'bookworm')),
+    bridge: env.BASALT_BRIDGE ?? 'basalt0',
+    stateSchema: env.BASALT_TF_STATE_SCHEMA ?? 'terraform_state',
+    concurrency: positiveInt(env.BASALT_WORKER_CONCURRENCY, 10, 'BASALT_WORKER_CONCURRENCY'),
+    pollingIntervalSeconds: 0.5,
+    reconcileIntervalMs: positiveInt(env.BASALT_RECONCILE_INTERVAL_MS, 30_000, 'BASALT_RECONCILE_INTERVAL_MS'),
+  };
+}
+
+function positiveInt(text: string | undefined, fallback: number, name: string): number {
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new ConfigError(`${name} must be a positive integer, not ${text}`);
+  return value;
+}

@@ -1,0 +1,95 @@
+// The engine on the instance's nodes through Ansible (one run directory per job), then
+// the worker's own PING through the endpoint as the instance's user.
+import path from 'node:path';
+import type { InstanceRow, RegionRow } from '@basalt/db';
+import type { JobContext } from './context.js';
+import type { OperationRun } from './operation.js';
+import type { Node } from './stack.js';
+import { regionSsh, sshCommonArgs } from './ssh.js';
+import { runPlaybook, type PlaybookResult } from './ansible/ansible.js';
+import { ENGINE_PORT, engineVars, healthCredentials } from './engine-settings.js';
+import { pingAs } from './resp.js';
+import { StepError } from './errors.js';
+
+const RETRY = { attempts: 3, baseDelayMs: 2000 };
+
+export async function deployEngine(
+  ctx: JobContext,
+  run: OperationRun,
+  instance: InstanceRow,
+  region: RegionRow,
+  nodes: Node[],
+  playbook: 'engine.yml' | 'restart.yml' = 'engine.yml',
+): Promise<PlaybookResult> {
+  const type = await ctx.catalog.getInstanceType(instance.instanceType);
+  if (!type) throw new StepError('ansible', `unknown instance type ${instance.instanceType}`);
+  const [users, allowlist, ssh] = await Promise.all([
+    ctx.repo.listUsers(instance.id),
+    ctx.repo.listAllowlist(instance.id),
+    regionSsh(ctx.config.sshDir, region.id),
+  ]);
+  const hosts = Object.fromEntries(
+    nodes.map((node) => [
+      node.name,
+      {
+        ansible_host: node.private_ip,
+        ansible_user: node.ssh_user,
+        ansible_ssh_private_key_file: ssh.privateKeyFile,
+        ansible_ssh_common_args: sshCommonArgs(ssh),
+      },
+    ]),
+  );
+  const vars = engineVars({
+    type,
+    users,
+    allowlist,
+    masterKey: ctx.config.masterKey,
+    features: ctx.engineFeatures,
+    engineBinary: ctx.config.engineBinary,
+    dataDir: nodes[0]?.data_dir ?? '/var/lib/basalt',
+  });
+  const step = playbook === 'restart.yml' ? 'ansible_restart' : 'ansible_deploy';
+  return run.step(
+    step,
+    () =>
+      runPlaybook({
+        ansibleDir: ctx.config.ansibleDir,
+        playbook,
+        runDir: path.join(ctx.config.runsDir, instance.id, run.operationId),
+        inventory: { all: { children: { engine: { hosts } } } },
+        extraVars: vars,
+        env: process.env,
+        onEvent: (event) => {
+          if (event.event === 'runner_on_failed' || event.event === 'runner_on_unreachable') {
+            void run.event('ansible', step, `${event.host}: ${event.task}: failed`, event.result).catch(() => {});
+          } else if (event.event === 'runner_on_ok' && event.changed) {
+            void run.event('ansible', step, `${event.host}: ${event.task}: changed`).catch(() => {});
+          }
+        },
+      }),
+    RETRY,
+  );
+}
+
+/** Connects to every node's endpoint as the instance's user and sends PING. */
+export async function checkEndpoints(ctx: JobContext, run: OperationRun, instance: InstanceRow, nodes: Node[]): Promise<void> {
+  await run.step(
+    'health_check',
+    async () => {
+      const users = await ctx.repo.listUsers(instance.id);
+      const credentials = ctx.engineFeatures.has('users') ? healthCredentials(ctx.config.masterKey, users) : undefined;
+      for (const node of nodes) {
+        try {
+          await pingAs(node.public_ip, ENGINE_PORT, credentials?.user ?? 'default', credentials?.password);
+        } catch (error) {
+          throw new StepError('health_check', `${node.public_ip}:${ENGINE_PORT}: ${(error as Error).message}`, null, '', true);
+        }
+      }
+    },
+    { attempts: 5, baseDelayMs: 500 },
+  );
+}
+
+export function endpointsOf(nodes: Node[]): { host: string; port: number; node: string }[] {
+  return nodes.map((node) => ({ host: node.public_ip, port: ENGINE_PORT, node: node.name }));
+}

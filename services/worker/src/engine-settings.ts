@@ -1,0 +1,60 @@
+// From the instance row and its type to the engine role's variables: size, users with
+// hashed passwords, allowlist. The clear password leaves this process only for the
+// health check, in a vars file that the Ansible run removes when it ends.
+import { createHash } from 'node:crypto';
+import { decryptSecret, type InstanceUserRow, type AllowlistEntryRow } from '@basalt/db';
+import type { InstanceTypeRow } from '@basalt/db';
+
+export const ENGINE_PORT = 6379;
+
+export interface VmSize {
+  cpus: number;
+  memory_mb: number;
+}
+
+export function vmSizeOf(type: InstanceTypeRow): VmSize {
+  return { cpus: type.vcpu, memory_mb: Math.round(type.memoryGib * 1024) };
+}
+
+export interface HealthCredentials {
+  user: string;
+  password: string;
+}
+
+/** The user the worker checks the endpoint as: the first user that may write. */
+export function healthCredentials(masterKey: Buffer, users: InstanceUserRow[]): HealthCredentials | undefined {
+  const user = users.find((u) => u.permission !== 'read_only') ?? users[0];
+  return user && { user: user.username, password: decryptSecret(masterKey, user.passwordEncrypted) };
+}
+
+export function engineVars(options: {
+  type: InstanceTypeRow;
+  users: InstanceUserRow[];
+  allowlist: AllowlistEntryRow[];
+  masterKey: Buffer;
+  features: ReadonlySet<string>;
+  engineBinary: string;
+  dataDir: string;
+}): Record<string, unknown> {
+  const size = vmSizeOf(options.type);
+  const usersSupported = options.features.has('users');
+  const health = usersSupported ? healthCredentials(options.masterKey, options.users) : undefined;
+  return {
+    engine_binary_src: options.engineBinary,
+    engine_data_dir: options.dataDir,
+    engine_port: ENGINE_PORT,
+    // Leave a quarter of the VM's memory to the OS, the page cache and connections.
+    engine_maxmemory_mb: Math.floor(size.memory_mb * 0.75),
+    engine_threads: Math.max(1, Math.floor(size.cpus)),
+    engine_users_supported: usersSupported,
+    engine_users: options.users.map((u) => ({
+      name: u.username,
+      password_sha256: createHash('sha256').update(decryptSecret(options.masterKey, u.passwordEncrypted)).digest('hex'),
+      readonly: u.permission === 'read_only',
+    })),
+    engine_allowlist_supported: options.features.has('allowlist'),
+    engine_allowlist: options.allowlist.map((entry) => entry.cidr),
+    engine_health_user: health?.user ?? 'default',
+    engine_health_password: health?.password ?? '',
+  };
+}

@@ -1,0 +1,46 @@
+// Which function handles which queue, and which handles an operation of each type when
+// a reconciling worker finishes what a dead worker left behind.
+import { QUEUES, type InstanceJobPayload, type JobPayloads, type OperationRow, type QueueKey } from '@basalt/db';
+import type { JobContext } from './context.js';
+import type { Outcome } from './jobs/run-operation.js';
+import { provision } from './jobs/provision.js';
+import { modify } from './jobs/modify.js';
+import { restart } from './jobs/restart.js';
+import { deleteInstance } from './jobs/delete.js';
+import { applyConfig } from './jobs/apply-config.js';
+
+type Handler<K extends QueueKey> = (ctx: JobContext, payload: JobPayloads[K]) => Promise<Outcome>;
+
+export const HANDLERS: { [K in Exclude<QueueKey, 'benchmark'>]: Handler<K> } = {
+  provision,
+  modify,
+  restart,
+  delete: deleteInstance,
+  applyUsers: (ctx, payload) => applyConfig(ctx, payload, 'users'),
+  applyAllowlist: (ctx, payload) => applyConfig(ctx, payload, 'allowlist'),
+};
+
+export type HandledQueue = keyof typeof HANDLERS;
+
+export const OPERATION_QUEUES: Record<string, HandledQueue> = {
+  create: 'provision',
+  modify: 'modify',
+  restart: 'restart',
+  delete: 'delete',
+  apply_users: 'applyUsers',
+  apply_allowlist: 'applyAllowlist',
+};
+
+export function queueName(key: HandledQueue): string {
+  return QUEUES[key];
+}
+
+/** The job payload an operation row stands for (what the API enqueued with it). */
+export function payloadOf(operation: OperationRow): InstanceJobPayload & Record<string, unknown> {
+  const params = (operation.params ?? {}) as Record<string, unknown>;
+  return { ...params, instance_id: operation.instanceId!, operation_id: operation.id };
+}
+
+export function handle(ctx: JobContext, key: HandledQueue, payload: InstanceJobPayload): Promise<Outcome> {
+  return (HANDLERS[key] as Handler<HandledQueue>)(ctx, payload as JobPayloads[HandledQueue]);
+}

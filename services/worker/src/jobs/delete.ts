@@ -1,0 +1,37 @@
+// delete: `terraform destroy` removes the VMs and their state, the workspace goes, and
+// the instance becomes `deleted`, which gives its addresses back to the region's pool.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { DeleteJob } from '@basalt/db';
+import type { JobContext } from '../context.js';
+import { runOperation, type Outcome } from './run-operation.js';
+import { destroyStack } from '../stack.js';
+import { vmSizeOf } from '../engine-settings.js';
+import { recordedNodes } from './nodes.js';
+
+export function deleteInstance(ctx: JobContext, payload: DeleteJob): Promise<Outcome> {
+  return runOperation(ctx, payload, {
+    steps: ['terraform_init', 'terraform_destroy', 'cleanup'],
+    failureStatus: 'error',
+    work: async ({ instance, region, type, run }) => {
+      await ctx.repo.updateInstance(instance.id, { status: 'deleting' });
+      const addresses = recordedNodes(instance).map((n) => n.private_ip);
+      if (addresses.length > 0) {
+        await destroyStack(ctx, run, instance, region, vmSizeOf(type), addresses);
+      } else {
+        await run.event('notice', null, 'no addresses were ever allocated: nothing to destroy');
+      }
+      await run.step('cleanup', async () => {
+        await fs.rm(path.join(ctx.config.runsDir, instance.id), { recursive: true, force: true });
+        await fs.rm(path.join(ctx.config.terraformDir, instance.id), { recursive: true, force: true });
+      });
+      await ctx.repo.updateInstance(instance.id, {
+        status: 'deleted',
+        deletedAt: new Date(),
+        health: null,
+        nodes: [],
+        endpoints: [],
+      });
+    },
+  });
+}

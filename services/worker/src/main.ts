@@ -1,0 +1,86 @@
+// The worker process: pg-boss consumer of the instance queues. Any number of workers on
+// any number of machines share the queues; on start (and then periodically) each one
+// finishes operations whose worker died.
+import PgBoss from 'pg-boss';
+import { CatalogRepository, createDatabase, createQueues, migrate, ProvisioningRepository } from '@basalt/db';
+import { ConfigError, loadConfig } from './config.js';
+import type { JobContext } from './context.js';
+import { handle, HANDLERS, queueName, type HandledQueue } from './handlers.js';
+import { reconcile } from './reconcile.js';
+
+function log(message: string): void {
+  process.stdout.write(`${new Date().toISOString()} worker ${message}\n`);
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  await migrate(config.databaseUrl);
+  const database = createDatabase(config.databaseUrl, { max: config.concurrency * 3 + 5 });
+  const boss = new PgBoss({ connectionString: config.databaseUrl, max: 10 });
+  boss.on('error', (error) => log(`queue error: ${error.message}`));
+  await boss.start();
+  await createQueues(boss);
+
+  const features = (process.env.BASALT_ENGINE_FEATURES ?? '').split(',').map((f) => f.trim()).filter(Boolean);
+  const ctx: JobContext = {
+    config,
+    repo: new ProvisioningRepository(database.db, database.pool),
+    catalog: new CatalogRepository(database.db),
+    engineFeatures: new Set(features),
+    log,
+  };
+
+  let reconciling = false;
+  const reconcileNow = async () => {
+    if (reconciling) return;
+    reconciling = true;
+    try {
+      await reconcile(ctx);
+    } catch (error) {
+      log(`reconcile failed: ${(error as Error).message}`);
+    } finally {
+      reconciling = false;
+    }
+  };
+  void reconcileNow();
+  const timer = setInterval(() => void reconcileNow(), config.reconcileIntervalMs);
+
+  for (const key of Object.keys(HANDLERS) as HandledQueue[]) {
+    for (let i = 0; i < config.concurrency; i++) {
+      await boss.work<Record<string, unknown>>(
+        queueName(key),
+        { batchSize: 1, pollingIntervalSeconds: config.pollingIntervalSeconds },
+        async ([job]) => {
+          if (!job) return;
+          const data = job.data as { instance_id?: unknown; operation_id?: unknown };
+          if (typeof data.instance_id !== 'string' || typeof data.operation_id !== 'string') {
+            log(`job ${job.id} on ${job.name} has no instance_id/operation_id; dropped`);
+            return;
+          }
+          const outcome = await handle(ctx, key, job.data as never);
+          log(`job ${job.id} ${job.name} operation ${data.operation_id}: ${outcome}`);
+        },
+      );
+    }
+  }
+  log(`ready: ${Object.keys(HANDLERS).length} queues, ${config.concurrency} at a time each, engine features [${features.join(', ')}]`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: stopping`);
+    clearInterval(timer);
+    await boss.stop({ graceful: true, wait: true, timeout: 30_000 }).catch(() => {});
+    await database.close().catch(() => {});
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((error) => {
+  const message = error instanceof ConfigError ? error.message : (error as Error).stack ?? String(error);
+  process.stderr.write(`worker: ${message}\n`);
+  process.exit(1);
+});

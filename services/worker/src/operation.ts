@@ -1,0 +1,103 @@
+// One operation's progress as the console streams it: named steps with their status,
+// a progress figure, and events appended as the tools report them.
+import type { ProvisioningRepository } from '@basalt/db';
+import { faultOf, StepError, type Fault } from './errors.js';
+
+export interface StepRecord {
+  name: string;
+  status: 'pending' | 'running' | 'succeeded' | 'failed';
+  started_at?: string;
+  finished_at?: string;
+}
+
+export interface RetryPolicy {
+  attempts: number;
+  baseDelayMs: number;
+}
+
+const NO_RETRY: RetryPolicy = { attempts: 1, baseDelayMs: 0 };
+
+export class OperationRun {
+  private readonly steps: StepRecord[];
+
+  constructor(
+    private readonly repo: ProvisioningRepository,
+    readonly operationId: string,
+    stepNames: string[],
+    private readonly log: (message: string) => void = () => {},
+  ) {
+    this.steps = stepNames.map((name) => ({ name, status: 'pending' }));
+  }
+
+  async start(): Promise<void> {
+    await this.repo.updateOperation(this.operationId, {
+      status: 'running',
+      startedAt: new Date(),
+      steps: this.steps,
+      progress: 0,
+      error: null,
+      finishedAt: null,
+    });
+  }
+
+  /** Runs one step; transient failures are tried again with exponential backoff. */
+  async step<T>(name: string, work: () => Promise<T>, retry: RetryPolicy = NO_RETRY): Promise<T> {
+    const record = this.steps.find((s) => s.name === name) ?? this.addStep(name);
+    record.status = 'running';
+    record.started_at = new Date().toISOString();
+    delete record.finished_at;
+    await this.saveSteps();
+    await this.event('step_started', name, `${name} started`);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const result = await work();
+        record.status = 'succeeded';
+        record.finished_at = new Date().toISOString();
+        await this.saveSteps();
+        await this.event('step_succeeded', name, `${name} succeeded`);
+        return result;
+      } catch (error) {
+        const transient = error instanceof StepError && error.transient;
+        if (transient && attempt < retry.attempts) {
+          const delay = retry.baseDelayMs * 2 ** (attempt - 1);
+          await this.event('step_retry', name, `${name} failed (attempt ${attempt}), trying again in ${delay} ms: ${(error as Error).message}`);
+          await new Promise((r) => setTimeout(r, delay));
+          continue;
+        }
+        record.status = 'failed';
+        record.finished_at = new Date().toISOString();
+        await this.saveSteps();
+        const fault = faultOf(name, error);
+        await this.event('step_failed', name, fault.message, { exit_code: fault.exit_code, output_tail: fault.output_tail });
+        throw error instanceof StepError ? error : new StepError(name, fault.message);
+      }
+    }
+  }
+
+  async event(kind: string, step: string | null, message: string, data?: unknown): Promise<void> {
+    this.log(`[${this.operationId}] ${kind}${step ? ` ${step}` : ''}: ${message}`);
+    await this.repo.addEvent(this.operationId, { kind, step, message, data });
+  }
+
+  async succeed(): Promise<void> {
+    await this.repo.updateOperation(this.operationId, { status: 'succeeded', progress: 100, finishedAt: new Date() });
+    await this.event('operation_succeeded', null, 'operation succeeded');
+  }
+
+  async fail(fault: Fault): Promise<void> {
+    await this.repo.updateOperation(this.operationId, { status: 'failed', error: fault, finishedAt: new Date() });
+    await this.event('operation_failed', fault.step, fault.message, fault);
+  }
+
+  private addStep(name: string): StepRecord {
+    const record: StepRecord = { name, status: 'pending' };
+    this.steps.push(record);
+    return record;
+  }
+
+  private async saveSteps(): Promise<void> {
+    const done = this.steps.filter((s) => s.status === 'succeeded').length;
+    const progress = Math.floor((done / Math.max(this.steps.length, 1)) * 100);
+    await this.repo.updateOperation(this.operationId, { steps: this.steps, progress: Math.min(progress, 99) });
+  }
+}

@@ -1,0 +1,29 @@
+// Finishes what a killed worker left behind. An operation that is `running` (or still
+// `pending` long after it was queued) while no live worker holds its lease has lost its
+// worker: the handler runs it again — every step is idempotent (Terraform converges,
+// the Ansible role changes only what differs) — and the late retry of the dead worker's
+// job then finds the operation finished and does nothing.
+import type { JobContext } from './context.js';
+import { handle, OPERATION_QUEUES, payloadOf } from './handlers.js';
+import type { OperationRow } from '@basalt/db';
+
+/** A pending operation is left to the queue for this long before it counts as lost. */
+const PENDING_GRACE_MS = 60_000;
+
+export async function reconcile(ctx: JobContext): Promise<number> {
+  const types = Object.keys(OPERATION_QUEUES) as OperationRow['type'][];
+  const unfinished = await ctx.repo.listUnfinishedOperations(types);
+  const now = Date.now();
+  const orphans = unfinished.filter(
+    (op) => op.instanceId && (op.status === 'running' || now - op.createdAt.getTime() > PENDING_GRACE_MS),
+  );
+  const outcomes = await Promise.all(
+    orphans.map(async (operation) => {
+      const key = OPERATION_QUEUES[operation.type]!;
+      const outcome = await handle(ctx, key, payloadOf(operation));
+      if (outcome !== 'busy') ctx.log(`reconciled ${operation.type} operation ${operation.id}: ${outcome}`);
+      return outcome;
+    }),
+  );
+  return outcomes.filter((o) => o === 'succeeded' || o === 'failed').length;
+}

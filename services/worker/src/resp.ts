@@ -1,0 +1,57 @@
+// The worker's own check that an instance is reachable: connect to the endpoint as the
+// instance's user and send PING, exactly as a client would (RESP over TCP).
+import net from 'node:net';
+
+function command(...parts: string[]): Buffer {
+  const chunks = [Buffer.from(`*${parts.length}\r\n`)];
+  for (const part of parts) {
+    const data = Buffer.from(part);
+    chunks.push(Buffer.from(`$${data.length}\r\n`), data, Buffer.from('\r\n'));
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Sends the commands in order and returns their first-line replies (simple and error replies). */
+export function sendCommands(host: string, port: number, commands: string[][], timeoutMs = 5000): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host, port });
+    const replies: string[] = [];
+    let buffer = '';
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no reply from ${host}:${port} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    socket.on('connect', () => socket.write(Buffer.concat(commands.map((c) => command(...c)))));
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      buffer += chunk;
+      let end: number;
+      while ((end = buffer.indexOf('\r\n')) >= 0) {
+        replies.push(buffer.slice(0, end));
+        buffer = buffer.slice(end + 2);
+      }
+      if (replies.length >= commands.length) {
+        clearTimeout(timer);
+        socket.end();
+        resolve(replies.slice(0, commands.length));
+      }
+    });
+    socket.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    socket.on('close', () => {
+      clearTimeout(timer);
+      if (replies.length < commands.length) reject(new Error(`${host}:${port} closed the connection`));
+    });
+  });
+}
+
+/** AUTH (when a password is given) then PING; resolves when the reply is PONG. */
+export async function pingAs(host: string, port: number, user: string, password: string | undefined): Promise<void> {
+  const commands = password ? [['AUTH', user, password], ['PING']] : [['PING']];
+  const replies = await sendCommands(host, port, commands);
+  const ping = replies[replies.length - 1];
+  if (password && replies[0] !== '+OK') throw new Error(`AUTH as ${user} refused: ${replies[0]}`);
+  if (ping !== '+PONG') throw new Error(`PING answered ${ping}`);
+}

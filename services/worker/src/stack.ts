@@ -1,0 +1,129 @@
+// The instance's infrastructure through Terraform: variables rendered from the instance,
+// state in the instance's workspace, nodes read back from the outputs.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { InstanceRow, RegionRow } from '@basalt/db';
+import type { JobContext } from './context.js';
+import type { OperationRun } from './operation.js';
+import { StepError } from './errors.js';
+import { regionSsh } from './ssh.js';
+import { poolNetwork } from './ipam.js';
+import type { VmSize } from './engine-settings.js';
+import {
+  terraformApply,
+  terraformDestroy,
+  terraformInit,
+  terraformOutput,
+  terraformWorkspaceDelete,
+  terraformWorkspaceSelect,
+  type TerraformContext,
+  type TerraformMessage,
+} from './terraform/terraform.js';
+
+export interface Node {
+  name: string;
+  private_ip: string;
+  public_ip: string;
+  ssh_user: string;
+  data_dir: string;
+}
+
+const RETRY = { attempts: 4, baseDelayMs: 1000 };
+
+export function terraformContext(ctx: JobContext, instanceId: string): TerraformContext {
+  return {
+    stackDir: ctx.config.stackDir,
+    dataDir: path.join(ctx.config.terraformDir, instanceId),
+    workspace: instanceId,
+    stateUrl: ctx.config.databaseUrl,
+    stateSchema: ctx.config.stateSchema,
+    env: process.env,
+  };
+}
+
+/** Writes the stack's variables for the instance and returns the file. */
+async function writeVars(ctx: JobContext, instance: InstanceRow, region: RegionRow, size: VmSize, addresses: string[]) {
+  const tf = terraformContext(ctx, instance.id);
+  await fs.mkdir(tf.dataDir, { recursive: true });
+  const ssh = await regionSsh(ctx.config.sshDir, region.id);
+  const network = poolNetwork(region.addressPool);
+  const vars = {
+    instance_id: instance.id,
+    region: region.id,
+    node_count: addresses.length,
+    vm_size: size,
+    disk_gb: instance.diskGib,
+    addresses,
+    local: {
+      vms_dir: ctx.config.vmsDir,
+      image_dir: ctx.config.imageDir,
+      bridge: ctx.config.bridge,
+      gateway: network.gateway,
+      prefix_length: network.prefixLength,
+      ssh_public_key_file: ssh.publicKeyFile,
+      known_hosts_file: ssh.knownHostsFile,
+    },
+  };
+  const file = path.join(tf.dataDir, 'instance.tfvars.json');
+  await fs.writeFile(file, JSON.stringify(vars, null, 2));
+  return { tf, file };
+}
+
+/** Progress lines of `apply -json` that say something to a person watching. */
+function relay(run: OperationRun, step: string) {
+  return (message: TerraformMessage) => {
+    if (['apply_start', 'apply_complete', 'apply_errored', 'provision_errored', 'change_summary'].includes(message.type)) {
+      void run.event('terraform', step, message['@message']).catch(() => {});
+    }
+  };
+}
+
+async function initWorkspace(run: OperationRun, tf: TerraformContext): Promise<void> {
+  await run.step(
+    'terraform_init',
+    async () => {
+      await terraformInit(tf);
+      await terraformWorkspaceSelect(tf);
+    },
+    RETRY,
+  );
+}
+
+export async function applyStack(
+  ctx: JobContext,
+  run: OperationRun,
+  instance: InstanceRow,
+  region: RegionRow,
+  size: VmSize,
+  addresses: string[],
+): Promise<Node[]> {
+  if (region.target !== 'local') {
+    throw new StepError('terraform_apply', `region ${region.id} uses target ${region.target}, which this worker does not drive`);
+  }
+  const { tf, file } = await writeVars(ctx, instance, region, size, addresses);
+  await initWorkspace(run, tf);
+  await run.step('terraform_apply', () => terraformApply(tf, file, relay(run, 'terraform_apply')), RETRY);
+  const outputs = await terraformOutput(tf);
+  const nodes = outputs.nodes;
+  if (!Array.isArray(nodes) || nodes.length !== addresses.length) {
+    throw new StepError('terraform_apply', `the stack returned ${JSON.stringify(nodes)} instead of ${addresses.length} nodes`);
+  }
+  return nodes as Node[];
+}
+
+export async function destroyStack(
+  ctx: JobContext,
+  run: OperationRun,
+  instance: InstanceRow,
+  region: RegionRow,
+  size: VmSize,
+  addresses: string[],
+): Promise<void> {
+  const { tf, file } = await writeVars(ctx, instance, region, size, addresses);
+  await initWorkspace(run, tf);
+  await run.step('terraform_destroy', async () => {
+    await terraformDestroy(tf, file, relay(run, 'terraform_destroy'));
+    await terraformWorkspaceDelete(tf);
+  }, RETRY);
+  await fs.rm(tf.dataDir, { recursive: true, force: true });
+}

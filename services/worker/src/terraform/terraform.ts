@@ -1,0 +1,171 @@
+// One function per Terraform subcommand, like terraform-exec: always -no-color (and
+// -input=false where the subcommand takes it), results read from -json output and exit
+// codes. State lives in PostgreSQL (pg backend), one workspace per instance.
+import { outputTail, runCommand, type RunResult } from '../process.js';
+import { StepError } from '../errors.js';
+
+export interface TerraformContext {
+  /** The root module (infra/terraform/stack). */
+  stackDir: string;
+  /** TF_DATA_DIR of this instance, so concurrent runs never share a .terraform directory. */
+  dataDir: string;
+  workspace: string;
+  /** PostgreSQL URL for the pg backend (PG_CONN_STR). */
+  stateUrl: string;
+  stateSchema: string;
+  env: NodeJS.ProcessEnv;
+  lockTimeout?: string;
+  timeoutMs?: number;
+}
+
+/** One line of `terraform ... -json` (the machine-readable UI). */
+export interface TerraformMessage {
+  '@level': string;
+  '@message': string;
+  type: string;
+  [key: string]: unknown;
+}
+
+export interface TerraformResult {
+  exitCode: number | null;
+  messages: TerraformMessage[];
+  errors: string[];
+  changes?: { add: number; change: number; remove: number };
+  tail: string;
+}
+
+export type MessageListener = (message: TerraformMessage) => void;
+
+function env(ctx: TerraformContext): NodeJS.ProcessEnv {
+  return {
+    ...ctx.env,
+    TF_DATA_DIR: ctx.dataDir,
+    TF_IN_AUTOMATION: '1',
+    TF_INPUT: '0',
+    CHECKPOINT_DISABLE: '1',
+    PG_CONN_STR: ctx.stateUrl,
+  };
+}
+
+async function terraform(
+  step: string,
+  ctx: TerraformContext,
+  args: string[],
+  listener?: MessageListener,
+): Promise<TerraformResult> {
+  const messages: TerraformMessage[] = [];
+  const json = args.includes('-json');
+  const result: RunResult = await runCommand('terraform', [`-chdir=${ctx.stackDir}`, ...args], {
+    env: env(ctx),
+    timeoutMs: ctx.timeoutMs ?? 15 * 60_000,
+    onStdoutLine: json
+      ? (line) => {
+          const message = parseMessage(line);
+          if (!message) return;
+          messages.push(message);
+          listener?.(message);
+        }
+      : undefined,
+  });
+  const errors = messages
+    .filter((m) => m.type === 'diagnostic' && m['@level'] === 'error')
+    .map((m) => describeDiagnostic(m));
+  const summary = messages.filter((m) => m.type === 'change_summary').pop();
+  const tail = outputTail(json ? [...messages.map((m) => m['@message']), result.stderr].join('\n') : result.stdout + '\n' + result.stderr);
+  const outcome: TerraformResult = {
+    exitCode: result.exitCode,
+    messages,
+    errors,
+    changes: summary?.changes as TerraformResult['changes'],
+    tail,
+  };
+  if (result.exitCode !== 0) {
+    const why = result.timedOut ? 'timed out' : `exited with ${result.exitCode ?? result.signal}`;
+    const first = errors[0] ?? outputTail(result.stderr, 3);
+    throw new StepError(step, `terraform ${args[0]} ${why}${first ? `: ${first}` : ''}`, result.exitCode, tail, isTransient(tail));
+  }
+  return outcome;
+}
+
+function parseMessage(line: string): TerraformMessage | undefined {
+  if (!line.startsWith('{')) return undefined;
+  try {
+    return JSON.parse(line) as TerraformMessage;
+  } catch {
+    return undefined;
+  }
+}
+
+function describeDiagnostic(message: TerraformMessage): string {
+  const diagnostic = message.diagnostic as { summary?: string; detail?: string } | undefined;
+  return [diagnostic?.summary, diagnostic?.detail].filter(Boolean).join(': ') || message['@message'];
+}
+
+/** A state lock held by another run, or a race creating the backend's schema. */
+function isTransient(tail: string): boolean {
+  return /Error acquiring the state lock|duplicate key value|could not serialize|connection refused/i.test(tail);
+}
+
+export function terraformInit(ctx: TerraformContext): Promise<TerraformResult> {
+  return terraform('terraform_init', ctx, [
+    'init',
+    '-no-color',
+    '-input=false',
+    `-backend-config=schema_name=${ctx.stateSchema}`,
+  ]);
+}
+
+export function terraformWorkspaceSelect(ctx: TerraformContext): Promise<TerraformResult> {
+  return terraform('terraform_workspace', ctx, ['workspace', 'select', '-no-color', '-or-create=true', ctx.workspace]);
+}
+
+export function terraformApply(ctx: TerraformContext, varFile: string, listener?: MessageListener): Promise<TerraformResult> {
+  return terraform(
+    'terraform_apply',
+    { ...ctx, env: { ...ctx.env, TF_WORKSPACE: ctx.workspace } },
+    ['apply', '-json', '-no-color', '-input=false', '-auto-approve', `-lock-timeout=${ctx.lockTimeout ?? '300s'}`, `-var-file=${varFile}`],
+    listener,
+  );
+}
+
+export function terraformDestroy(ctx: TerraformContext, varFile: string, listener?: MessageListener): Promise<TerraformResult> {
+  return terraform(
+    'terraform_destroy',
+    { ...ctx, env: { ...ctx.env, TF_WORKSPACE: ctx.workspace } },
+    ['destroy', '-json', '-no-color', '-input=false', '-auto-approve', `-lock-timeout=${ctx.lockTimeout ?? '300s'}`, `-var-file=${varFile}`],
+    listener,
+  );
+}
+
+/** `terraform output -json`: the root module's outputs by name. */
+export async function terraformOutput(ctx: TerraformContext): Promise<Record<string, unknown>> {
+  const result = await runCommand('terraform', [`-chdir=${ctx.stackDir}`, 'output', '-json', '-no-color'], {
+    env: { ...env(ctx), TF_WORKSPACE: ctx.workspace },
+    timeoutMs: 120_000,
+  });
+  const tail = outputTail(result.stdout + '\n' + result.stderr);
+  if (result.exitCode !== 0) {
+    throw new StepError('terraform_output', `terraform output exited with ${result.exitCode}`, result.exitCode, tail);
+  }
+  let parsed: Record<string, { value: unknown }>;
+  try {
+    parsed = JSON.parse(result.stdout) as Record<string, { value: unknown }>;
+  } catch {
+    throw new StepError('terraform_output', 'terraform output -json did not print JSON', result.exitCode, tail);
+  }
+  return Object.fromEntries(Object.entries(parsed).map(([name, output]) => [name, output.value]));
+}
+
+/** Deletes the instance's (empty) workspace, so its state row leaves PostgreSQL too. */
+export async function terraformWorkspaceDelete(ctx: TerraformContext): Promise<void> {
+  // A workspace cannot delete itself while selected: TF_WORKSPACE must not name it.
+  const other = { ...ctx, env: { ...ctx.env, TF_WORKSPACE: undefined } };
+  await terraform('terraform_workspace', other, ['workspace', 'select', '-no-color', 'default']);
+  await terraform('terraform_workspace', other, [
+    'workspace',
+    'delete',
+    '-no-color',
+    `-lock-timeout=${ctx.lockTimeout ?? '300s'}`,
+    ctx.workspace,
+  ]);
+}
