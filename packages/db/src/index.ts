@@ -1,0 +1,17 @@
+// # Layout
+// schema.ts        tables and enums (drizzle); migrations/ is generated from it by drizzle-kit
+// migrate.ts       migrate(databaseUrl): applies migrations under an advisory lock
+// client.ts        pool + drizzle handle, inTransaction (also yields an executor for pg-boss)
+// jobs.ts          queue names and typed job payloads: the contract with services/worker
+// secrets.ts       AES-256-GCM for instance-user passwords, password generation
+// catalog.ts       seed data: region `local`, instance types with reference QPS
+// repositories/    typed, project-scoped data access used by the API and the worker
+// provisioning.ts  the worker's data access by id: instances, operations, events, IPAM, leases (issue 5)
+export * as schema from './schema.js';
+export * from './client.js';
+export * from './migrate.js';
+export * from './jobs.js';
+export * from './secrets.js';
+export * from './catalog.js';
+export * from './repositories/index.js';
+export * from './provisioning.js';

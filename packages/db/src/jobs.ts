@@ -1,0 +1,69 @@
+// The job contract between the API (producer) and the worker (consumer). Queue names and payloads
+// are stable: add fields, never rename or remove them.
+import type PgBoss from 'pg-boss';
+import type { SqlExecutor } from './client.js';
+
+export const QUEUES = {
+  provision: 'instance-provision',
+  modify: 'instance-modify',
+  restart: 'instance-restart',
+  delete: 'instance-delete',
+  applyUsers: 'instance-apply-users',
+  applyAllowlist: 'instance-apply-allowlist',
+  benchmark: 'instance-benchmark',
+} as const;
+
+export type QueueKey = keyof typeof QUEUES;
+export type QueueName = (typeof QUEUES)[QueueKey];
+
+/** Every job names the instance and the operation whose steps and status the worker reports. */
+export interface InstanceJobPayload {
+  instance_id: string;
+  operation_id: string;
+}
+
+export interface ProvisionJob extends InstanceJobPayload {}
+/** What changed; the desired state itself is read from the instance row. */
+export interface ModifyJob extends InstanceJobPayload {
+  changes: {
+    instance_type?: { from: string; to: string };
+    disk_gib?: { from: number; to: number };
+    parameters?: Record<string, string>;
+  };
+}
+export interface RestartJob extends InstanceJobPayload {}
+export interface DeleteJob extends InstanceJobPayload {}
+export interface ApplyUsersJob extends InstanceJobPayload {}
+export interface ApplyAllowlistJob extends InstanceJobPayload {}
+export interface BenchmarkJob extends InstanceJobPayload {
+  benchmark_id: string;
+}
+
+export interface JobPayloads {
+  provision: ProvisionJob;
+  modify: ModifyJob;
+  restart: RestartJob;
+  delete: DeleteJob;
+  applyUsers: ApplyUsersJob;
+  applyAllowlist: ApplyAllowlistJob;
+  benchmark: BenchmarkJob;
+}
+
+/** Creates every queue (idempotent); call once after `boss.start()`. */
+export async function createQueues(boss: PgBoss): Promise<void> {
+  for (const name of Object.values(QUEUES)) {
+    if (!(await boss.getQueue(name))) await boss.createQueue(name, { name, retryLimit: 2, retryDelay: 5 });
+  }
+}
+
+/** Enqueues a job; pass `executor` to enqueue inside an open transaction. */
+export async function enqueue<K extends QueueKey>(
+  boss: PgBoss,
+  key: K,
+  payload: JobPayloads[K],
+  executor?: SqlExecutor,
+): Promise<string | null> {
+  const options: PgBoss.SendOptions = { singletonKey: payload.operation_id };
+  if (executor) options.db = executor;
+  return boss.send(QUEUES[key], payload as unknown as object, options);
+}

@@ -1,0 +1,44 @@
+// Regions and instance types: global, read by everyone, seeded at start.
+import { asc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../client.js';
+import { INSTANCE_TYPES, LOCAL_REGION } from '../catalog.js';
+import { instanceTypes, regions } from '../schema.js';
+
+export type RegionRow = typeof regions.$inferSelect;
+export type InstanceTypeRow = typeof instanceTypes.$inferSelect;
+
+export class CatalogRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Inserts region `local` and the instance types, refreshing their figures; idempotent. */
+  async seed(): Promise<void> {
+    await this.db.insert(regions).values(LOCAL_REGION).onConflictDoNothing();
+    for (const type of INSTANCE_TYPES) {
+      const { id, ...rest } = type;
+      await this.db
+        .insert(instanceTypes)
+        .values(type)
+        .onConflictDoUpdate({ target: instanceTypes.id, set: rest });
+    }
+  }
+
+  listRegions(): Promise<RegionRow[]> {
+    return this.db.select().from(regions).orderBy(asc(regions.id));
+  }
+
+  async getRegion(id: string): Promise<RegionRow | undefined> {
+    const [row] = await this.db.select().from(regions).where(eq(regions.id, id));
+    return row;
+  }
+
+  listInstanceTypes(region?: string): Promise<InstanceTypeRow[]> {
+    const query = this.db.select().from(instanceTypes);
+    const filtered = region ? query.where(sql`${region} = ANY(${instanceTypes.regions})`) : query;
+    return filtered.orderBy(asc(instanceTypes.sortOrder));
+  }
+
+  async getInstanceType(id: string): Promise<InstanceTypeRow | undefined> {
+    const [row] = await this.db.select().from(instanceTypes).where(eq(instanceTypes.id, id));
+    return row;
+  }
+}

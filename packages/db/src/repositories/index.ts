@@ -1,0 +1,3 @@
+export * from './users.repository.js';
+export * from './projects.repository.js';
+export * from './catalog.repository.js';

@@ -1,0 +1,297 @@
+// The control plane's PostgreSQL schema. One file so drizzle-kit reads it without a module resolver.
+// Described table by table in services/api/README.md; change it, then `npm run generate -w @basalt/db`.
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  real,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+
+export const projectRole = pgEnum('project_role', ['owner', 'member', 'viewer']);
+export const instanceStatus = pgEnum('instance_status', [
+  'creating',
+  'running',
+  'modifying',
+  'restarting',
+  'deleting',
+  'deleted',
+  'create_failed',
+  'error',
+]);
+export const instanceHealth = pgEnum('instance_health', ['healthy', 'degraded', 'unavailable']);
+export const userPermission = pgEnum('user_permission', ['read_only', 'read_write', 'admin']);
+export const operationType = pgEnum('operation_type', [
+  'create',
+  'modify',
+  'restart',
+  'delete',
+  'apply_users',
+  'apply_allowlist',
+  'benchmark',
+]);
+export const operationStatus = pgEnum('operation_status', ['pending', 'running', 'succeeded', 'failed']);
+export const benchmarkStatus = pgEnum('benchmark_status', ['pending', 'running', 'succeeded', 'failed']);
+
+export const users = pgTable('users', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  email: text('email').notNull().unique(),
+  name: text('name').notNull().default(''),
+  passwordHash: text('password_hash').notNull(),
+  isAdmin: boolean('is_admin').notNull().default(false),
+  createdAt: createdAt(),
+});
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    prefix: text('prefix').notNull(),
+    keyHash: text('key_hash').notNull().unique(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [index('api_keys_user_idx').on(t.userId)],
+);
+
+export const projects = pgTable('projects', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  name: text('name').notNull(),
+  createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+});
+
+export const projectMembers = pgTable(
+  'project_members',
+  {
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: projectRole('role').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.userId] }), index('project_members_user_idx').on(t.userId)],
+);
+
+export const regions = pgTable('regions', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  target: text('target').notNull(),
+  addressPool: text('address_pool').notNull(),
+  available: boolean('available').notNull().default(true),
+  createdAt: createdAt(),
+});
+
+export const instanceTypes = pgTable('instance_types', {
+  id: text('id').primaryKey(),
+  size: text('size').notNull(),
+  vcpu: integer('vcpu').notNull(),
+  memoryGib: real('memory_gib').notNull(),
+  diskGibMin: integer('disk_gib_min').notNull(),
+  diskGibMax: integer('disk_gib_max').notNull(),
+  maxConnections: integer('max_connections').notNull(),
+  bandwidthMbps: integer('bandwidth_mbps').notNull(),
+  regions: text('regions').array().notNull(),
+  referenceQps: jsonb('reference_qps'),
+  sortOrder: integer('sort_order').notNull(),
+});
+
+export const instances = pgTable(
+  'instances',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    instanceType: text('instance_type')
+      .notNull()
+      .references(() => instanceTypes.id),
+    region: text('region')
+      .notNull()
+      .references(() => regions.id),
+    engineVersion: text('engine_version').notNull(),
+    diskGib: integer('disk_gib').notNull(),
+    status: instanceStatus('status').notNull().default('creating'),
+    health: instanceHealth('health'),
+    fault: jsonb('fault'),
+    endpoints: jsonb('endpoints').notNull().default(sql`'[]'::jsonb`),
+    nodes: jsonb('nodes').notNull().default(sql`'[]'::jsonb`),
+    tlsEnabled: boolean('tls_enabled').notNull().default(false),
+    deletionProtection: boolean('deletion_protection').notNull().default(false),
+    tags: jsonb('tags').notNull().default(sql`'{}'::jsonb`),
+    parameters: jsonb('parameters').notNull().default(sql`'{}'::jsonb`),
+    currentOperationId: uuid('current_operation_id'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('instances_project_name_live_uq')
+      .on(t.projectId, t.name)
+      .where(sql`${t.status} <> 'deleted'`),
+    index('instances_project_created_idx').on(t.projectId, t.createdAt, t.id),
+    index('instances_project_name_idx').on(t.projectId, t.name, t.id),
+  ],
+);
+
+export const instanceUsers = pgTable(
+  'instance_users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    instanceId: uuid('instance_id')
+      .notNull()
+      .references(() => instances.id, { onDelete: 'cascade' }),
+    username: text('username').notNull(),
+    permission: userPermission('permission').notNull(),
+    passwordEncrypted: text('password_encrypted').notNull(),
+    oldPasswordEncrypted: text('old_password_encrypted'),
+    oldPasswordExpiresAt: timestamp('old_password_expires_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('instance_users_instance_username_uq').on(t.instanceId, t.username)],
+);
+
+export const allowlistEntries = pgTable(
+  'allowlist_entries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    instanceId: uuid('instance_id')
+      .notNull()
+      .references(() => instances.id, { onDelete: 'cascade' }),
+    cidr: text('cidr').notNull(),
+    description: text('description').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('allowlist_instance_cidr_uq').on(t.instanceId, t.cidr)],
+);
+
+export const operations = pgTable(
+  'operations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    instanceId: uuid('instance_id').references(() => instances.id, { onDelete: 'cascade' }),
+    type: operationType('type').notNull(),
+    status: operationStatus('status').notNull().default('pending'),
+    progress: integer('progress').notNull().default(0),
+    steps: jsonb('steps').notNull().default(sql`'[]'::jsonb`),
+    error: jsonb('error'),
+    params: jsonb('params').notNull().default(sql`'{}'::jsonb`),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('operations_instance_idx').on(t.instanceId, t.createdAt)],
+);
+
+export const operationEvents = pgTable(
+  'operation_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    operationId: uuid('operation_id')
+      .notNull()
+      .references(() => operations.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    step: text('step'),
+    message: text('message').notNull().default(''),
+    data: jsonb('data'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('operation_events_operation_idx').on(t.operationId, t.id)],
+);
+
+export const benchmarks = pgTable(
+  'benchmarks',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    projectId: uuid('project_id').references(() => projects.id, { onDelete: 'cascade' }),
+    instanceId: uuid('instance_id').references(() => instances.id, { onDelete: 'cascade' }),
+    instanceType: text('instance_type')
+      .notNull()
+      .references(() => instanceTypes.id),
+    status: benchmarkStatus('status').notNull().default('pending'),
+    tool: text('tool').notNull(),
+    workload: text('workload').notNull(),
+    parameters: jsonb('parameters').notNull().default(sql`'{}'::jsonb`),
+    results: jsonb('results'),
+    operationId: uuid('operation_id'),
+    createdAt: createdAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('benchmarks_instance_idx').on(t.instanceId, t.createdAt),
+    index('benchmarks_type_idx').on(t.instanceType, t.createdAt),
+  ],
+);
+
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    projectId: uuid('project_id'),
+    userId: uuid('user_id'),
+    apiKeyId: uuid('api_key_id'),
+    method: text('method').notNull(),
+    path: text('path').notNull(),
+    action: text('action').notNull(),
+    statusCode: integer('status_code').notNull(),
+    requestId: text('request_id').notNull(),
+    ip: text('ip'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('audit_log_project_idx').on(t.projectId, t.id)],
+);
+
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    principal: text('principal').notNull(),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    statusCode: integer('status_code'),
+    responseBody: jsonb('response_body'),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.principal, t.key] })],
+);

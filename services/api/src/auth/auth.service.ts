@@ -1,0 +1,64 @@
+// Login, logout, sessions, and the first admin.
+import { randomBytes } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import { generatePassword, ProjectsRepository, UsersRepository, type UserRow } from '@basalt/db';
+import { ApiConfig } from '../config.js';
+import { TooManyRequests, Unauthenticated } from '../common/errors.js';
+import { hashPassword, hashToken, verifyPassword } from '../common/password-hash.js';
+import { RateLimiter } from '../common/rate-limiter.js';
+import type { UserDto } from './auth.dto.js';
+
+// Verified against when the e-mail is unknown, so both paths take the same time.
+const DUMMY_HASH = hashPassword(randomBytes(16).toString('hex'));
+
+export function toUserDto(user: UserRow): UserDto {
+  return { id: user.id, email: user.email, name: user.name, is_admin: user.isAdmin, created_at: user.createdAt.toISOString() };
+}
+
+@Injectable()
+export class AuthService {
+  private readonly logger = new Logger('AuthService');
+  private readonly loginLimiter: RateLimiter;
+
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly projects: ProjectsRepository,
+    private readonly config: ApiConfig,
+  ) {
+    this.loginLimiter = new RateLimiter(config.loginAttemptsPerMinute / 60, config.loginAttemptsPerMinute);
+  }
+
+  /** Returns the user and a new session token (the caller sets it as a cookie). */
+  async login(email: string, password: string, clientAddress: string): Promise<{ user: UserRow; token: string }> {
+    const wait = this.loginLimiter.take(`${clientAddress}|${email.toLowerCase()}`);
+    if (wait > 0) throw new TooManyRequests(wait);
+    const user = await this.users.findByEmail(email);
+    const valid = await verifyPassword(password, user?.passwordHash ?? (await DUMMY_HASH));
+    if (!user || !valid) throw new Unauthenticated('Wrong e-mail or password');
+    const token = randomBytes(32).toString('base64url');
+    await this.users.createSession(user.id, hashToken(token), new Date(Date.now() + this.config.sessionTtlSeconds * 1000));
+    return { user, token };
+  }
+
+  logout(sessionTokenHash: string | null): Promise<void> {
+    return sessionTokenHash ? this.users.deleteSession(sessionTokenHash) : Promise.resolve();
+  }
+
+  /** A new user always starts with a project of their own. */
+  async createUser(values: { email: string; name: string; password: string; isAdmin: boolean }): Promise<UserRow> {
+    const user = await this.users.create({ email: values.email, name: values.name, passwordHash: await hashPassword(values.password), isAdmin: values.isAdmin });
+    await this.projects.create('default', user.id);
+    return user;
+  }
+
+  /** Creates the first admin from BASALT_ADMIN_EMAIL / BASALT_ADMIN_PASSWORD, or with a generated password printed once. */
+  async ensureAdmin(): Promise<void> {
+    const email = this.config.adminEmail ?? 'admin@basalt.local';
+    if (await this.users.findByEmail(email)) return;
+    const password = this.config.adminPassword ?? generatePassword();
+    await this.createUser({ email, name: 'Administrator', password, isAdmin: true });
+    if (this.config.adminPassword) this.logger.log(`Created admin ${email} from BASALT_ADMIN_EMAIL/BASALT_ADMIN_PASSWORD`);
+    // Shown exactly once, on the console of the first start, when nobody chose a password.
+    else process.stdout.write(`Created admin ${email} with generated password: ${password}\n`);
+  }
+}

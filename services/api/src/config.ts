@@ -1,0 +1,42 @@
+// Everything the API reads from its environment, parsed once at start.
+import { parseMasterKey } from '@basalt/db';
+
+export class ApiConfig {
+  databaseUrl: string;
+  port: number;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  masterKey: Buffer;
+  /** Requests per second allowed per caller (token bucket; burst is twice this). */
+  rateLimitPerSecond: number;
+  /** Failed or successful login attempts per minute per client address and e-mail. */
+  loginAttemptsPerMinute: number;
+  /** Seconds an old instance-user password stays valid after a reset. */
+  passwordRotationSeconds: number;
+  sessionTtlSeconds: number;
+  secureCookies: boolean;
+}
+
+function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer`);
+  return value;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
+  if (!env.DATABASE_URL) throw new Error('DATABASE_URL is not set');
+  const config = new ApiConfig();
+  config.databaseUrl = env.DATABASE_URL;
+  config.port = intFromEnv(env, 'BASALT_API_PORT', 8080);
+  config.adminEmail = env.BASALT_ADMIN_EMAIL || undefined;
+  config.adminPassword = env.BASALT_ADMIN_PASSWORD || undefined;
+  config.masterKey = parseMasterKey(env.BASALT_MASTER_KEY);
+  config.rateLimitPerSecond = intFromEnv(env, 'BASALT_RATE_LIMIT_RPS', 500);
+  config.loginAttemptsPerMinute = intFromEnv(env, 'BASALT_LOGIN_ATTEMPTS_PER_MINUTE', 30);
+  config.passwordRotationSeconds = intFromEnv(env, 'BASALT_PASSWORD_ROTATION_SECONDS', 86_400);
+  config.sessionTtlSeconds = intFromEnv(env, 'BASALT_SESSION_TTL_SECONDS', 7 * 86_400);
+  config.secureCookies = env.BASALT_SECURE_COOKIES === '1';
+  return config;
+}
