@@ -1,1 +1,68 @@
-fn main() {}
+//! `basalt-server [--config FILE] [--bind ADDR] [--port N] [--dir PATH]
+//! [--fsync always|everysec|no] [--maxmemory BYTES] [--threads N]`
+
+use basalt_server::{Config, Server};
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let config = match Config::from_args(std::env::args().skip(1)) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("basalt-server: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(config.threads)
+        .thread_name("basalt-net")
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("basalt-server: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let result = runtime.block_on(async move {
+        let server = Server::bind(config.clone()).await?;
+        println!(
+            "basalt-server {} ready to accept connections on {} (dir {}, fsync {}, maxmemory {}, threads {})",
+            env!("CARGO_PKG_VERSION"),
+            server.local_addr(),
+            config.dir.display(),
+            config.fsync.name(),
+            config.maxmemory,
+            config.threads
+        );
+        let shared = server.shared.clone();
+        tokio::spawn(async move {
+            wait_for_signal().await;
+            eprintln!("basalt-server: signal received, shutting down");
+            shared.request_shutdown();
+        });
+        server.run().await
+    });
+    match result {
+        Ok(()) => {
+            println!("basalt-server: data flushed, bye");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("basalt-server: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn wait_for_signal() {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut term = match signal(SignalKind::terminate()) {
+        Ok(s) => s,
+        Err(_) => return std::future::pending().await,
+    };
+    tokio::select! {
+        _ = term.recv() => {}
+        _ = tokio::signal::ctrl_c() => {}
+    }
+}

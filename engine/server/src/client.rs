@@ -1,0 +1,125 @@
+//! Clients: the per-connection context a command sees (`Session`) and the registry of open
+//! connections behind `CLIENT LIST` and `INFO clients`.
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// What other connections may read about a client (CLIENT LIST).
+pub struct ClientHandle {
+    pub id: u64,
+    pub addr: SocketAddr,
+    pub local_addr: SocketAddr,
+    pub created: Instant,
+    /// Milliseconds since `created` of the last command (for `idle=`).
+    pub last_active_ms: AtomicU64,
+    /// Registry index of the last command (for `cmd=`); `usize::MAX` before the first.
+    pub last_command: AtomicUsize,
+    pub meta: Mutex<ClientMeta>,
+}
+
+#[derive(Clone, Debug)]
+pub struct ClientMeta {
+    pub name: Option<String>,
+    /// The authenticated user (`default` until issue 3 brings users).
+    pub user: String,
+    pub resp: u8,
+    pub query_buffer: usize,
+}
+
+impl ClientHandle {
+    pub fn meta(&self) -> ClientMeta {
+        self.meta.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    pub fn update_meta(&self, f: impl FnOnce(&mut ClientMeta)) {
+        f(&mut self.meta.lock().unwrap_or_else(|e| e.into_inner()));
+    }
+
+    /// One `CLIENT LIST` line (without the trailing newline), fields as Redis 7 prints them.
+    pub fn describe(&self) -> String {
+        let meta = self.meta();
+        let age = self.created.elapsed().as_secs();
+        let idle_ms = (self.created.elapsed().as_millis() as u64).saturating_sub(self.last_active_ms.load(Relaxed));
+        let cmd = match self.last_command.load(Relaxed) {
+            usize::MAX => "NULL".to_string(),
+            i => crate::registry::registry().entries.get(i).map(|e| e.fullname.clone()).unwrap_or_default(),
+        };
+        format!(
+            "id={} addr={} laddr={} fd=0 name={} age={} idle={} flags=N db=0 sub=0 psub=0 ssub=0 multi=-1 \
+             qbuf={} qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0 rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r \
+             cmd={} user={} redir=-1 resp={}",
+            self.id,
+            self.addr,
+            self.local_addr,
+            meta.name.as_deref().unwrap_or(""),
+            age,
+            idle_ms / 1000,
+            meta.query_buffer,
+            cmd,
+            meta.user,
+            meta.resp
+        )
+    }
+}
+
+/// The open connections.
+#[derive(Default)]
+pub struct Clients {
+    next_id: AtomicU64,
+    open: Mutex<BTreeMap<u64, Arc<ClientHandle>>>,
+}
+
+impl Clients {
+    pub fn register(&self, addr: SocketAddr, local_addr: SocketAddr) -> Arc<ClientHandle> {
+        let id = self.next_id.fetch_add(1, Relaxed) + 1;
+        let handle = Arc::new(ClientHandle {
+            id,
+            addr,
+            local_addr,
+            created: Instant::now(),
+            last_active_ms: AtomicU64::new(0),
+            last_command: AtomicUsize::new(usize::MAX),
+            meta: Mutex::new(ClientMeta { name: None, user: "default".to_string(), resp: 2, query_buffer: 0 }),
+        });
+        self.lock().insert(id, handle.clone());
+        handle
+    }
+
+    pub fn unregister(&self, id: u64) {
+        self.lock().remove(&id);
+    }
+
+    pub fn count(&self) -> usize {
+        self.lock().len()
+    }
+
+    pub fn all(&self) -> Vec<Arc<ClientHandle>> {
+        self.lock().values().cloned().collect()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<u64, Arc<ClientHandle>>> {
+        self.open.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// The state of one connection that commands read and change.
+pub struct Session {
+    pub handle: Arc<ClientHandle>,
+    /// Set once AUTH or HELLO ... AUTH succeeded; `None` while no user is authenticated.
+    pub user: Option<String>,
+    /// Close the connection once the replies written so far are sent (QUIT, protocol errors).
+    pub close_after_reply: bool,
+}
+
+impl Session {
+    pub fn new(handle: Arc<ClientHandle>, authenticated_as: Option<String>) -> Session {
+        Session { handle, user: authenticated_as, close_after_reply: false }
+    }
+
+    pub fn id(&self) -> u64 {
+        self.handle.id
+    }
+}

@@ -1,0 +1,9 @@
+//! FLUSHDB [ASYNC | SYNC]
+
+use super::Ctx;
+use crate::error::CmdResult;
+use crate::resp::Args;
+
+pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
+    super::flushall::flush(ctx, args)
+}

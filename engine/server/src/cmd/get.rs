@@ -1,0 +1,23 @@
+//! GET key
+
+use super::Ctx;
+use crate::error::{CmdError, CmdResult};
+use crate::resp::Args;
+use basalt_storage::Value;
+
+pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
+    let reply = &mut *ctx.reply;
+    ctx.shared.db.read(args.get(1), |entry| match entry {
+        None => {
+            reply.null();
+            Ok(())
+        }
+        Some(e) => match &e.value {
+            Value::Str(b) => {
+                reply.bulk(b);
+                Ok(())
+            }
+            _ => Err(CmdError::WrongType),
+        },
+    })?
+}

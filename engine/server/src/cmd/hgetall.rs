@@ -1,0 +1,24 @@
+//! HGETALL key: a map in RESP3, a flat field/value array in RESP2.
+
+use super::Ctx;
+use crate::error::{CmdError, CmdResult};
+use crate::resp::Args;
+use basalt_storage::Value;
+
+pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
+    let reply = &mut *ctx.reply;
+    ctx.shared.db.read(args.get(1), |entry| {
+        match entry.map(|e| &e.value) {
+            None => reply.map(0),
+            Some(Value::Hash(h)) => {
+                reply.map(h.len());
+                for (field, value) in h {
+                    reply.bulk(field);
+                    reply.bulk(value);
+                }
+            }
+            Some(_) => return Err(CmdError::WrongType),
+        }
+        Ok(())
+    })?
+}

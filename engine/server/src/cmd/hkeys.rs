@@ -1,0 +1,23 @@
+//! HKEYS key
+
+use super::Ctx;
+use crate::error::{CmdError, CmdResult};
+use crate::resp::Args;
+use basalt_storage::Value;
+
+pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
+    let reply = &mut *ctx.reply;
+    ctx.shared.db.read(args.get(1), |entry| {
+        match entry.map(|e| &e.value) {
+            None => reply.array(0),
+            Some(Value::Hash(h)) => {
+                reply.array(h.len());
+                for field in h.keys() {
+                    reply.bulk(field);
+                }
+            }
+            Some(_) => return Err(CmdError::WrongType),
+        }
+        Ok(())
+    })?
+}

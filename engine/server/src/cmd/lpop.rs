@@ -1,0 +1,59 @@
+//! LPOP key [count]: one element (or null), or with a count an array (null if the key is missing).
+
+use super::util::{existing_collection_mut, pick_list};
+use super::{arg_i64, Ctx};
+use crate::error::{CmdError, CmdResult};
+use crate::resp::Args;
+use basalt_storage::{Kind, Value};
+use bytes::Bytes;
+
+/// Pops from the head (`left`) or tail; shared with RPOP.
+pub fn pop(ctx: &mut Ctx<'_>, args: Args<'_>, left: bool) -> CmdResult {
+    let count = match args.try_get(2) {
+        None => None,
+        Some(arg) => {
+            let n = arg_i64(arg).map_err(|_| CmdError::msg("ERR value is out of range, must be positive"))?;
+            if n < 0 {
+                return Err(CmdError::msg("ERR value is out of range, must be positive"));
+            }
+            Some(n as usize)
+        }
+    };
+    if args.len() > 3 {
+        return Err(CmdError::Syntax);
+    }
+    let (popped, lsn) = ctx.shared.db.update(args.get(1), |slot| -> Result<Option<Vec<Bytes>>, CmdError> {
+        match slot.get().map(|e| &e.value) {
+            None => return Ok(None),
+            Some(Value::List(_)) if count == Some(0) => return Ok(Some(Vec::new())),
+            Some(Value::List(_)) => {}
+            Some(_) => return Err(CmdError::WrongType),
+        }
+        let Some(list) = existing_collection_mut(slot, Kind::List, pick_list)? else { return Ok(None) };
+        let n = count.unwrap_or(1).min(list.len());
+        let mut out = Vec::with_capacity(n);
+        for _ in 0..n {
+            let element = if left { list.pop_front() } else { list.pop_back() };
+            out.extend(element);
+        }
+        Ok(Some(out))
+    })?;
+    ctx.wrote(lsn);
+    let popped = popped?;
+    match (count, popped) {
+        (None, Some(mut elements)) if !elements.is_empty() => ctx.reply.bulk(&elements.remove(0)),
+        (None, _) => ctx.reply.null(),
+        (Some(_), None) => ctx.reply.null_array(),
+        (Some(_), Some(elements)) => {
+            ctx.reply.array(elements.len());
+            for e in &elements {
+                ctx.reply.bulk(e);
+            }
+        }
+    }
+    Ok(())
+}
+
+pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
+    pop(ctx, args, true)
+}

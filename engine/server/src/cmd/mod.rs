@@ -1,0 +1,146 @@
+//! The commands, one per file: each parses its arguments, applies itself to the store and
+//! writes its reply. Shared argument parsing lives here; shared storage patterns in `util`.
+
+use crate::client::Session;
+use crate::error::{CmdError, CmdResult};
+use crate::resp::number::{parse_f64, parse_i64};
+use crate::resp::{Args, Reply};
+use crate::server::Shared;
+use basalt_storage::{Db, Lsn};
+
+/// A command handler: arguments in (`args.get(0)` is the name), reply out.
+pub type Handler = fn(&mut Ctx<'_>, Args<'_>) -> CmdResult;
+
+/// What a command sees while it runs.
+pub struct Ctx<'a> {
+    pub shared: &'a Shared,
+    pub session: &'a mut Session,
+    pub reply: &'a mut Reply,
+    /// Set by commands that wrote: the log position the reply must wait for.
+    pub lsn: Option<Lsn>,
+    /// Registry index of the running command.
+    pub index: usize,
+}
+
+impl Ctx<'_> {
+    pub fn db(&self) -> &Db {
+        &self.shared.db
+    }
+
+    /// Records that this command wrote at `lsn` (0: nothing changed, nothing to wait for).
+    pub fn wrote(&mut self, lsn: Lsn) {
+        if lsn != 0 {
+            self.lsn = Some(self.lsn.map_or(lsn, |old: Lsn| old.max(lsn)));
+        }
+    }
+}
+
+/// A signed 64-bit integer argument, as Redis' `getLongLongFromObjectOrReply`.
+pub fn arg_i64(arg: &[u8]) -> Result<i64, CmdError> {
+    parse_i64(arg).ok_or(CmdError::NotInteger)
+}
+
+/// A float argument that refuses NaN.
+pub fn arg_f64(arg: &[u8]) -> Result<f64, CmdError> {
+    parse_f64(arg).ok_or(CmdError::NotFloat)
+}
+
+/// Case-insensitive comparison of an argument with an option name.
+pub fn is(arg: &[u8], name: &str) -> bool {
+    arg.eq_ignore_ascii_case(name.as_bytes())
+}
+
+pub mod util;
+
+pub mod append;
+pub mod auth;
+pub mod client_getname;
+pub mod client_help;
+pub mod client_id;
+pub mod client_info;
+pub mod client_list;
+pub mod client_setname;
+pub mod command;
+pub mod command_count;
+pub mod command_docs;
+pub mod command_help;
+pub mod command_info;
+pub mod config_get;
+pub mod config_help;
+pub mod config_set;
+pub mod dbsize;
+pub mod decr;
+pub mod decrby;
+pub mod del;
+pub mod echo;
+pub mod exists;
+pub mod expire;
+pub mod expireat;
+pub mod flushall;
+pub mod flushdb;
+pub mod get;
+pub mod getdel;
+pub mod getex;
+pub mod getrange;
+pub mod getset;
+pub mod hdel;
+pub mod hello;
+pub mod hexists;
+pub mod hget;
+pub mod hgetall;
+pub mod hincrby;
+pub mod hkeys;
+pub mod hlen;
+pub mod hmget;
+pub mod hmset;
+pub mod hscan;
+pub mod hset;
+pub mod hsetnx;
+pub mod hvals;
+pub mod incr;
+pub mod incrby;
+pub mod incrbyfloat;
+pub mod info;
+pub mod keys;
+pub mod llen;
+pub mod lpop;
+pub mod lpush;
+pub mod lrange;
+pub mod mget;
+pub mod mset;
+pub mod msetnx;
+pub mod persist;
+pub mod pexpire;
+pub mod pexpireat;
+pub mod ping;
+pub mod psetex;
+pub mod pttl;
+pub mod quit;
+pub mod randomkey;
+pub mod rename;
+pub mod reset;
+pub mod rpop;
+pub mod rpush;
+pub mod sadd;
+pub mod scan;
+pub mod scard;
+pub mod select;
+pub mod set;
+pub mod setex;
+pub mod setnx;
+pub mod setrange;
+pub mod shutdown;
+pub mod sismember;
+pub mod smembers;
+pub mod srem;
+pub mod strlen;
+pub mod time;
+pub mod ttl;
+pub mod type_;
+pub mod unlink;
+pub mod zadd;
+pub mod zcard;
+pub mod zrange;
+pub mod zrangebyscore;
+pub mod zrem;
+pub mod zscore;

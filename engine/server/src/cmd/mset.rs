@@ -1,0 +1,23 @@
+//! MSET key value [key value ...]: all keys in one atomic batch (one log record).
+
+use super::Ctx;
+use crate::error::{CmdError, CmdResult};
+use crate::resp::Args;
+use basalt_storage::{Entry, Value};
+use bytes::Bytes;
+
+pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
+    if args.len() % 2 == 0 {
+        return Err(CmdError::WrongArgs("mset"));
+    }
+    let keys: Vec<&[u8]> = args.tail(1).iter().step_by(2).collect();
+    let ((), lsn) = ctx.shared.db.batch(&keys, |txn| {
+        for pair in 0..keys.len() {
+            let value = Bytes::copy_from_slice(args.get(2 + 2 * pair));
+            txn.put(keys[pair], Entry::new(Value::Str(value)));
+        }
+    })?;
+    ctx.wrote(lsn);
+    ctx.reply.ok();
+    Ok(())
+}

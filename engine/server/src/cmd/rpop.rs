@@ -1,0 +1,9 @@
+//! RPOP key [count]
+
+use super::Ctx;
+use crate::error::CmdResult;
+use crate::resp::Args;
+
+pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
+    super::lpop::pop(ctx, args, false)
+}

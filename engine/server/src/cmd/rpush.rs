@@ -1,0 +1,9 @@
+//! RPUSH key element [element ...]
+
+use super::Ctx;
+use crate::error::CmdResult;
+use crate::resp::Args;
+
+pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
+    super::lpush::push(ctx, args, false)
+}

@@ -1,0 +1,23 @@
+//! SADD key member [member ...]: replies with the number of new members.
+
+use super::util::{collection_mut, new_set, pick_set};
+use super::Ctx;
+use crate::error::{CmdError, CmdResult};
+use crate::resp::Args;
+use basalt_storage::Value;
+use bytes::Bytes;
+
+pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
+    let (added, lsn) = ctx.shared.db.update(args.get(1), |slot| -> Result<i64, CmdError> {
+        if let Some(Value::Set(s)) = slot.get().map(|e| &e.value) {
+            if args.tail(2).iter().all(|m| s.contains(m)) {
+                return Ok(0);
+            }
+        }
+        let set = collection_mut(slot, new_set, pick_set)?;
+        Ok(args.tail(2).iter().filter(|m| set.insert(Bytes::copy_from_slice(m))).count() as i64)
+    })?;
+    ctx.wrote(lsn);
+    ctx.reply.int(added?);
+    Ok(())
+}

@@ -1,0 +1,123 @@
+//! From arguments to reply: look the command up in the table, check arity and
+//! authentication, run its handler (a panic becomes an error reply), count it for INFO.
+
+use crate::client::Session;
+use crate::cmd::Ctx;
+use crate::registry::registry;
+use crate::resp::{Args, Reply};
+use crate::server::Shared;
+use crate::table::flag;
+use basalt_storage::Lsn;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::Ordering::Relaxed;
+use std::time::Instant;
+
+/// What one command left for the pipeline: whether it wrote, and where in the log.
+#[derive(Default, Clone, Copy)]
+pub struct Outcome {
+    pub lsn: Option<Lsn>,
+}
+
+fn unknown_command(reply: &mut Reply, args: &Args<'_>) {
+    // Redis: "unknown command '%.128s', with args beginning with: " + "'%.*s' " per argument
+    // while the list is shorter than 128 characters.
+    let name = String::from_utf8_lossy(args.get(0));
+    let name: String = name.chars().take(128).collect();
+    let mut listed = String::new();
+    for arg in args.iter().skip(1) {
+        if listed.len() >= 128 {
+            break;
+        }
+        let room = 128 - listed.len();
+        let text = String::from_utf8_lossy(arg);
+        let mut cut = text.len().min(room);
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        listed.push('\'');
+        listed.push_str(&text[..cut]);
+        listed.push_str("' ");
+    }
+    reply.error(&format!("ERR unknown command '{name}', with args beginning with: {listed}"));
+}
+
+/// Runs one command and writes its reply.
+pub fn execute(shared: &Shared, session: &mut Session, reply: &mut Reply, args: Args<'_>) -> Outcome {
+    let reg = registry();
+    let stats = &shared.stats;
+    stats.total_commands.fetch_add(1, Relaxed);
+    let Some(mut index) = reg.lookup(args.get(0)) else {
+        stats.unknown_commands.fetch_add(1, Relaxed);
+        stats.error_replies.fetch_add(1, Relaxed);
+        unknown_command(reply, &args);
+        return Outcome::default();
+    };
+    let top = reg.entries[index].spec;
+    if !top.subcommands.is_empty() && (args.len() >= 2 || top.handler.is_none()) {
+        // A container (CLIENT, CONFIG, COMMAND): the second argument picks the subcommand.
+        let container = &reg.entries[index];
+        if args.len() < 2 {
+            stats.record_rejected(index);
+            stats.error_replies.fetch_add(1, Relaxed);
+            reply.error(&format!("ERR wrong number of arguments for '{}' command", container.fullname));
+            return Outcome::default();
+        }
+        match reg.lookup_sub(index, args.get(1)) {
+            Some(sub) => index = sub,
+            None => {
+                stats.record_rejected(index);
+                stats.error_replies.fetch_add(1, Relaxed);
+                let sub = String::from_utf8_lossy(args.get(1));
+                let sub: String = sub.chars().take(128).collect();
+                reply.error(&format!(
+                    "ERR unknown subcommand '{sub}'. Try {} HELP.",
+                    container.spec.name.to_ascii_uppercase()
+                ));
+                return Outcome::default();
+            }
+        }
+    }
+    let entry = &reg.entries[index];
+    let spec = entry.spec;
+    if !spec.arity_ok(args.len()) {
+        stats.record_rejected(index);
+        stats.error_replies.fetch_add(1, Relaxed);
+        reply.error(&format!("ERR wrong number of arguments for '{}' command", entry.fullname));
+        return Outcome::default();
+    }
+    if session.user.is_none() && spec.flags & flag::NO_AUTH == 0 && shared.auth.requires_auth() {
+        stats.record_rejected(index);
+        stats.error_replies.fetch_add(1, Relaxed);
+        reply.error("NOAUTH Authentication required.");
+        return Outcome::default();
+    }
+    session.handle.last_command.store(index, Relaxed);
+    let Some(handler) = spec.handler else {
+        return Outcome::default();
+    };
+    let start = Instant::now();
+    let mark = reply.out.len();
+    let mut ctx = Ctx { shared, session, reply, lsn: None, index };
+    let result = catch_unwind(AssertUnwindSafe(|| handler(&mut ctx, args)));
+    let lsn = ctx.lsn;
+    let usec = start.elapsed().as_micros() as u64;
+    let failed = match result {
+        Ok(Ok(())) => false,
+        Ok(Err(e)) => {
+            reply.out.truncate(mark);
+            reply.error(&e.to_string());
+            true
+        }
+        Err(_) => {
+            reply.out.truncate(mark);
+            reply.error("ERR internal error while running the command");
+            eprintln!("basalt-server: internal error in '{}' (the connection goes on)", entry.fullname);
+            true
+        }
+    };
+    if failed {
+        stats.error_replies.fetch_add(1, Relaxed);
+    }
+    stats.record_call(index, usec, failed);
+    Outcome { lsn }
+}

@@ -1,0 +1,39 @@
+//! basalt-server: a persistent Redis-compatible key-value server over `basalt-storage`.
+//!
+//! # Layout
+//! - `resp/`       — the wire protocol: two-pass framing (`frame`), replies in RESP2/RESP3
+//!   (`reply`), number parsing and formatting as Redis does it (`number`).
+//! - `table.rs`    — the one static command table: name, arity, flags, key positions, ACL
+//!   categories, handler. `registry.rs` flattens it for lookup and per-command statistics.
+//! - `dispatch.rs` — table lookup, arity and auth checks, running a handler, counting it.
+//! - `cmd/`        — one command per file (`cmd/set.rs`): parse, apply, reply.
+//! - `conn.rs`     — one connection: read, run the whole buffered pipeline, wait once for the
+//!   log, write all replies.
+//! - `server.rs`   — shared state (`Shared`), the accept loop, shutdown.
+//! - `listener.rs` — where connections come from (`Listener`, `AcceptHook`): TLS and the IP
+//!   allowlist plug in here. `auth.rs` — `Authenticator`: users and ACLs plug in here.
+//! - `client.rs`   — the connection context (`Session`) and the registry behind CLIENT LIST.
+//! - `config.rs`   — command line and TOML file; `settings.rs` — CONFIG GET/SET parameters.
+//! - `info.rs`, `stats.rs` — INFO sections and the counters behind them.
+//! - `glob.rs`     — Redis glob patterns (KEYS, SCAN MATCH, CONFIG GET).
+//! - `error.rs`    — `CmdError`, the error enum of the command layer, worded as Redis.
+
+pub mod auth;
+pub mod client;
+pub mod cmd;
+pub mod config;
+pub mod conn;
+pub mod dispatch;
+pub mod error;
+pub mod glob;
+pub mod info;
+pub mod listener;
+pub mod registry;
+pub mod resp;
+pub mod server;
+pub mod settings;
+pub mod stats;
+pub mod table;
+
+pub use config::Config;
+pub use server::{Server, ServerError, Shared};

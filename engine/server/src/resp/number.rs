@@ -1,0 +1,150 @@
+//! Numbers as Redis reads and writes them: strict signed integers (`string2ll`), floats that
+//! refuse NaN, and formatting without allocation.
+
+/// Redis' `string2ll`: optional `-`, digits, no leading zeros (except "0"), no `+`, no spaces,
+/// and no overflow.
+pub fn parse_i64(s: &[u8]) -> Option<i64> {
+    if s.is_empty() || s.len() > 20 {
+        return None;
+    }
+    if s == b"0" {
+        return Some(0);
+    }
+    let (negative, digits) = match s[0] {
+        b'-' => (true, &s[1..]),
+        _ => (false, s),
+    };
+    match digits.first() {
+        Some(b'1'..=b'9') => {}
+        _ => return None,
+    }
+    let mut value: u64 = 0;
+    for &b in digits {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        value = value.checked_mul(10)?.checked_add((b - b'0') as u64)?;
+    }
+    if negative {
+        if value > i64::MAX as u64 + 1 {
+            return None;
+        }
+        Some((value as i64).wrapping_neg())
+    } else {
+        i64::try_from(value).ok()
+    }
+}
+
+/// A float as Redis' `strtod`-based parsers accept it: `inf`, `-inf`, `+inf`, decimals and
+/// exponents; never NaN, never surrounding spaces.
+pub fn parse_f64(s: &[u8]) -> Option<f64> {
+    if s.is_empty() || s.len() > 256 {
+        return None;
+    }
+    let text = std::str::from_utf8(s).ok()?;
+    if text.starts_with(|c: char| c.is_whitespace()) || text.ends_with(|c: char| c.is_whitespace()) {
+        return None;
+    }
+    let lower = text.to_ascii_lowercase();
+    match lower.as_str() {
+        "inf" | "+inf" | "infinity" | "+infinity" => return Some(f64::INFINITY),
+        "-inf" | "-infinity" => return Some(f64::NEG_INFINITY),
+        _ => {}
+    }
+    if lower.contains("nan") || lower.contains("inf") {
+        return None;
+    }
+    let v: f64 = text.parse().ok()?;
+    if v.is_nan() {
+        None
+    } else {
+        Some(v)
+    }
+}
+
+/// Append the decimal digits of `v`.
+pub fn push_i64(out: &mut Vec<u8>, v: i64) {
+    let mut buf = [0u8; 20];
+    let mut pos = buf.len();
+    let negative = v < 0;
+    let mut n = v.unsigned_abs();
+    loop {
+        pos -= 1;
+        buf[pos] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    if negative {
+        out.push(b'-');
+    }
+    out.extend_from_slice(&buf[pos..]);
+}
+
+/// Append `v` as Redis replies with a double (`%.17g`-like, shortest round trip).
+pub fn push_f64(out: &mut Vec<u8>, v: f64) {
+    use std::io::Write;
+    if v.is_infinite() {
+        out.extend_from_slice(if v > 0.0 { b"inf" } else { b"-inf" });
+        return;
+    }
+    if v == v.trunc() && v.abs() < 1e17 {
+        push_i64(out, v as i64);
+        return;
+    }
+    let exponent = if v == 0.0 { 0 } else { v.abs().log10().floor() as i32 };
+    if !(-5..17).contains(&exponent) {
+        // Scientific like C's %g: mantissa, 'e', sign, at least two exponent digits.
+        let s = format!("{v:e}");
+        let (mantissa, exp) = s.split_once('e').unwrap_or((&s, "0"));
+        let exp: i32 = exp.parse().unwrap_or(0);
+        let _ = write!(out, "{mantissa}e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs());
+    } else {
+        let _ = write!(out, "{v}");
+    }
+}
+
+/// Append `v` as INCRBYFLOAT and HINCRBYFLOAT store it: plain decimal, no exponent.
+pub fn push_f64_human(out: &mut Vec<u8>, v: f64) {
+    use std::io::Write;
+    if v == v.trunc() && v.abs() < 1e17 {
+        push_i64(out, v as i64);
+    } else {
+        let _ = write!(out, "{v}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strict_integers() {
+        assert_eq!(parse_i64(b"0"), Some(0));
+        assert_eq!(parse_i64(b"-9223372036854775808"), Some(i64::MIN));
+        assert_eq!(parse_i64(b"9223372036854775807"), Some(i64::MAX));
+        for bad in [&b"9223372036854775808"[..], b"-0", b"01", b"+1", b" 1", b"1 ", b"", b"-", b"1a"] {
+            assert_eq!(parse_i64(bad), None, "{:?}", String::from_utf8_lossy(bad));
+        }
+    }
+
+    #[test]
+    fn formatting() {
+        let fmt = |v: f64| {
+            let mut o = Vec::new();
+            push_f64(&mut o, v);
+            String::from_utf8(o).unwrap()
+        };
+        assert_eq!(fmt(1.5), "1.5");
+        assert_eq!(fmt(3.0), "3");
+        assert_eq!(fmt(-0.25), "-0.25");
+        assert_eq!(fmt(f64::INFINITY), "inf");
+        assert_eq!(fmt(1e20), "1e+20");
+        let mut o = Vec::new();
+        push_i64(&mut o, i64::MIN);
+        assert_eq!(o, b"-9223372036854775808");
+        assert_eq!(parse_f64(b"nan"), None);
+        assert_eq!(parse_f64(b"-inf"), Some(f64::NEG_INFINITY));
+    }
+}

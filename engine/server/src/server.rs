@@ -1,0 +1,166 @@
+//! The server: state shared by all connections, the accept loop and shutdown.
+
+use crate::auth::{Authenticator, NoPassword};
+use crate::client::Clients;
+use crate::config::Config;
+use crate::conn;
+use crate::listener::{AcceptHook, AllowAll, Listener, TcpPlain};
+use crate::stats::Stats;
+use basalt_storage::{Db, Options, StorageError};
+use std::io;
+use std::net::SocketAddr;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::{Arc, RwLock};
+use tokio::sync::watch;
+
+/// What every connection shares.
+pub struct Shared {
+    pub db: Db,
+    pub config: RwLock<Config>,
+    pub stats: Stats,
+    pub clients: Clients,
+    pub auth: Box<dyn Authenticator>,
+    pub run_id: String,
+    /// The address actually bound (port 0 becomes a real port).
+    pub local_addr: SocketAddr,
+    shutdown: watch::Sender<bool>,
+}
+
+impl Shared {
+    /// Asks the server to stop: the accept loop ends, the store is flushed, `run` returns.
+    pub fn request_shutdown(&self) {
+        self.shutdown.send_replace(true);
+    }
+
+    pub fn shutdown_requested(&self) -> watch::Receiver<bool> {
+        self.shutdown.subscribe()
+    }
+
+    pub fn config(&self) -> Config {
+        self.config.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
+
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ServerError {
+    Bind { addr: String, source: io::Error },
+    Storage(StorageError),
+}
+
+impl std::fmt::Display for ServerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ServerError::Bind { addr, source } => write!(f, "cannot listen on {addr}: {source}"),
+            ServerError::Storage(e) => write!(f, "cannot open the data directory: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ServerError {}
+
+/// A bound, running server.
+pub struct Server<L: Listener = TcpPlain> {
+    pub shared: Arc<Shared>,
+    listener: L,
+    hook: Arc<dyn AcceptHook>,
+}
+
+fn make_run_id() -> String {
+    use std::collections::hash_map::RandomState;
+    use std::hash::{BuildHasher, Hasher};
+    let mut id = String::with_capacity(40);
+    while id.len() < 40 {
+        let mut h = RandomState::new().build_hasher();
+        h.write_usize(id.len());
+        id.push_str(&format!("{:016x}", h.finish()));
+    }
+    id.truncate(40);
+    id
+}
+
+impl Server<TcpPlain> {
+    /// Opens the store in `config.dir` and binds `config.bind:config.port` (port 0: any free port).
+    pub async fn bind(config: Config) -> Result<Server<TcpPlain>, ServerError> {
+        let addr = format!("{}:{}", config.bind, config.port);
+        let listener = TcpPlain::bind(&addr).await.map_err(|source| ServerError::Bind { addr: addr.clone(), source })?;
+        Server::with_listener(config, listener, Arc::new(AllowAll), Box::new(NoPassword))
+    }
+}
+
+impl<L: Listener> Server<L> {
+    /// A server on any listener, with an accept hook and an authenticator (issue 3 brings TLS,
+    /// the allowlist and users through these three).
+    pub fn with_listener(
+        config: Config,
+        listener: L,
+        hook: Arc<dyn AcceptHook>,
+        auth: Box<dyn Authenticator>,
+    ) -> Result<Server<L>, ServerError> {
+        let local_addr = listener
+            .local_addr()
+            .map_err(|source| ServerError::Bind { addr: format!("{}:{}", config.bind, config.port), source })?;
+        let options = Options::new(config.dir.clone())
+            .fsync(config.fsync)
+            .maxmemory(config.maxmemory)
+            .shards(64);
+        let db = Db::open(options).map_err(ServerError::Storage)?;
+        let (shutdown, _) = watch::channel(false);
+        let shared = Arc::new(Shared {
+            db,
+            config: RwLock::new(config),
+            stats: Stats::new(),
+            clients: Clients::default(),
+            auth,
+            run_id: make_run_id(),
+            local_addr,
+            shutdown,
+        });
+        Ok(Server { shared, listener, hook })
+    }
+
+    pub fn local_addr(&self) -> SocketAddr {
+        self.shared.local_addr
+    }
+
+    /// Accepts connections until SHUTDOWN (or `request_shutdown`), then flushes the store.
+    pub async fn run(self) -> Result<(), ServerError> {
+        let Server { shared, listener, hook } = self;
+        let listener = Arc::new(listener);
+        let mut stop = shared.shutdown_requested();
+        loop {
+            tokio::select! {
+                accepted = listener.accept() => {
+                    let (stream, peer) = match accepted {
+                        Ok(pair) => pair,
+                        Err(e) => {
+                            // EMFILE and friends: back off briefly instead of spinning.
+                            eprintln!("basalt-server: accept failed: {e}");
+                            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                            continue;
+                        }
+                    };
+                    if let Err(reason) = hook.check(&peer) {
+                        shared.stats.rejected_connections.fetch_add(1, Relaxed);
+                        tokio::spawn(conn::refuse(stream, reason));
+                        continue;
+                    }
+                    shared.stats.total_connections.fetch_add(1, Relaxed);
+                    let _ = stream.set_nodelay(true);
+                    let local = stream.local_addr().unwrap_or(shared.local_addr);
+                    let shared = shared.clone();
+                    let listener = listener.clone();
+                    tokio::spawn(async move {
+                        match listener.upgrade(stream).await {
+                            Ok(stream) => conn::serve(shared, stream, peer, local).await,
+                            Err(e) => eprintln!("basalt-server: connection from {peer} failed to start: {e}"),
+                        }
+                    });
+                }
+                _ = stop.wait_for(|stopping| *stopping) => break,
+            }
+        }
+        let db_result = shared.db.sync();
+        db_result.map_err(ServerError::Storage)
+    }
+}

@@ -1,0 +1,56 @@
+//! The parameters of CONFIG GET and CONFIG SET: their Redis names, how to read them, which
+//! can change at run time and how a change is applied to the running store.
+
+use crate::config::{parse_fsync, parse_memory, Config};
+use crate::server::Shared;
+
+/// Every parameter CONFIG GET lists, in its Redis spelling. `save` and `appendonly` are
+/// read-only facts that tools such as redis-benchmark ask for.
+pub const PARAMETERS: &[&str] = &["appendfsync", "appendonly", "bind", "databases", "dir", "maxmemory", "port", "save", "threads"];
+
+/// Other names accepted when spelled out exactly (the CLI's own names).
+const ALIASES: &[(&str, &str)] = &[("fsync", "appendfsync"), ("io-threads", "threads")];
+
+pub fn canonical(name: &str) -> Option<&'static str> {
+    let lower = name.to_ascii_lowercase();
+    PARAMETERS
+        .iter()
+        .copied()
+        .find(|p| *p == lower)
+        .or_else(|| ALIASES.iter().find(|(alias, _)| *alias == lower).map(|(_, p)| *p))
+}
+
+pub fn get(config: &Config, parameter: &str) -> String {
+    match parameter {
+        "appendfsync" => config.fsync.name().to_string(),
+        "appendonly" => "yes".to_string(),
+        "bind" => config.bind.clone(),
+        "databases" => "1".to_string(),
+        "dir" => std::fs::canonicalize(&config.dir).unwrap_or_else(|_| config.dir.clone()).display().to_string(),
+        "maxmemory" => config.maxmemory.to_string(),
+        "port" => config.port.to_string(),
+        "save" => String::new(),
+        "threads" => config.threads.to_string(),
+        _ => String::new(),
+    }
+}
+
+/// Checks and applies one `CONFIG SET parameter value`; the error text follows Redis.
+pub fn set(shared: &Shared, parameter: &str, value: &str) -> Result<(), String> {
+    let failed = |why: &str| format!("ERR CONFIG SET failed (possibly related to argument '{parameter}') - {why}");
+    match parameter {
+        "appendfsync" => {
+            let mode = parse_fsync(value).map_err(|_| failed("argument(s) must be one of the following: always, everysec, no"))?;
+            shared.db.set_fsync_mode(mode);
+            shared.config.write().unwrap_or_else(|e| e.into_inner()).fsync = mode;
+            Ok(())
+        }
+        "maxmemory" => {
+            let bytes = parse_memory(value).ok_or_else(|| failed("argument must be a memory value"))?;
+            shared.db.set_maxmemory(bytes);
+            shared.config.write().unwrap_or_else(|e| e.into_inner()).maxmemory = bytes;
+            Ok(())
+        }
+        _ => Err(failed("can't set immutable config")),
+    }
+}

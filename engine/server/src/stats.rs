@@ -1,0 +1,76 @@
+//! Counters behind `INFO`: per-command calls, time, rejected and failed calls (exact: a load
+//! generator is checked against them), and server-wide totals.
+
+use crate::registry::registry;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::time::Instant;
+
+#[derive(Default)]
+pub struct CommandStat {
+    pub calls: AtomicU64,
+    pub usec: AtomicU64,
+    /// Refused before running (arity, authentication, unknown subcommand).
+    pub rejected_calls: AtomicU64,
+    /// Ran and replied with an error.
+    pub failed_calls: AtomicU64,
+}
+
+pub struct Stats {
+    pub started: Instant,
+    pub commands: Vec<CommandStat>,
+    pub total_commands: AtomicU64,
+    pub total_connections: AtomicU64,
+    pub rejected_connections: AtomicU64,
+    pub net_input_bytes: AtomicU64,
+    pub net_output_bytes: AtomicU64,
+    pub error_replies: AtomicU64,
+    pub unknown_commands: AtomicU64,
+    /// Commands per second over the last second, sampled by the server.
+    pub ops_per_sec: AtomicU64,
+}
+
+impl Stats {
+    pub fn new() -> Stats {
+        Stats {
+            started: Instant::now(),
+            commands: (0..registry().entries.len()).map(|_| CommandStat::default()).collect(),
+            total_commands: AtomicU64::new(0),
+            total_connections: AtomicU64::new(0),
+            rejected_connections: AtomicU64::new(0),
+            net_input_bytes: AtomicU64::new(0),
+            net_output_bytes: AtomicU64::new(0),
+            error_replies: AtomicU64::new(0),
+            unknown_commands: AtomicU64::new(0),
+            ops_per_sec: AtomicU64::new(0),
+        }
+    }
+
+    pub fn record_call(&self, index: usize, usec: u64, failed: bool) {
+        let stat = &self.commands[index];
+        stat.calls.fetch_add(1, Relaxed);
+        stat.usec.fetch_add(usec, Relaxed);
+        if failed {
+            stat.failed_calls.fetch_add(1, Relaxed);
+        }
+    }
+
+    pub fn record_rejected(&self, index: usize) {
+        self.commands[index].rejected_calls.fetch_add(1, Relaxed);
+    }
+
+    /// `CONFIG RESETSTAT`-style reset of the command counters.
+    pub fn reset_commands(&self) {
+        for stat in &self.commands {
+            stat.calls.store(0, Relaxed);
+            stat.usec.store(0, Relaxed);
+            stat.rejected_calls.store(0, Relaxed);
+            stat.failed_calls.store(0, Relaxed);
+        }
+    }
+}
+
+impl Default for Stats {
+    fn default() -> Self {
+        Stats::new()
+    }
+}

@@ -1,0 +1,258 @@
+//! The one static command table: name, arity, flags, key positions, ACL categories and the
+//! handler of every command. It drives arity checks, `COMMAND`, `INFO commandstats`, ACL
+//! categories (issue 3) and which commands touch the log (`WRITE`).
+//!
+//! Arity follows Redis: `n > 0` means exactly n arguments (the name included), `-n` at least n.
+
+use crate::cmd::{self, Handler};
+
+pub mod flag {
+    pub const WRITE: u32 = 1 << 0;
+    pub const READONLY: u32 = 1 << 1;
+    pub const DENYOOM: u32 = 1 << 2;
+    pub const ADMIN: u32 = 1 << 3;
+    pub const NOSCRIPT: u32 = 1 << 4;
+    pub const LOADING: u32 = 1 << 5;
+    pub const STALE: u32 = 1 << 6;
+    pub const FAST: u32 = 1 << 7;
+    pub const NO_AUTH: u32 = 1 << 8;
+    pub const ALLOW_BUSY: u32 = 1 << 9;
+
+    /// Names as `COMMAND INFO` prints them.
+    pub const NAMES: &[(u32, &str)] = &[
+        (WRITE, "write"),
+        (READONLY, "readonly"),
+        (DENYOOM, "denyoom"),
+        (ADMIN, "admin"),
+        (NOSCRIPT, "noscript"),
+        (LOADING, "loading"),
+        (STALE, "stale"),
+        (FAST, "fast"),
+        (NO_AUTH, "no_auth"),
+        (ALLOW_BUSY, "allow_busy"),
+    ];
+}
+
+pub mod acl {
+    pub const KEYSPACE: u32 = 1 << 0;
+    pub const READ: u32 = 1 << 1;
+    pub const WRITE: u32 = 1 << 2;
+    pub const STRING: u32 = 1 << 3;
+    pub const HASH: u32 = 1 << 4;
+    pub const LIST: u32 = 1 << 5;
+    pub const SET: u32 = 1 << 6;
+    pub const SORTEDSET: u32 = 1 << 7;
+    pub const FAST: u32 = 1 << 8;
+    pub const SLOW: u32 = 1 << 9;
+    pub const ADMIN: u32 = 1 << 10;
+    pub const DANGEROUS: u32 = 1 << 11;
+    pub const CONNECTION: u32 = 1 << 12;
+
+    /// Names as `COMMAND INFO` and `ACL CAT` print them.
+    pub const NAMES: &[(u32, &str)] = &[
+        (KEYSPACE, "@keyspace"),
+        (READ, "@read"),
+        (WRITE, "@write"),
+        (STRING, "@string"),
+        (HASH, "@hash"),
+        (LIST, "@list"),
+        (SET, "@set"),
+        (SORTEDSET, "@sortedset"),
+        (FAST, "@fast"),
+        (SLOW, "@slow"),
+        (ADMIN, "@admin"),
+        (DANGEROUS, "@dangerous"),
+        (CONNECTION, "@connection"),
+    ];
+}
+
+/// One command (or one subcommand of a container such as `CLIENT`).
+pub struct CommandSpec {
+    /// Lowercase name; subcommands carry only their own part (`setname`).
+    pub name: &'static str,
+    pub arity: i32,
+    pub flags: u32,
+    pub first_key: i32,
+    pub last_key: i32,
+    pub key_step: i32,
+    pub acl: u32,
+    pub group: &'static str,
+    pub since: &'static str,
+    pub summary: &'static str,
+    /// None for a container, whose subcommands do the work.
+    pub handler: Option<Handler>,
+    pub subcommands: &'static [CommandSpec],
+}
+
+impl CommandSpec {
+    pub fn is_write(&self) -> bool {
+        self.flags & flag::WRITE != 0
+    }
+
+    /// Whether `argc` arguments (name included) satisfy the arity.
+    pub fn arity_ok(&self, argc: usize) -> bool {
+        let argc = argc as i64;
+        let arity = self.arity as i64;
+        if arity >= 0 {
+            argc == arity
+        } else {
+            argc >= -arity
+        }
+    }
+}
+
+use acl::{
+    ADMIN as A_ADMIN, CONNECTION, DANGEROUS, FAST as A_FAST, HASH, KEYSPACE, LIST, READ, SET as A_SET, SLOW,
+    SORTEDSET, STRING, WRITE as A_WRITE,
+};
+use flag::{ADMIN, ALLOW_BUSY, DENYOOM, FAST, LOADING, NOSCRIPT, NO_AUTH, READONLY, STALE, WRITE};
+
+/// Shorthand for a table row.
+#[allow(clippy::too_many_arguments)]
+const fn c(
+    name: &'static str,
+    arity: i32,
+    flags: u32,
+    keys: (i32, i32, i32),
+    acl: u32,
+    group: &'static str,
+    since: &'static str,
+    summary: &'static str,
+    handler: Handler,
+) -> CommandSpec {
+    CommandSpec {
+        name,
+        arity,
+        flags,
+        first_key: keys.0,
+        last_key: keys.1,
+        key_step: keys.2,
+        acl,
+        group,
+        since,
+        summary,
+        handler: Some(handler),
+        subcommands: &[],
+    }
+}
+
+const NOKEY: (i32, i32, i32) = (0, 0, 0);
+const KEY1: (i32, i32, i32) = (1, 1, 1);
+const ALLKEYS: (i32, i32, i32) = (1, -1, 1);
+const CONN: u32 = LOADING | STALE | FAST;
+const CONN_NOAUTH: u32 = NOSCRIPT | LOADING | STALE | FAST | NO_AUTH | ALLOW_BUSY;
+
+const R_FAST: u32 = READ | A_FAST;
+const W_FAST: u32 = A_WRITE | A_FAST;
+
+const CLIENT_SUBCOMMANDS: &[CommandSpec] = &[
+    c("getname", 2, NOSCRIPT | LOADING | STALE, NOKEY, CONNECTION | SLOW, "connection", "2.6.9", "Returns the name of the connection.", cmd::client_getname::run),
+    c("help", 2, LOADING | STALE, NOKEY, CONNECTION | SLOW, "connection", "5.0.0", "Returns helpful text about the different subcommands.", cmd::client_help::run),
+    c("id", 2, NOSCRIPT | LOADING | STALE, NOKEY, CONNECTION | SLOW, "connection", "5.0.0", "Returns the unique client ID of the connection.", cmd::client_id::run),
+    c("info", 2, NOSCRIPT | LOADING | STALE, NOKEY, CONNECTION | SLOW, "connection", "6.2.0", "Returns information about the connection.", cmd::client_info::run),
+    c("list", -2, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS | CONNECTION, "connection", "2.4.0", "Lists open connections.", cmd::client_list::run),
+    c("setname", 3, NOSCRIPT | LOADING | STALE, NOKEY, CONNECTION | SLOW, "connection", "2.6.9", "Sets the connection name.", cmd::client_setname::run),
+];
+
+const COMMAND_SUBCOMMANDS: &[CommandSpec] = &[
+    c("count", 2, LOADING | STALE, NOKEY, CONNECTION | SLOW, "server", "2.8.13", "Returns a count of commands.", cmd::command_count::run),
+    c("docs", -2, LOADING | STALE, NOKEY, CONNECTION | SLOW, "server", "7.0.0", "Returns documentary information about one, multiple or all commands.", cmd::command_docs::run),
+    c("help", 2, LOADING | STALE, NOKEY, CONNECTION | SLOW, "server", "5.0.0", "Returns helpful text about the different subcommands.", cmd::command_help::run),
+    c("info", -2, LOADING | STALE, NOKEY, CONNECTION | SLOW, "server", "2.8.13", "Returns information about one, multiple or all commands.", cmd::command_info::run),
+];
+
+const CONFIG_SUBCOMMANDS: &[CommandSpec] = &[
+    c("get", -3, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "2.0.0", "Returns the effective values of configuration parameters.", cmd::config_get::run),
+    c("help", 2, LOADING | STALE, NOKEY, SLOW, "server", "5.0.0", "Returns helpful text about the different subcommands.", cmd::config_help::run),
+    c("set", -4, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "2.0.0", "Sets configuration parameters in-flight.", cmd::config_set::run),
+];
+
+/// A container command: no handler of its own, subcommands picked by the second argument.
+const fn container(name: &'static str, arity: i32, flags: u32, acl: u32, group: &'static str, since: &'static str, summary: &'static str, subcommands: &'static [CommandSpec]) -> CommandSpec {
+    CommandSpec { name, arity, flags, first_key: 0, last_key: 0, key_step: 0, acl, group, since, summary, handler: None, subcommands }
+}
+
+/// Every command the server knows, sorted by name.
+pub static COMMANDS: &[CommandSpec] = &[
+    c("append", 3, WRITE | DENYOOM | FAST, KEY1, W_FAST | STRING, "string", "2.0.0", "Appends a string to the value of a key. Creates the key if it doesn't exist.", cmd::append::run),
+    c("auth", -2, CONN_NOAUTH, NOKEY, CONNECTION | A_FAST, "connection", "1.0.0", "Authenticates the connection.", cmd::auth::run),
+    container("client", -2, 0, SLOW, "connection", "2.4.0", "A container for client connection commands.", CLIENT_SUBCOMMANDS),
+    CommandSpec { handler: Some(cmd::command::run), ..container("command", -1, LOADING | STALE, CONNECTION | SLOW, "server", "2.8.13", "Returns detailed information about all commands.", COMMAND_SUBCOMMANDS) },
+    container("config", -2, 0, SLOW, "server", "2.0.0", "A container for server configuration commands.", CONFIG_SUBCOMMANDS),
+    c("dbsize", 1, READONLY | FAST, NOKEY, KEYSPACE | R_FAST, "server", "1.0.0", "Returns the number of keys in the database.", cmd::dbsize::run),
+    c("decr", 2, WRITE | DENYOOM | FAST, KEY1, W_FAST | STRING, "string", "1.0.0", "Decrements the integer value of a key by one. Uses 0 as initial value if the key doesn't exist.", cmd::decr::run),
+    c("decrby", 3, WRITE | DENYOOM | FAST, KEY1, W_FAST | STRING, "string", "1.0.0", "Decrements a number from the integer value of a key. Uses 0 as initial value if the key doesn't exist.", cmd::decrby::run),
+    c("del", -2, WRITE, ALLKEYS, KEYSPACE | A_WRITE | SLOW, "generic", "1.0.0", "Deletes one or more keys.", cmd::del::run),
+    c("echo", 2, FAST, NOKEY, CONNECTION | A_FAST, "connection", "1.0.0", "Returns the given string.", cmd::echo::run),
+    c("exists", -2, READONLY | FAST, ALLKEYS, KEYSPACE | R_FAST, "generic", "1.0.0", "Determines whether one or more keys exist.", cmd::exists::run),
+    c("expire", -3, WRITE | FAST, KEY1, KEYSPACE | W_FAST, "generic", "1.0.0", "Sets the expiration time of a key in seconds.", cmd::expire::run),
+    c("expireat", -3, WRITE | FAST, KEY1, KEYSPACE | W_FAST, "generic", "1.2.0", "Sets the expiration time of a key to a Unix timestamp.", cmd::expireat::run),
+    c("flushall", -1, WRITE, NOKEY, KEYSPACE | A_WRITE | SLOW | DANGEROUS, "server", "1.0.0", "Removes all keys from all databases.", cmd::flushall::run),
+    c("flushdb", -1, WRITE, NOKEY, KEYSPACE | A_WRITE | SLOW | DANGEROUS, "server", "1.0.0", "Remove all keys from the current database.", cmd::flushdb::run),
+    c("get", 2, READONLY | FAST, KEY1, R_FAST | STRING, "string", "1.0.0", "Returns the string value of a key.", cmd::get::run),
+    c("getdel", 2, WRITE | FAST, KEY1, W_FAST | STRING, "string", "6.2.0", "Returns the string value of a key after deleting the key.", cmd::getdel::run),
+    c("getex", -2, WRITE | FAST, KEY1, W_FAST | STRING, "string", "6.2.0", "Returns the string value of a key after setting its expiration time.", cmd::getex::run),
+    c("getrange", 4, READONLY, KEY1, READ | SLOW | STRING, "string", "2.4.0", "Returns a substring of the string stored at a key.", cmd::getrange::run),
+    c("getset", 3, WRITE | DENYOOM | FAST, KEY1, W_FAST | STRING, "string", "1.0.0", "Returns the previous string value of a key after setting it to a new value.", cmd::getset::run),
+    c("hdel", -3, WRITE | FAST, KEY1, W_FAST | HASH, "hash", "2.0.0", "Deletes one or more fields and their values from a hash. Deletes the hash if no fields remain.", cmd::hdel::run),
+    c("hello", -1, CONN_NOAUTH, NOKEY, CONNECTION | A_FAST, "connection", "6.0.0", "Handshakes with the Redis server.", cmd::hello::run),
+    c("hexists", 3, READONLY | FAST, KEY1, R_FAST | HASH, "hash", "2.0.0", "Determines whether a field exists in a hash.", cmd::hexists::run),
+    c("hget", 3, READONLY | FAST, KEY1, R_FAST | HASH, "hash", "2.0.0", "Returns the value of a field in a hash.", cmd::hget::run),
+    c("hgetall", 2, READONLY, KEY1, READ | SLOW | HASH, "hash", "2.0.0", "Returns all fields and values in a hash.", cmd::hgetall::run),
+    c("hincrby", 4, WRITE | DENYOOM | FAST, KEY1, W_FAST | HASH, "hash", "2.0.0", "Increments the integer value of a field in a hash by a number. Uses 0 as initial value if the field doesn't exist.", cmd::hincrby::run),
+    c("hkeys", 2, READONLY, KEY1, READ | SLOW | HASH, "hash", "2.0.0", "Returns all fields in a hash.", cmd::hkeys::run),
+    c("hlen", 2, READONLY | FAST, KEY1, R_FAST | HASH, "hash", "2.0.0", "Returns the number of fields in a hash.", cmd::hlen::run),
+    c("hmget", -3, READONLY | FAST, KEY1, R_FAST | HASH, "hash", "2.0.0", "Returns the values of all fields in a hash.", cmd::hmget::run),
+    c("hmset", -4, WRITE | DENYOOM | FAST, KEY1, W_FAST | HASH, "hash", "2.0.0", "Sets the values of multiple fields.", cmd::hmset::run),
+    c("hscan", -3, READONLY, KEY1, READ | SLOW | HASH, "hash", "2.8.0", "Iterates over fields and values of a hash.", cmd::hscan::run),
+    c("hset", -4, WRITE | DENYOOM | FAST, KEY1, W_FAST | HASH, "hash", "2.0.0", "Creates or modifies the value of a field in a hash.", cmd::hset::run),
+    c("hsetnx", 4, WRITE | DENYOOM | FAST, KEY1, W_FAST | HASH, "hash", "2.0.0", "Sets the value of a field in a hash only when the field doesn't exist.", cmd::hsetnx::run),
+    c("hvals", 2, READONLY, KEY1, READ | SLOW | HASH, "hash", "2.0.0", "Returns all values in a hash.", cmd::hvals::run),
+    c("incr", 2, WRITE | DENYOOM | FAST, KEY1, W_FAST | STRING, "string", "1.0.0", "Increments the integer value of a key by one. Uses 0 as initial value if the key doesn't exist.", cmd::incr::run),
+    c("incrby", 3, WRITE | DENYOOM | FAST, KEY1, W_FAST | STRING, "string", "1.0.0", "Increments the integer value of a key by a number. Uses 0 as initial value if the key doesn't exist.", cmd::incrby::run),
+    c("incrbyfloat", 3, WRITE | DENYOOM | FAST, KEY1, W_FAST | STRING, "string", "2.6.0", "Increment the floating point value of a key by a number. Uses 0 as initial value if the key doesn't exist.", cmd::incrbyfloat::run),
+    c("info", -1, LOADING | STALE, NOKEY, SLOW | DANGEROUS, "server", "1.0.0", "Returns information and statistics about the server.", cmd::info::run),
+    c("keys", 2, READONLY, NOKEY, KEYSPACE | READ | SLOW | DANGEROUS, "generic", "1.0.0", "Returns all key names that match a pattern.", cmd::keys::run),
+    c("llen", 2, READONLY | FAST, KEY1, R_FAST | LIST, "list", "1.0.0", "Returns the length of a list.", cmd::llen::run),
+    c("lpop", -2, WRITE | FAST, KEY1, W_FAST | LIST, "list", "1.0.0", "Returns the first elements in a list after removing it. Deletes the list if the last element was popped.", cmd::lpop::run),
+    c("lpush", -3, WRITE | DENYOOM | FAST, KEY1, W_FAST | LIST, "list", "1.0.0", "Prepends one or more elements to a list. Creates the key if it doesn't exist.", cmd::lpush::run),
+    c("lrange", 4, READONLY, KEY1, READ | SLOW | LIST, "list", "1.0.0", "Returns a range of elements from a list.", cmd::lrange::run),
+    c("mget", -2, READONLY | FAST, ALLKEYS, R_FAST | STRING, "string", "1.0.0", "Atomically returns the string values of one or more keys.", cmd::mget::run),
+    c("mset", -3, WRITE | DENYOOM, (1, -1, 2), A_WRITE | SLOW | STRING, "string", "1.0.1", "Atomically creates or modifies the string values of one or more keys.", cmd::mset::run),
+    c("msetnx", -3, WRITE | DENYOOM, (1, -1, 2), A_WRITE | SLOW | STRING, "string", "1.0.1", "Atomically modifies the string values of one or more keys only when all keys don't exist.", cmd::msetnx::run),
+    c("persist", 2, WRITE | FAST, KEY1, KEYSPACE | W_FAST, "generic", "2.2.0", "Removes the expiration time of a key.", cmd::persist::run),
+    c("pexpire", -3, WRITE | FAST, KEY1, KEYSPACE | W_FAST, "generic", "2.6.0", "Sets the expiration time of a key in milliseconds.", cmd::pexpire::run),
+    c("pexpireat", -3, WRITE | FAST, KEY1, KEYSPACE | W_FAST, "generic", "2.6.0", "Sets the expiration time of a key to a Unix milliseconds timestamp.", cmd::pexpireat::run),
+    c("ping", -1, FAST, NOKEY, CONNECTION | A_FAST, "connection", "1.0.0", "Returns the server's liveliness response.", cmd::ping::run),
+    c("psetex", 4, WRITE | DENYOOM, KEY1, A_WRITE | SLOW | STRING, "string", "2.6.0", "Sets both string value and expiration time in milliseconds of a key. The key is created if it doesn't exist.", cmd::psetex::run),
+    c("pttl", 2, READONLY | FAST, KEY1, KEYSPACE | R_FAST, "generic", "2.6.0", "Returns the expiration time in milliseconds of a key.", cmd::pttl::run),
+    c("quit", -1, CONN_NOAUTH, NOKEY, CONNECTION | A_FAST, "connection", "1.0.0", "Closes the connection.", cmd::quit::run),
+    c("randomkey", 1, READONLY, NOKEY, KEYSPACE | READ | SLOW, "generic", "1.0.0", "Returns a random key name from the database.", cmd::randomkey::run),
+    c("rename", 3, WRITE, (1, 2, 1), KEYSPACE | A_WRITE | SLOW, "generic", "1.0.0", "Renames a key and overwrites the destination.", cmd::rename::run),
+    c("reset", 1, CONN_NOAUTH, NOKEY, CONNECTION | A_FAST, "connection", "6.2.0", "Resets the connection.", cmd::reset::run),
+    c("rpop", -2, WRITE | FAST, KEY1, W_FAST | LIST, "list", "1.0.0", "Returns and removes the last elements of a list. Deletes the list if the last element was popped.", cmd::rpop::run),
+    c("rpush", -3, WRITE | DENYOOM | FAST, KEY1, W_FAST | LIST, "list", "1.0.0", "Appends one or more elements to a list. Creates the key if it doesn't exist.", cmd::rpush::run),
+    c("sadd", -3, WRITE | DENYOOM | FAST, KEY1, W_FAST | A_SET, "set", "1.0.0", "Adds one or more members to a set. Creates the key if it doesn't exist.", cmd::sadd::run),
+    c("scan", -2, READONLY, NOKEY, KEYSPACE | READ | SLOW, "generic", "2.8.0", "Iterates over the key names in the database.", cmd::scan::run),
+    c("scard", 2, READONLY | FAST, KEY1, R_FAST | A_SET, "set", "1.0.0", "Returns the number of members in a set.", cmd::scard::run),
+    c("select", 2, CONN, NOKEY, CONNECTION | A_FAST, "connection", "1.0.0", "Changes the selected database.", cmd::select::run),
+    c("set", -3, WRITE | DENYOOM, KEY1, A_WRITE | SLOW | STRING, "string", "1.0.0", "Sets the string value of a key, ignoring its type. The key is created if it doesn't exist.", cmd::set::run),
+    c("setex", 4, WRITE | DENYOOM, KEY1, A_WRITE | SLOW | STRING, "string", "2.0.0", "Sets the string value and expiration time of a key. Creates the key if it doesn't exist.", cmd::setex::run),
+    c("setnx", 3, WRITE | DENYOOM | FAST, KEY1, W_FAST | STRING, "string", "1.0.0", "Set the string value of a key only when the key doesn't exist.", cmd::setnx::run),
+    c("setrange", 4, WRITE | DENYOOM, KEY1, A_WRITE | SLOW | STRING, "string", "2.2.0", "Overwrites a part of a string value with another by an offset. Creates the key if it doesn't exist.", cmd::setrange::run),
+    c("shutdown", -1, ADMIN | NOSCRIPT | LOADING | STALE | ALLOW_BUSY, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "1.0.0", "Synchronously saves the database(s) to disk and shuts down the Redis server.", cmd::shutdown::run),
+    c("sismember", 3, READONLY | FAST, KEY1, R_FAST | A_SET, "set", "1.0.0", "Determines whether a member belongs to a set.", cmd::sismember::run),
+    c("smembers", 2, READONLY, KEY1, READ | SLOW | A_SET, "set", "1.0.0", "Returns all members of a set.", cmd::smembers::run),
+    c("srem", -3, WRITE | FAST, KEY1, W_FAST | A_SET, "set", "1.0.0", "Removes one or more members from a set. Deletes the set if the last member was removed.", cmd::srem::run),
+    c("strlen", 2, READONLY | FAST, KEY1, R_FAST | STRING, "string", "2.2.0", "Returns the length of a string value.", cmd::strlen::run),
+    c("time", 1, LOADING | STALE | FAST, NOKEY, A_FAST, "server", "2.6.0", "Returns the server time.", cmd::time::run),
+    c("ttl", 2, READONLY | FAST, KEY1, KEYSPACE | R_FAST, "generic", "1.0.0", "Returns the expiration time in seconds of a key.", cmd::ttl::run),
+    c("type", 2, READONLY | FAST, KEY1, KEYSPACE | R_FAST, "generic", "1.0.0", "Determines the type of value stored at a key.", cmd::type_::run),
+    c("unlink", -2, WRITE | FAST, ALLKEYS, KEYSPACE | W_FAST, "generic", "4.0.0", "Asynchronously deletes one or more keys.", cmd::unlink::run),
+    c("zadd", -4, WRITE | DENYOOM | FAST, KEY1, W_FAST | SORTEDSET, "sorted_set", "1.2.0", "Adds one or more members to a sorted set, or updates their scores. Creates the key if it doesn't exist.", cmd::zadd::run),
+    c("zcard", 2, READONLY | FAST, KEY1, R_FAST | SORTEDSET, "sorted_set", "1.2.0", "Returns the number of members in a sorted set.", cmd::zcard::run),
+    c("zrange", -4, READONLY, KEY1, READ | SLOW | SORTEDSET, "sorted_set", "1.2.0", "Returns members in a sorted set within a range of indexes.", cmd::zrange::run),
+    c("zrangebyscore", -4, READONLY, KEY1, READ | SLOW | SORTEDSET, "sorted_set", "1.0.5", "Returns members in a sorted set within a range of scores.", cmd::zrangebyscore::run),
+    c("zrem", -3, WRITE | FAST, KEY1, W_FAST | SORTEDSET, "sorted_set", "1.2.0", "Removes one or more members from a sorted set. Deletes the sorted set if all members were removed.", cmd::zrem::run),
+    c("zscore", 3, READONLY | FAST, KEY1, R_FAST | SORTEDSET, "sorted_set", "1.2.0", "Returns the score of a member in a sorted set.", cmd::zscore::run),
+];
