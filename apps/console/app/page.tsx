@@ -1,0 +1,9 @@
+import { ProjectHomeRedirect } from '@/components/layout/project-home-redirect'
+
+export default function HomePage() {
+  return (
+    <main className="p-10">
+      <ProjectHomeRedirect />
+    </main>
+  )
+}

@@ -1,0 +1,79 @@
+'use client'
+import { RotateCw, Trash2 } from 'lucide-react'
+import { useRouter } from 'next/navigation'
+import { useState } from 'react'
+import { Alert } from '@/components/ui/alert'
+import { Button } from '@/components/ui/button'
+import { Dialog, DialogContent } from '@/components/ui/dialog'
+import { Field } from '@/components/ui/field'
+import { Input } from '@/components/ui/input'
+import { useInstanceDeleteMutation } from '@/data/instances/instance-delete-mutation'
+import type { Instance } from '@/data/instances/instance-query'
+import { useInstanceRestartMutation } from '@/data/instances/instance-restart-mutation'
+
+export function InstanceActions({ projectId, instance }: { projectId: string; instance: Instance }) {
+  const restart = useInstanceRestartMutation(projectId, instance.id)
+  const [deleting, setDeleting] = useState(false)
+  const gone = instance.status === 'deleting' || instance.status === 'deleted'
+  return (
+    <>
+      {restart.error ? <span className="text-xs text-danger">{restart.error.message}</span> : null}
+      <Button
+        variant="secondary"
+        onClick={() => restart.mutate()}
+        disabled={instance.status !== 'running' || restart.isPending}
+      >
+        <RotateCw className="size-4" aria-hidden /> Restart
+      </Button>
+      <Button variant="secondary" onClick={() => setDeleting(true)} disabled={gone} className="text-danger">
+        <Trash2 className="size-4" aria-hidden /> Delete
+      </Button>
+      <DeleteDialog projectId={projectId} instance={instance} open={deleting} onOpenChange={setDeleting} />
+    </>
+  )
+}
+
+function DeleteDialog({
+  projectId,
+  instance,
+  open,
+  onOpenChange,
+}: {
+  projectId: string
+  instance: Instance
+  open: boolean
+  onOpenChange: (open: boolean) => void
+}) {
+  const router = useRouter()
+  const remove = useInstanceDeleteMutation(projectId, instance.id)
+  const [confirm, setConfirm] = useState('')
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent
+        title={`Delete ${instance.name}?`}
+        description="The VM, its disk and all data are destroyed. This cannot be undone."
+      >
+        <form
+          className="space-y-4"
+          onSubmit={(e) => {
+            e.preventDefault()
+            remove.mutate(undefined, { onSuccess: () => router.push(`/projects/${projectId}/instances`) })
+          }}
+        >
+          {instance.deletion_protection ? (
+            <Alert tone="warning">Deletion protection is on. Turn it off before deleting this instance.</Alert>
+          ) : null}
+          {remove.error ? <Alert tone="danger">{remove.error.message}</Alert> : null}
+          <Field id="confirm-name" label={`Type ${instance.name} to confirm`}>
+            <Input id="confirm-name" value={confirm} onChange={(e) => setConfirm(e.target.value)} autoComplete="off" />
+          </Field>
+          <div className="flex justify-end">
+            <Button type="submit" variant="danger" disabled={confirm !== instance.name || remove.isPending}>
+              Delete instance
+            </Button>
+          </div>
+        </form>
+      </DialogContent>
+    </Dialog>
+  )
+}

@@ -1,0 +1,81 @@
+'use client'
+import Link from 'next/link'
+import { PageHeader } from '@/components/layout/page-header'
+import { Alert } from '@/components/ui/alert'
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs'
+import { ApiError } from '@/data/fetcher'
+import { useInstanceQuery } from '@/data/instances/instance-query'
+import { HealthBadge, StatusBadge } from '../status-badge'
+import { AllowlistTab } from './allowlist-tab'
+import { BenchmarksTab } from './benchmarks-tab'
+import { InstanceActions } from './instance-actions'
+import { OperationsTab } from './operations-tab'
+import { OverviewTab } from './overview-tab'
+import { UsersTab } from './users-tab'
+
+export function InstanceDetailPage({ projectId, instanceId }: { projectId: string; instanceId: string }) {
+  const { data: instance, error, isPending } = useInstanceQuery(projectId, instanceId)
+  const breadcrumb = (
+    <Link href={`/projects/${projectId}/instances`} className="hover:underline">
+      Instances
+    </Link>
+  )
+
+  if (isPending) return <PageHeader breadcrumb={breadcrumb} title="Loading instance…" />
+  if (error || !instance) {
+    const missing = error instanceof ApiError && error.status === 404
+    return (
+      <>
+        <PageHeader breadcrumb={breadcrumb} title="Instance" />
+        <main className="px-8 py-6">
+          <Alert tone="danger">{missing ? 'This instance does not exist in this project.' : `Could not load the instance: ${error?.message}`}</Alert>
+        </main>
+      </>
+    )
+  }
+
+  return (
+    <>
+      <PageHeader
+        breadcrumb={breadcrumb}
+        title={instance.name}
+        description={
+          <span className="flex flex-wrap items-center gap-2">
+            <StatusBadge status={instance.status} />
+            <HealthBadge health={instance.health} />
+            <span className="font-mono text-xs">{instance.instance_type}</span>
+            <span aria-hidden>·</span>
+            <span>{instance.region}</span>
+          </span>
+        }
+        actions={<InstanceActions projectId={projectId} instance={instance} />}
+      />
+      <main className="px-8 py-4">
+        <Tabs defaultValue="overview">
+          <TabsList aria-label="Instance sections">
+            <TabsTrigger value="overview">Overview</TabsTrigger>
+            <TabsTrigger value="users">Users</TabsTrigger>
+            <TabsTrigger value="allowlist">Allowlist</TabsTrigger>
+            <TabsTrigger value="operations">Operations</TabsTrigger>
+            <TabsTrigger value="benchmarks">Benchmarks</TabsTrigger>
+          </TabsList>
+          <TabsContent value="overview">
+            <OverviewTab projectId={projectId} instance={instance} />
+          </TabsContent>
+          <TabsContent value="users">
+            <UsersTab projectId={projectId} instanceId={instance.id} />
+          </TabsContent>
+          <TabsContent value="allowlist">
+            <AllowlistTab projectId={projectId} instanceId={instance.id} />
+          </TabsContent>
+          <TabsContent value="operations">
+            <OperationsTab projectId={projectId} instanceId={instance.id} />
+          </TabsContent>
+          <TabsContent value="benchmarks">
+            <BenchmarksTab projectId={projectId} instanceId={instance.id} />
+          </TabsContent>
+        </Tabs>
+      </main>
+    </>
+  )
+}

@@ -1,0 +1,50 @@
+import { Alert } from '@/components/ui/alert'
+import { Card, CardBody, CardHeader, CardTitle } from '@/components/ui/card'
+import type { Instance } from '@/data/instances/instance-query'
+import { formatDateTime, formatGib } from '../format'
+import { ConnectionCard } from './connection-card'
+import { OperationProgressCard } from './operation-progress-card'
+
+export function OverviewTab({ projectId, instance }: { projectId: string; instance: Instance }) {
+  const operation = instance.current_operation
+  return (
+    <div className="grid gap-5 xl:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
+      <div className="space-y-5">
+        {instance.fault ? (
+          <Alert tone="danger">
+            <strong className="font-semibold">{instance.fault.code}</strong>
+            {instance.fault.step ? ` during ${instance.fault.step}` : ''}: {instance.fault.message}
+          </Alert>
+        ) : null}
+        {operation ? <OperationProgressCard projectId={projectId} instanceId={instance.id} operation={operation} /> : null}
+        <ConnectionCard instance={instance} />
+      </div>
+      <Card>
+        <CardHeader>
+          <CardTitle>Configuration</CardTitle>
+        </CardHeader>
+        <CardBody>
+          <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2.5 text-sm">
+            <Item term="Instance ID" value={<span className="font-mono text-xs break-all">{instance.id}</span>} />
+            <Item term="Instance type" value={<span className="font-mono text-xs">{instance.instance_type}</span>} />
+            <Item term="Region" value={instance.region} />
+            <Item term="Disk" value={formatGib(instance.disk_gib)} />
+            {instance.engine_version ? <Item term="Engine version" value={instance.engine_version} /> : null}
+            <Item term="TLS" value={instance.tls_enabled ? 'Enabled' : 'Disabled'} />
+            <Item term="Deletion protection" value={instance.deletion_protection ? 'On' : 'Off'} />
+            <Item term="Created" value={formatDateTime(instance.created_at)} />
+          </dl>
+        </CardBody>
+      </Card>
+    </div>
+  )
+}
+
+function Item({ term, value }: { term: string; value: React.ReactNode }) {
+  return (
+    <>
+      <dt className="text-muted">{term}</dt>
+      <dd className="min-w-0">{value}</dd>
+    </>
+  )
+}

@@ -1,0 +1,19 @@
+// Every TanStack Query key the console uses, in one place, so invalidation after a mutation
+// names exactly what it refreshes.
+
+export const queryKeys = {
+  session: () => ['session'] as const,
+  projects: () => ['projects'] as const,
+  regions: () => ['catalog', 'regions'] as const,
+  instanceTypes: () => ['catalog', 'instance-types'] as const,
+  apiKeys: () => ['api-keys'] as const,
+  instances: {
+    all: (project: string) => ['projects', project, 'instances'] as const,
+    list: (project: string) => ['projects', project, 'instances', 'list'] as const,
+    detail: (project: string, id: string) => ['projects', project, 'instances', id] as const,
+    users: (project: string, id: string) => ['projects', project, 'instances', id, 'users'] as const,
+    allowlist: (project: string, id: string) => ['projects', project, 'instances', id, 'allowlist'] as const,
+    operations: (project: string, id: string) => ['projects', project, 'instances', id, 'operations'] as const,
+    benchmarks: (project: string, id: string) => ['projects', project, 'instances', id, 'benchmarks'] as const,
+  },
+}
