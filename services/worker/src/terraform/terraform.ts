@@ -43,8 +43,18 @@ function env(ctx: TerraformContext): NodeJS.ProcessEnv {
     TF_IN_AUTOMATION: '1',
     TF_INPUT: '0',
     CHECKPOINT_DISABLE: '1',
-    PG_CONN_STR: ctx.stateUrl,
+    PG_CONN_STR: backendUrl(ctx.stateUrl),
   };
+}
+
+/**
+ * The pg backend's driver (lib/pq) insists on TLS unless told otherwise, whereas node-pg
+ * does not: a URL that says nothing about sslmode gets `disable`, as node-pg would use it.
+ */
+export function backendUrl(databaseUrl: string): string {
+  const url = new URL(databaseUrl);
+  if (!url.searchParams.has('sslmode')) url.searchParams.set('sslmode', 'disable');
+  return url.toString();
 }
 
 async function terraform(

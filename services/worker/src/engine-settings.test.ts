@@ -1,0 +1,55 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { encryptSecret, type InstanceTypeRow, type InstanceUserRow } from '@basalt/db';
+import { engineVars, healthCredentials, vmSizeOf } from './engine-settings.js';
+
+const masterKey = Buffer.alloc(32, 7);
+const type = { id: 'kv.standard.small', vcpu: 1, memoryGib: 2 } as InstanceTypeRow;
+const user = (username: string, permission: InstanceUserRow['permission'], password: string) =>
+  ({ username, permission, passwordEncrypted: encryptSecret(masterKey, password) }) as InstanceUserRow;
+
+describe('engine settings from the instance', () => {
+  it('sizes the VM from the instance type', () => {
+    expect(vmSizeOf(type)).toEqual({ cpus: 1, memory_mb: 2048 });
+  });
+
+  it('renders users with hashed passwords only', () => {
+    const users = [user('reader', 'read_only', 'r-secret'), user('default', 'read_write', 'w-secret')];
+    const vars = engineVars({
+      type,
+      users,
+      allowlist: [],
+      masterKey,
+      features: new Set(['users']),
+      engineBinary: '/bin/basalt-server',
+      dataDir: '/var/lib/basalt',
+    });
+    expect(vars.engine_maxmemory_mb).toBe(1536);
+    expect(vars.engine_users).toEqual([
+      { name: 'reader', password_sha256: createHash('sha256').update('r-secret').digest('hex'), readonly: true },
+      { name: 'default', password_sha256: createHash('sha256').update('w-secret').digest('hex'), readonly: false },
+    ]);
+    expect(JSON.stringify(vars.engine_users)).not.toContain('secret');
+    expect(vars.engine_health_user).toBe('default');
+    expect(vars.engine_health_password).toBe('w-secret');
+  });
+
+  it('does not authenticate the health check when the engine has no users yet', () => {
+    const vars = engineVars({
+      type,
+      users: [user('default', 'read_write', 'w-secret')],
+      allowlist: [],
+      masterKey,
+      features: new Set(),
+      engineBinary: '/bin/basalt-server',
+      dataDir: '/var/lib/basalt',
+    });
+    expect(vars.engine_users_supported).toBe(false);
+    expect(vars.engine_health_password).toBe('');
+  });
+
+  it('checks health as the first user that may write', () => {
+    const users = [user('reader', 'read_only', 'a'), user('admin', 'admin', 'b')];
+    expect(healthCredentials(masterKey, users)).toEqual({ user: 'admin', password: 'b' });
+  });
+});
