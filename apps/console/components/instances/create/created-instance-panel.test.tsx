@@ -1,0 +1,32 @@
+import { render, screen, within } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { CreatedInstancePanel } from './created-instance-panel'
+
+const instance = {
+  id: '3f0c6d7e-1111-4222-8333-944445555666',
+  name: 'orders-cache',
+  instance_type: 'kv.standard.small',
+  region: 'local',
+  disk_gib: 20,
+  status: 'creating' as const,
+  endpoints: [],
+  tls_enabled: false,
+  deletion_protection: false,
+  created_at: '2026-11-22T01:00:00Z',
+}
+
+describe('CreatedInstancePanel', () => {
+  it('shows the generated password once with a warning and links to the instance', () => {
+    render(<CreatedInstancePanel projectId="p1" result={{ instance, password: 's3cret-Generated-Pw' }} />)
+    const section = screen.getByRole('region', { name: 'Default user password' })
+    expect(within(section).getByText('s3cret-Generated-Pw')).toBeInTheDocument()
+    expect(within(section).getByRole('status')).toHaveTextContent(/shown only once/)
+    expect(screen.getByText(/Status: Creating/)).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'Go to instance' })).toHaveAttribute('href', `/projects/p1/instances/${instance.id}`)
+  })
+
+  it('shows no password when the user chose their own', () => {
+    render(<CreatedInstancePanel projectId="p1" result={{ instance }} />)
+    expect(screen.queryByRole('region', { name: 'Default user password' })).not.toBeInTheDocument()
+  })
+})

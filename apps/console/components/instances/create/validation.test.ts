@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest'
+import type { InstanceType } from '@/data/catalog/instance-types-query'
+import { isCidr, toCreateRequest, validateInstanceForm, type InstanceFormValues } from './validation'
+
+const xlarge: InstanceType = {
+  id: 'kv.standard.xlarge',
+  vcpu: 4,
+  memory_gib: 16,
+  disk_gib_min: 20,
+  disk_gib_max: 500,
+  max_connections: 20000,
+  bandwidth_mbps: 2000,
+  regions: ['local'],
+}
+
+const valid: InstanceFormValues = {
+  name: 'orders-cache',
+  instanceType: xlarge.id,
+  region: 'local',
+  diskGib: '50',
+  customPassword: false,
+  password: '',
+  allowlist: [{ cidr: '10.0.0.0/8', description: 'office' }],
+  tlsEnabled: true,
+  deletionProtection: false,
+}
+
+describe('isCidr', () => {
+  it.each(['10.0.0.0/8', '192.168.1.10', '0.0.0.0/0', '2001:db8::/32', '::1', 'fe80::1/128', '::ffff:10.0.0.1'])(
+    'accepts %s',
+    (value) => expect(isCidr(value)).toBe(true),
+  )
+  it.each(['', '10.0.0.0/33', '256.0.0.1', '10.0.0/8', '01.2.3.4', 'abc', '2001:db8::/129', '1::2::3', '10.0.0.0/8/1', '10.0.0.0/'])(
+    'rejects %s',
+    (value) => expect(isCidr(value)).toBe(false),
+  )
+})
+
+describe('validateInstanceForm', () => {
+  it('passes a complete form', () => {
+    expect(validateInstanceForm(valid, xlarge)).toEqual({})
+  })
+
+  it('names each problem next to its field', () => {
+    const errors = validateInstanceForm(
+      { ...valid, name: 'Orders_Cache', diskGib: '10', customPassword: true, password: 'short', allowlist: [{ cidr: '10.0.0.300/8', description: '' }] },
+      xlarge,
+    )
+    expect(errors.name).toMatch(/lowercase/)
+    expect(errors.diskGib).toBe('kv.standard.xlarge takes 20–500 GiB of disk.')
+    expect(errors.password).toMatch(/12–128/)
+    expect(errors.allowlist).toMatch(/10\.0\.0\.300\/8/)
+  })
+
+  it('requires a type offered in the chosen region', () => {
+    expect(validateInstanceForm({ ...valid, region: 'aws-eu-west-1' }, xlarge).region).toMatch(/not offered/)
+    expect(validateInstanceForm({ ...valid, instanceType: '' }, undefined).instanceType).toBeDefined()
+  })
+
+  it('rejects names ending in a hyphen and duplicate allowlist entries', () => {
+    expect(validateInstanceForm({ ...valid, name: 'cache-' }, xlarge).name).toBeDefined()
+    const dup = [
+      { cidr: '10.0.0.0/8', description: '' },
+      { cidr: '10.0.0.0/8', description: 'again' },
+    ]
+    expect(validateInstanceForm({ ...valid, allowlist: dup }, xlarge).allowlist).toMatch(/twice/)
+  })
+
+  it('ignores blank allowlist rows', () => {
+    expect(validateInstanceForm({ ...valid, allowlist: [{ cidr: '', description: '' }] }, xlarge)).toEqual({})
+  })
+})
+
+describe('toCreateRequest', () => {
+  it('builds the API body, leaving the password out unless the user set one', () => {
+    expect(toCreateRequest({ ...valid, allowlist: [...valid.allowlist, { cidr: ' ', description: '' }] })).toEqual({
+      name: 'orders-cache',
+      instance_type: 'kv.standard.xlarge',
+      region: 'local',
+      disk_gib: 50,
+      allowlist: [{ cidr: '10.0.0.0/8', description: 'office' }],
+      tls_enabled: true,
+      deletion_protection: false,
+    })
+    expect(toCreateRequest({ ...valid, customPassword: true, password: 'a-long-enough-secret' }).password).toBe(
+      'a-long-enough-secret',
+    )
+  })
+})

@@ -1,0 +1,16 @@
+import path from 'node:path'
+import react from '@vitejs/plugin-react'
+import { defineConfig } from 'vitest/config'
+
+// Component and unit tests. Browser flows against a running platform live in e2e/browser.
+export default defineConfig({
+  plugins: [react()],
+  resolve: { alias: { '@': path.resolve(import.meta.dirname) } },
+  test: {
+    include: ['**/*.test.{ts,tsx}'],
+    exclude: ['**/node_modules/**', '.next/**'],
+    environment: 'jsdom',
+    globals: true,
+    setupFiles: ['./vitest.setup.ts'],
+  },
+})
