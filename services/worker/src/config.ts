@@ -49,7 +49,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
     runsDir: path.join(data, 'runs'),
     sshDir: path.join(data, 'ssh'),
     vmsDir: path.join(data, 'vms'),
-    imageDir: path.resolve(env.BASALT_VM_IMAGE ?? path.join(data, 'images', 'bookworm')),
+    // The image is built once per machine by the bootstrap, whatever data dir this worker uses.
+    imageDir: path.resolve(env.BASALT_VM_IMAGE ?? path.join(root, '.data', 'images', 'bookworm')),
     bridge: env.BASALT_BRIDGE ?? 'basalt0',
     stateSchema: env.BASALT_TF_STATE_SCHEMA ?? 'terraform_state',
     concurrency: positiveInt(env.BASALT_WORKER_CONCURRENCY, 10, 'BASALT_WORKER_CONCURRENCY'),

@@ -49,7 +49,7 @@ export async function deployEngine(
     dataDir: nodes[0]?.data_dir ?? '/var/lib/basalt',
   });
   const step = playbook === 'restart.yml' ? 'ansible_restart' : 'ansible_deploy';
-  return run.step(
+  const result = await run.step(
     step,
     () =>
       runPlaybook({
@@ -69,6 +69,8 @@ export async function deployEngine(
       }),
     RETRY,
   );
+  await run.event('ansible_stats', step, `${playbook}: ${result.changed} task(s) changed`, { changed: result.changed, hosts: result.stats });
+  return result;
 }
 
 /** Connects to every node's endpoint as the instance's user and sends PING. */
@@ -90,6 +92,21 @@ export async function checkEndpoints(ctx: JobContext, run: OperationRun, instanc
   );
 }
 
-export function endpointsOf(nodes: Node[]): { host: string; port: number; node: string }[] {
-  return nodes.map((node) => ({ host: node.public_ip, port: ENGINE_PORT, node: node.name }));
+export interface Endpoint {
+  type: 'private' | 'public';
+  host: string;
+  port: number;
+  tls: boolean;
+  node: string;
+}
+
+/** One endpoint per node; `local` VMs have one address, reachable from this host. */
+export function endpointsOf(nodes: Node[], tls = false): Endpoint[] {
+  return nodes.map((node) => ({
+    type: node.public_ip === node.private_ip ? 'private' : 'public',
+    host: node.public_ip,
+    port: ENGINE_PORT,
+    tls,
+    node: node.name,
+  }));
 }

@@ -2,6 +2,8 @@
 // the step, the tool's exit status and the tail of its output.
 
 export interface Fault {
+  /** `<step>_failed`, so clients can branch on it. */
+  code: string;
   step: string;
   message: string;
   exit_code: number | null;
@@ -22,12 +24,12 @@ export class StepError extends Error {
   }
 
   toFault(): Fault {
-    return { step: this.step, message: this.message, exit_code: this.exitCode, output_tail: this.outputTail };
+    return { code: `${this.step}_failed`, step: this.step, message: this.message, exit_code: this.exitCode, output_tail: this.outputTail };
   }
 }
 
 export function faultOf(step: string, error: unknown): Fault {
   if (error instanceof StepError) return error.toFault();
   const message = error instanceof Error ? error.message : String(error);
-  return { step, message, exit_code: null, output_tail: '' };
+  return { code: `${step}_failed`, step, message, exit_code: null, output_tail: '' };
 }

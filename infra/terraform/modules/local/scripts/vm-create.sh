@@ -22,6 +22,9 @@ if vm_running; then
 fi
 
 bridge_up
+# The pool belongs to one control plane; a second one (another database) on this host could
+# hand out the same address. Refuse rather than put two VMs on one address.
+address_answers && fail "address $VM_IP already answers on the bridge: in use by another VM"
 mkdir -p "$VM_DIR"/{upper,work,root}
 echo "$VM_IP" > "$VM_DIR/address"
 echo "$(vm_machine_name "$VM_IP")" > "$VM_DIR/machine"

@@ -94,6 +94,11 @@ forget_host_key() {
   mv "$VM_KNOWN_HOSTS.tmp" "$VM_KNOWN_HOSTS"
 }
 
+# address_answers: something already accepts connections on the VM's address.
+address_answers() {
+  timeout 0.3 bash -c 'exec 3<>"/dev/tcp/$0/22"' "$VM_IP" 2>/dev/null
+}
+
 # wait_for_pid_file SECONDS: the boot wrapper has recorded the VM's process.
 wait_for_pid_file() {
   local deadline=$((SECONDS + $1))
