@@ -90,6 +90,8 @@ pub(crate) struct Wal {
     poisoned: AtomicBool,
     poison_reason: Mutex<Option<String>>,
     waiters: Mutex<Vec<(u64, Waker)>>,
+    /// Highest LSN anyone waits for; the log thread commits while it is above `durable`.
+    wanted: AtomicU64,
     pub(crate) stats: WalStats,
     fail_next_fsync: AtomicBool,
     pub(crate) shutdown: AtomicBool,
@@ -127,6 +129,7 @@ impl Wal {
             poisoned: AtomicBool::new(false),
             poison_reason: Mutex::new(None),
             waiters: Mutex::new(Vec::new()),
+            wanted: AtomicU64::new(0),
             stats,
             fail_next_fsync: AtomicBool::new(false),
             shutdown: AtomicBool::new(false),
@@ -195,7 +198,6 @@ impl Wal {
         }
         let lsn = b.next_lsn;
         b.next_lsn += 1;
-        let was_empty = b.chunks.is_empty();
         let seg = b.seg;
         let off = b.seg_len;
         b.seg_len += data.len() as u64;
@@ -209,9 +211,8 @@ impl Wal {
         self.appended.store(lsn, Release);
         drop(b);
         self.stats.log_bytes.fetch_add(data.len() as u64, Relaxed);
-        if was_empty && self.mode() == Fsync::Always {
-            self.wake.notify_one();
-        }
+        // The log thread is not woken here but by the first waiter: a pipeline appends all
+        // its records before it waits, so they share one fsync.
         (lsn, seg, off)
     }
 
@@ -308,9 +309,10 @@ impl Wal {
             w.push((lsn, waker.clone()));
         }
         drop(w);
-        // The log thread sleeps while the buffer is empty; a waiter means it should not.
-        let _b = lock(&self.buf);
-        self.wake.notify_one();
+        if self.wanted.fetch_max(lsn, AcqRel) < lsn {
+            let _b = lock(&self.buf);
+            self.wake.notify_one();
+        }
     }
 
     fn wake_waiters(&self, upto: u64) {
@@ -338,13 +340,14 @@ impl Wal {
         self.poisoned.load(Acquire)
     }
 
-    /// Blocks the log thread until there is something to commit, `timeout` passes, or shutdown.
+    /// Blocks the log thread until someone waits for an LSN not yet durable, `timeout`
+    /// passes, or shutdown.
     pub(crate) fn wait_for_work(&self, timeout: Duration, want_pending: bool) {
         let b = lock(&self.buf);
         if self.shutdown.load(Acquire) {
             return;
         }
-        if want_pending && (!b.chunks.is_empty() || self.written() > self.durable()) {
+        if want_pending && self.wanted.load(Acquire) > self.durable() {
             return;
         }
         let _ = self.wake.wait_timeout(b, timeout);

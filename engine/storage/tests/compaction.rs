@@ -40,7 +40,8 @@ fn compaction_keeps_latest_state_across_reopens() {
             }
         }
         let deadline = Instant::now() + Duration::from_secs(10);
-        while db.stats().compactions == 0 && Instant::now() < deadline {
+        let busy = |s: basalt_storage::Stats| s.compactions == 0 || s.log_bytes >= 1024 * 1024;
+        while busy(db.stats()) && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(50));
         }
         let stats = db.stats();
