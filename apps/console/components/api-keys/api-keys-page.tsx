@@ -27,7 +27,7 @@ export function ApiKeysPage() {
         }
       />
       <main className="space-y-4 px-8 py-6">
-        {created ? <SecretOnce label={`API key ${created.name}`} value={created.key} what="API key" /> : null}
+        {created ? <SecretOnce label={`API key ${created.api_key.name}`} value={created.key} what="API key" /> : null}
         {error ? <Alert tone="danger">Could not load API keys: {error.message}</Alert> : null}
         <Card>
           {isPending ? (

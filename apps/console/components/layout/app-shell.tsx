@@ -52,7 +52,8 @@ export function AppShell({ projectId, children }: { projectId: string; children:
 }
 
 function UserMenu() {
-  const { data: user } = useSessionQuery()
+  const { data: session } = useSessionQuery()
+  const user = session?.user
   const logout = useLogoutMutation()
   return (
     <div className="mt-auto border-t border-white/10 pt-3">

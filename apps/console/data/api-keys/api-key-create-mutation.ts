@@ -4,7 +4,10 @@ import { queryKeys } from '../keys'
 import type { ApiKey } from './api-keys-query'
 
 /** The new key's record and its secret, which the API returns only in this answer. */
-export type ApiKeyCreateResult = ApiKey & { key: string }
+export interface ApiKeyCreateResult {
+  api_key: ApiKey
+  key: string
+}
 
 export async function createApiKey(variables: { name: string }) {
   return apiRequest<ApiKeyCreateResult>('POST', '/v1/api-keys', { body: variables })

@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query'
 import { apiRequest } from '../fetcher'
 import { queryKeys } from '../keys'
-import { itemsOf, type Page } from '../page'
+import type { Page } from '../page'
 
 export interface ApiKey {
   id: string
   name: string
-  prefix?: string
+  prefix: string
   created_at: string
   last_used_at?: string | null
   expires_at?: string | null
@@ -14,7 +14,7 @@ export interface ApiKey {
 }
 
 export async function getApiKeys(signal?: AbortSignal) {
-  return itemsOf(await apiRequest<Page<ApiKey> | ApiKey[]>('GET', '/v1/api-keys', { signal }))
+  return (await apiRequest<Page<ApiKey>>('GET', '/v1/api-keys', { signal })).items
 }
 
 export function useApiKeysQuery() {

@@ -1,18 +1,18 @@
 import { useQuery } from '@tanstack/react-query'
 import { apiRequest, seg } from '../fetcher'
 import { queryKeys } from '../keys'
-import { itemsOf, type Page } from '../page'
+import type { Page } from '../page'
 
 /** One row of a benchmark's result table, as memtier_benchmark and YCSB report it. */
 export interface BenchmarkResultRow {
   label?: string
   workload?: string
-  ops_per_sec?: number
-  qps?: number
-  p50_ms?: number
-  p99_ms?: number
-  p999_ms?: number
-  avg_latency_ms?: number
+  ops_per_sec?: number | string
+  qps?: number | string
+  p50_ms?: number | string
+  p99_ms?: number | string
+  p999_ms?: number | string
+  avg_latency_ms?: number | string
   [key: string]: unknown
 }
 
@@ -29,12 +29,12 @@ export interface Benchmark {
 }
 
 export async function getInstanceBenchmarks(project: string, id: string, signal?: AbortSignal) {
-  const body = await apiRequest<Page<Benchmark> | Benchmark[]>(
+  const body = await apiRequest<Page<Benchmark>>(
     'GET',
     `/v1/projects/${seg(project)}/instances/${seg(id)}/benchmarks`,
     { signal },
   )
-  return itemsOf(body)
+  return body.items
 }
 
 export function useInstanceBenchmarksQuery(project: string, id: string) {

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { apiRequest } from '../fetcher'
 import { queryKeys } from '../keys'
-import { itemsOf, type Page } from '../page'
+import type { Page } from '../page'
 
 export interface Region {
   id: string
@@ -11,7 +11,7 @@ export interface Region {
 }
 
 export async function getRegions(signal?: AbortSignal) {
-  return itemsOf(await apiRequest<Page<Region> | Region[]>('GET', '/v1/regions', { signal }))
+  return (await apiRequest<Page<Region>>('GET', '/v1/regions', { signal })).items
 }
 
 export function useRegionsQuery() {

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { apiRequest, seg } from '../fetcher'
 import { queryKeys } from '../keys'
-import { itemsOf, type Page } from '../page'
+import type { Page } from '../page'
 
 export type UserPermission = 'read_only' | 'read_write' | 'admin'
 
@@ -17,7 +17,7 @@ export function instanceUsersPath(project: string, id: string) {
 }
 
 export async function getInstanceUsers(project: string, id: string, signal?: AbortSignal) {
-  return itemsOf(await apiRequest<Page<InstanceUser> | InstanceUser[]>('GET', instanceUsersPath(project, id), { signal }))
+  return (await apiRequest<Page<InstanceUser>>('GET', instanceUsersPath(project, id), { signal })).items
 }
 
 export function useInstanceUsersQuery(project: string, id: string) {

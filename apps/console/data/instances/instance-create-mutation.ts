@@ -19,18 +19,12 @@ export interface InstanceCreateVariables {
 /** `202`: the instance, its first operation and — only in this answer — the default user's password. */
 export interface InstanceCreateResult {
   instance: Instance
-  operation?: Operation
-  password?: string
+  operation: Operation | null
+  default_user: { username: string; password: string }
 }
 
-type CreateBody = Partial<InstanceCreateResult> & Partial<Instance> & { password?: string }
-
-export async function createInstance(project: string, variables: InstanceCreateVariables): Promise<InstanceCreateResult> {
-  const body = await apiRequest<CreateBody>('POST', `/v1/projects/${seg(project)}/instances`, { body: variables })
-  // The instance may come wrapped ({instance, operation}) or flat; the password is returned once either way.
-  const instance = (body.instance ?? body) as Instance
-  const password = body.password ?? (body.instance as { password?: string } | undefined)?.password
-  return { instance, operation: body.operation ?? body.current_operation ?? undefined, password }
+export async function createInstance(project: string, variables: InstanceCreateVariables) {
+  return apiRequest<InstanceCreateResult>('POST', `/v1/projects/${seg(project)}/instances`, { body: variables })
 }
 
 export function useInstanceCreateMutation(project: string) {

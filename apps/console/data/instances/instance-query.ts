@@ -24,26 +24,34 @@ export interface Endpoint {
 
 export interface Instance {
   id: string
-  project_id?: string
+  project_id: string
   name: string
   instance_type: string
   region: string
-  engine_version?: string
+  engine_version: string
   disk_gib: number
   status: InstanceStatus
-  health?: InstanceHealth | null
-  fault?: { code: string; message: string; step?: string | null } | null
+  health: InstanceHealth | null
+  fault: {
+    code?: string
+    message: string
+    step: string | null
+    exit_code?: number | null
+    output_tail?: string
+    operation_id?: string
+  } | null
   endpoints: Endpoint[]
-  connection_uri?: string | null
-  nodes?: unknown[]
+  connection_uri: string | null
+  nodes: { name: string; private_ip?: string; role?: string; status?: string }[]
   tls_enabled: boolean
   deletion_protection: boolean
-  tags?: Record<string, string>
-  parameters?: Record<string, string>
+  tags: Record<string, string>
+  parameters: { fsync?: string; maxmemory_policy?: string; maxclients?: number; timeout?: number }
+  /** Only on `GET /instances/{id}`. */
   current_operation?: Operation | null
-  current_operation_id?: string | null
+  current_operation_id: string | null
   created_at: string
-  updated_at?: string
+  updated_at: string
 }
 
 /** Statuses in which work is under way and the page should keep refreshing. */

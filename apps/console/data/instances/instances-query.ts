@@ -1,15 +1,15 @@
 import { useQuery } from '@tanstack/react-query'
 import { apiRequest, seg } from '../fetcher'
 import { queryKeys } from '../keys'
-import { itemsOf, type Page } from '../page'
+import type { Page } from '../page'
 import { TRANSITIONAL_STATUSES, type Instance } from './instance-query'
 
 export async function getInstances(project: string, signal?: AbortSignal) {
-  const body = await apiRequest<Page<Instance> | Instance[]>('GET', `/v1/projects/${seg(project)}/instances`, {
+  const body = await apiRequest<Page<Instance>>('GET', `/v1/projects/${seg(project)}/instances`, {
     signal,
     query: { limit: 100 },
   })
-  return itemsOf(body)
+  return body.items
 }
 
 export function useInstancesQuery(project: string) {

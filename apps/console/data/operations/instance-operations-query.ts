@@ -1,16 +1,16 @@
 import { useQuery } from '@tanstack/react-query'
 import { apiRequest, seg } from '../fetcher'
 import { queryKeys } from '../keys'
-import { itemsOf, type Page } from '../page'
+import type { Page } from '../page'
 import type { Operation } from './operation-types'
 
 export async function getInstanceOperations(project: string, id: string, signal?: AbortSignal) {
-  const body = await apiRequest<Page<Operation> | Operation[]>(
+  const body = await apiRequest<Page<Operation>>(
     'GET',
     `/v1/projects/${seg(project)}/instances/${seg(id)}/operations`,
     { signal },
   )
-  return itemsOf(body)
+  return body.items
 }
 
 export function useInstanceOperationsQuery(project: string, id: string) {

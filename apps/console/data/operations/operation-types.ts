@@ -2,20 +2,20 @@ export type OperationStatus = 'pending' | 'running' | 'succeeded' | 'failed'
 
 export interface OperationStep {
   name: string
-  status?: OperationStatus | string
+  status: OperationStatus
   started_at?: string | null
   finished_at?: string | null
-  message?: string | null
 }
 
 export interface Operation {
   id: string
-  instance_id?: string | null
+  project_id: string
+  instance_id: string | null
   type: string
   status: OperationStatus
   progress: number
   steps: OperationStep[]
-  error?: { code?: string; message?: string; step?: string; exit_status?: number; output_tail?: string } | null
+  error: { code?: string; message: string; step: string | null; exit_code?: number | null; output_tail?: string } | null
   created_at: string
   started_at?: string | null
   finished_at?: string | null

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { apiRequest } from '../fetcher'
 import { queryKeys } from '../keys'
-import { itemsOf, type Page } from '../page'
+import type { Page } from '../page'
 
 export interface Project {
   id: string
@@ -11,7 +11,7 @@ export interface Project {
 }
 
 export async function getProjects(signal?: AbortSignal) {
-  return itemsOf(await apiRequest<Page<Project> | Project[]>('GET', '/v1/projects', { signal }))
+  return (await apiRequest<Page<Project>>('GET', '/v1/projects', { signal })).items
 }
 
 export function useProjectsQuery() {

@@ -9,7 +9,7 @@ import { statusLabel } from '../status-badge'
 
 /** Shown once after creation: the default user's password is in this answer and nowhere else. */
 export function CreatedInstancePanel({ projectId, result }: { projectId: string; result: InstanceCreateResult }) {
-  const { instance, password } = result
+  const { instance, default_user: user } = result
   return (
     <Card className="max-w-2xl">
       <CardBody className="space-y-4">
@@ -23,16 +23,15 @@ export function CreatedInstancePanel({ projectId, result }: { projectId: string;
             </p>
           </div>
         </div>
-        {password ? (
-          <section aria-label="Default user password" className="space-y-2">
-            <Alert tone="warning">
-              Copy this password now. It is shown only once; afterwards you can only reset it.
-            </Alert>
-            <CodeBlock value={password} label="Password" />
-          </section>
-        ) : (
-          <p className="text-sm text-muted">You set the password yourself; it is not shown again.</p>
-        )}
+        <section aria-label="Default user password" className="space-y-2">
+          <p className="text-sm">
+            User <code className="font-mono text-xs">{user.username}</code>, password:
+          </p>
+          <CodeBlock value={user.password} label="Password" />
+          <Alert tone="warning">
+            Copy this password now. It is shown only once; afterwards you can only reset it on the Users tab.
+          </Alert>
+        </section>
         <Button asChild>
           <Link href={`/projects/${projectId}/instances/${instance.id}`}>Go to instance</Link>
         </Button>

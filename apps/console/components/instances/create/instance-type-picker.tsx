@@ -3,14 +3,10 @@ import type { InstanceType } from '@/data/catalog/instance-types-query'
 import { cn } from '@/lib/utils'
 import { formatGib, formatNumber } from '../format'
 
+/** Published uniform-read throughput of this size with the data set in memory, if measured. */
 export function referenceQps(type: InstanceType): number | undefined {
-  const ref = type.reference_qps
-  if (typeof ref === 'number') return ref
-  if (ref && typeof ref === 'object') {
-    const values = Object.values(ref).filter((v): v is number => typeof v === 'number')
-    return values.length ? Math.max(...values) : undefined
-  }
-  return undefined
+  const qps = type.reference_qps?.memory_larger_than_data?.uniform_read
+  return typeof qps === 'number' && qps > 0 ? qps : undefined
 }
 
 /** The instance types as a radio group of cards: size, vCPU, memory and what they sustain. */
@@ -61,7 +57,7 @@ export function InstanceTypePicker({
                 </span>
                 <span className="mt-0.5 block text-xs text-muted">
                   {formatNumber(type.max_connections)} connections · {formatNumber(type.bandwidth_mbps)} Mbit/s
-                  {qps ? ` · ~${formatNumber(Math.round(qps))} ops/s` : ''}
+                  {qps ? ` · ~${formatNumber(Math.round(qps))} reads/s published` : ''}
                 </span>
               </span>
             </label>

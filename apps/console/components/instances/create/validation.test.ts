@@ -4,6 +4,7 @@ import { isCidr, toCreateRequest, validateInstanceForm, type InstanceFormValues 
 
 const xlarge: InstanceType = {
   id: 'kv.standard.xlarge',
+  size: 'xlarge',
   vcpu: 4,
   memory_gib: 16,
   disk_gib_min: 20,
@@ -11,6 +12,7 @@ const xlarge: InstanceType = {
   max_connections: 20000,
   bandwidth_mbps: 2000,
   regions: ['local'],
+  reference_qps: null,
 }
 
 const valid: InstanceFormValues = {
@@ -30,7 +32,7 @@ describe('isCidr', () => {
     'accepts %s',
     (value) => expect(isCidr(value)).toBe(true),
   )
-  it.each(['', '10.0.0.0/33', '256.0.0.1', '10.0.0/8', '01.2.3.4', 'abc', '2001:db8::/129', '1::2::3', '10.0.0.0/8/1', '10.0.0.0/'])(
+  it.each(['', '10.0.0.1/8', '192.168.1.0/16', '2001:db8::1/32', '10.0.0.0/33', '256.0.0.1', '10.0.0/8', '01.2.3.4', 'abc', '2001:db8::/129', '1::2::3', '10.0.0.0/8/1', '10.0.0.0/'])(
     'rejects %s',
     (value) => expect(isCidr(value)).toBe(false),
   )
@@ -64,6 +66,13 @@ describe('validateInstanceForm', () => {
       { cidr: '10.0.0.0/8', description: 'again' },
     ]
     expect(validateInstanceForm({ ...valid, allowlist: dup }, xlarge).allowlist).toMatch(/twice/)
+  })
+
+  it('takes the API password alphabet: no spaces, quotes or backslashes', () => {
+    const withPassword = (password: string) => ({ ...valid, customPassword: true, password })
+    expect(validateInstanceForm(withPassword('Ab1!#$%&()*+,-.:;<=>?@[]^_{|}~'), xlarge).password).toBeUndefined()
+    for (const bad of ['has a space 123', 'quote"quote"123', "apos'trophe1234", 'back\\slash12345', 'slash/slash/123'])
+      expect(validateInstanceForm(withPassword(bad), xlarge).password, bad).toMatch(/printable ASCII/)
   })
 
   it('ignores blank allowlist rows', () => {

@@ -26,31 +26,54 @@ export const PASSWORD_MIN = 12
 export const PASSWORD_MAX = 128
 export const ALLOWLIST_MAX = 1000
 
-function ipv4Ok(address: string): boolean {
+function ipv4ToBigInt(address: string): bigint | undefined {
   const parts = address.split('.')
-  return parts.length === 4 && parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255 && String(Number(p)) === p)
+  if (parts.length !== 4 || !parts.every((p) => /^(0|[1-9]\d{0,2})$/.test(p) && Number(p) <= 255)) return undefined
+  return parts.reduce((acc, p) => (acc << 8n) + BigInt(p), 0n)
 }
 
-function ipv6Ok(address: string): boolean {
-  if (!/^[0-9a-fA-F:.]+$/.test(address) || !address.includes(':')) return false
-  const doubleColons = address.split('::').length - 1
-  if (doubleColons > 1) return false
-  const groups = address.split(':').filter((g) => g !== '')
-  if (groups.some((g) => g.length > 4 && !ipv4Ok(g))) return false
-  return doubleColons === 1 ? groups.length < 8 : groups.length === 8
+function ipv6ToBigInt(address: string): bigint | undefined {
+  let text = address.toLowerCase()
+  if (!text.includes(':') || !/^[0-9a-f:.]+$/.test(text)) return undefined
+  if (text.includes('.')) {
+    // An embedded IPv4 tail (::ffff:10.0.0.1) counts as the last two groups.
+    const lastColon = text.lastIndexOf(':')
+    const v4 = ipv4ToBigInt(text.slice(lastColon + 1))
+    if (v4 === undefined) return undefined
+    text = `${text.slice(0, lastColon)}:${(v4 >> 16n).toString(16)}:${(v4 & 0xffffn).toString(16)}`
+  }
+  const halves = text.split('::')
+  if (halves.length > 2) return undefined
+  const head = halves[0] ? halves[0].split(':') : []
+  const tail = halves.length === 2 && halves[1] ? halves[1].split(':') : []
+  const missing = 8 - head.length - tail.length
+  if (halves.length === 1 ? missing !== 0 : missing < 1) return undefined
+  const groups = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill('0'), ...tail]
+  if (!groups.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return undefined
+  return groups.reduce((acc, g) => (acc << 16n) + BigInt(parseInt(g, 16)), 0n)
 }
 
-/** A valid IPv4 or IPv6 CIDR such as 10.0.0.0/8 or 2001:db8::/32; a bare address counts as /32 or /128. */
+/**
+ * A valid IPv4 or IPv6 CIDR such as 10.0.0.0/8 or 2001:db8::/32, with host bits zero as a
+ * firewall requires (the API's rule); a bare address means one host.
+ */
 export function isCidr(value: string): boolean {
-  const [address, prefix, extra] = value.trim().split('/')
+  const [address, prefixText, extra] = value.trim().split('/')
   if (extra !== undefined || !address) return false
-  const v4 = ipv4Ok(address)
-  const v6 = !v4 && ipv6Ok(address)
-  if (!v4 && !v6) return false
-  if (prefix === undefined) return true
-  if (!/^\d{1,3}$/.test(prefix)) return false
-  return Number(prefix) <= (v4 ? 32 : 128)
+  const v4 = ipv4ToBigInt(address)
+  const v6 = v4 === undefined ? ipv6ToBigInt(address) : undefined
+  const ip = v4 ?? v6
+  if (ip === undefined) return false
+  const bits = v4 !== undefined ? 32 : 128
+  if (prefixText !== undefined && !/^\d{1,3}$/.test(prefixText)) return false
+  const prefix = prefixText === undefined ? bits : Number(prefixText)
+  if (prefix > bits) return false
+  const hostMask = (1n << BigInt(bits - prefix)) - 1n
+  return (ip & hostMask) === 0n
 }
+
+/** The API's rule for database passwords: printable ASCII without spaces, quotes or backslashes. */
+export const PASSWORD_PATTERN = /^[A-Za-z0-9!#$%&()*+,\-.:;<=>?@[\]^_{|}~]+$/
 
 export function validateInstanceForm(values: InstanceFormValues, type: InstanceType | undefined): InstanceFormErrors {
   const errors: InstanceFormErrors = {}
@@ -73,13 +96,14 @@ export function validateInstanceForm(values: InstanceFormValues, type: InstanceT
     const length = values.password.length
     if (length < PASSWORD_MIN || length > PASSWORD_MAX)
       errors.password = `Use ${PASSWORD_MIN}–${PASSWORD_MAX} characters.`
-    else if (/\s/.test(values.password)) errors.password = 'Spaces are not allowed in the password.'
+    else if (!PASSWORD_PATTERN.test(values.password))
+      errors.password = 'Use printable ASCII without spaces, quotes, slashes or backslashes.'
   }
 
   const rows = values.allowlist.filter((row) => row.cidr.trim() || row.description.trim())
   if (rows.length > ALLOWLIST_MAX) errors.allowlist = `At most ${ALLOWLIST_MAX} entries.`
   const bad = rows.find((row) => !isCidr(row.cidr))
-  if (bad) errors.allowlist = `“${bad.cidr || '(empty)'}” is not an IP address or CIDR block.`
+  if (bad) errors.allowlist = `“${bad.cidr || '(empty)'}” is not an IP address or CIDR block with its host bits zero.`
   const seen = new Set<string>()
   for (const row of rows) {
     const cidr = row.cidr.trim()

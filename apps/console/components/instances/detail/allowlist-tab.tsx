@@ -9,14 +9,14 @@ import { AllowlistEditor } from '../create/allowlist-editor'
 import { ALLOWLIST_MAX, isCidr, type AllowlistRow } from '../create/validation'
 
 export function AllowlistTab({ projectId, instanceId }: { projectId: string; instanceId: string }) {
-  const { data: entries, error, isPending } = useAllowlistQuery(projectId, instanceId)
+  const { data: allowlist, error, isPending } = useAllowlistQuery(projectId, instanceId)
   const replace = useAllowlistReplaceMutation(projectId, instanceId)
   const [rows, setRows] = useState<AllowlistRow[]>([])
   const [invalid, setInvalid] = useState<string>()
 
   useEffect(() => {
-    if (entries) setRows(entries.map((e) => ({ cidr: e.cidr, description: e.description ?? '' })))
-  }, [entries])
+    if (allowlist) setRows(allowlist.items.map((e) => ({ cidr: e.cidr, description: e.description })))
+  }, [allowlist])
 
   const save = () => {
     const filled = rows.filter((r) => r.cidr.trim())
