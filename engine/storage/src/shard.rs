@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use std::sync::atomic::Ordering::Relaxed;
 
 /// Memory charged per key on top of its bytes (map slot, metadata).
-pub(crate) const KEY_OVERHEAD: u64 = 96;
+pub(crate) const KEY_OVERHEAD: u64 = 160;
 
 pub(crate) struct Item {
     /// The entry; its value is a placeholder while `resident` is false.
