@@ -19,9 +19,9 @@ export function OverviewTab({ projectId, instance }: { projectId: string; instan
         {operation ? <OperationProgressCard projectId={projectId} instanceId={instance.id} operation={operation} /> : null}
         <ConnectionCard instance={instance} />
       </div>
-      <Card>
+      <Card aria-labelledby="configuration-title">
         <CardHeader>
-          <CardTitle>Configuration</CardTitle>
+          <CardTitle id="configuration-title">Configuration</CardTitle>
         </CardHeader>
         <CardBody>
           <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2.5 text-sm">

@@ -1,0 +1,212 @@
+// A user's first session in the console, in Debian's Chromium against the real platform
+// (PostgreSQL, API, built console; no worker, so a new instance stays `creating`):
+// log in as the admin, create an instance from the form, find it in the list, open it,
+// and create an API key that is shown once and really authenticates.
+import { createBasaltClient } from '@basalt/api-client';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startTestPlatform } from '../support/platform.js';
+import { launchChromium } from './support/browser.js';
+import { snap } from './support/screenshots.js';
+
+type Platform = Awaited<ReturnType<typeof startTestPlatform>>;
+
+let platform: Platform;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let consoleUrl: string;
+const instanceName = `orders-${Date.now().toString(36)}`;
+let instancePassword = '';
+let instancePath = '';
+
+beforeAll(async () => {
+  platform = await startTestPlatform({ console: true, worker: false });
+  if (!platform.consoleUrl) throw new Error('the console is not built: run `npm run build -w @basalt/console` (the bootstrap does)');
+  consoleUrl = platform.consoleUrl;
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: consoleUrl });
+  page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await platform?.stop();
+});
+
+/** The API as a script sees it, logged in with the admin's session: the oracle for what the UI claims. */
+async function adminClient() {
+  const anonymous = createBasaltClient({ baseUrl: platform.apiUrl });
+  const { response } = await anonymous.POST('/v1/auth/login', { body: { email: platform.admin.email, password: platform.admin.password } });
+  const cookie = response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  return createBasaltClient({ baseUrl: platform.apiUrl, sessionCookie: cookie });
+}
+
+describe('console flows', () => {
+  test('an anonymous visitor is sent to the login page, and a wrong password is refused', async () => {
+    await page.goto('/');
+    await page.waitForURL(/\/login/);
+    await expect(page.getByRole('heading', { name: 'Sign in to the console' }).isVisible()).resolves.toBe(true);
+    await page.getByLabel('E-mail').fill(platform.admin.email);
+    await page.getByLabel('Password').fill('not-the-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/e-mail or password is not correct/);
+    await snap(page, '01-login-refused');
+  });
+
+  test('the admin logs in and lands on the instances of their project', async () => {
+    await page.getByLabel('Password').fill(platform.admin.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/projects\/[^/]+\/instances$/);
+    await page.getByRole('heading', { name: 'Instances', level: 1 }).waitFor();
+    await page.getByText('No instances yet').waitFor();
+    // The session cookie is the API's, httpOnly, and first-party to the console's origin.
+    const cookies = await context.cookies(consoleUrl);
+    expect(cookies.some((c) => c.httpOnly)).toBe(true);
+    expect(await page.evaluate(() => document.cookie)).toBe('');
+    // The project switcher names the admin's project.
+    const me = await (await adminClient()).GET('/v1/auth/me');
+    const project = me.data!.projects[0];
+    expect(page.url()).toContain(`/projects/${project.id}/instances`);
+    await expect(page.getByRole('button', { name: `Project: ${project.name}` }).isVisible()).resolves.toBe(true);
+  });
+
+  test('the create form names a bad field and sends nothing', async () => {
+    await page.getByRole('link', { name: 'Create instance' }).first().click();
+    await page.getByRole('heading', { name: 'Create instance', level: 1 }).waitFor();
+    await page.getByRole('radio', { name: /kv\.standard\.small/ }).waitFor();
+    await page.getByLabel('Instance name').fill('Bad_Name');
+    await page.getByLabel('Allowlist entry 1 CIDR').fill('10.0.0.1/8');
+    await page.getByRole('button', { name: 'Create instance' }).click();
+    await page.getByText(/Use 1–63 lowercase letters/).waitFor();
+    await page.getByText(/“10\.0\.0\.1\/8” is not an IP address or CIDR block/).waitFor();
+    await snap(page, '02-create-form-errors');
+    const list = await (await adminClient()).GET('/v1/projects/{project}/instances', {
+      params: { path: { project: page.url().split('/')[4] } },
+    });
+    expect(list.data!.items).toHaveLength(0);
+  });
+
+  test('creating an instance shows the default password once, and the API holds what the form sent', async () => {
+    const projectId = page.url().split('/')[4];
+    await page.getByLabel('Instance name').fill(instanceName);
+    // The catalog shows each type with its vCPU and memory.
+    const xlarge = page.getByRole('radio', { name: /kv\.standard\.xlarge, 4 vCPU, 16 GiB memory/ });
+    await xlarge.check();
+    await page.getByLabel('Disk (GiB)').fill('60');
+    await page.getByLabel('Allowlist entry 1 CIDR').fill('10.0.0.0/8');
+    await page.getByLabel('Allowlist entry 1 description').fill('office');
+    await page.getByRole('switch', { name: 'Deletion protection' }).click();
+    await snap(page, '03-create-form');
+    await page.getByRole('button', { name: 'Create instance' }).click();
+
+    const secret = page.getByRole('region', { name: 'Default user password' });
+    await secret.waitFor();
+    instancePassword = (await secret.getByLabel('Password', { exact: true }).textContent())!.trim();
+    expect(instancePassword).toMatch(/^[A-Za-z0-9!#$%&()*+,\-.:;<=>?@[\]^_{|}~]{12,128}$/);
+    await page.getByText(`Instance ${instanceName} requested`).waitFor();
+    await snap(page, '04-created-password-once');
+
+    const api = await adminClient();
+    const list = await api.GET('/v1/projects/{project}/instances', { params: { path: { project: projectId } } });
+    const created = list.data!.items.find((i) => i.name === instanceName)!;
+    expect(created).toMatchObject({
+      instance_type: 'kv.standard.xlarge',
+      region: 'local',
+      disk_gib: 60,
+      status: 'creating',
+      deletion_protection: true,
+      tls_enabled: false,
+    });
+    const allowlist = await api.GET('/v1/projects/{project}/instances/{instance}/allowlist', {
+      params: { path: { project: projectId, instance: created.id } },
+    });
+    expect(allowlist.data!.items.map((e) => [e.cidr, e.description])).toEqual([['10.0.0.0/8', 'office']]);
+    instancePath = `/projects/${projectId}/instances/${created.id}`;
+  });
+
+  test('the new instance is in the list with its status, type and region', async () => {
+    await page.getByRole('link', { name: 'Instances' }).first().click();
+    const table = page.getByRole('table', { name: 'Instances' });
+    await table.waitFor();
+    const row = table.getByRole('row').filter({ has: page.getByRole('link', { name: instanceName }) });
+    await expect(row.getByRole('cell').allTextContents()).resolves.toEqual([
+      instanceName,
+      'Creating',
+      '—',
+      'kv.standard.xlarge',
+      'local',
+      'Pending',
+      'just now',
+    ]);
+    await snap(page, '05-instances-list', { docs: true });
+  });
+
+  test('the detail page shows status, configuration, the waiting operation, users and operations', async () => {
+    await page.getByRole('link', { name: instanceName }).click();
+    await page.waitForURL(`**${instancePath}`);
+    await page.getByRole('heading', { name: instanceName, level: 1 }).waitFor();
+    await page.getByLabel('Status: Creating').first().waitFor();
+    const progress = page.getByRole('region', { name: 'Operation progress' });
+    await progress.getByText('Current step: Waiting for a worker').waitFor();
+    await progress.getByText('pending', { exact: true }).waitFor();
+    await page.getByText('Endpoints appear when provisioning').waitFor();
+    await expect(page.getByRole('region', { name: 'Configuration' }).textContent()).resolves.toContain('Deletion protectionOn');
+    await snap(page, '06-instance-overview');
+
+    await page.getByRole('tab', { name: 'Users' }).click();
+    const users = page.getByRole('table', { name: 'Database users' });
+    await users.getByRole('cell', { name: 'default', exact: true }).waitFor();
+
+    await page.getByRole('tab', { name: 'Operations' }).click();
+    const ops = page.getByRole('table', { name: 'Operations' });
+    await ops.getByRole('cell', { name: 'create', exact: true }).waitFor();
+    await ops.getByText('pending').waitFor();
+
+    await page.getByRole('tab', { name: 'Benchmarks' }).click();
+    await page.getByText('No benchmark has run on this instance yet').waitFor();
+
+    // Deletion protection holds in the UI as in the API: the delete dialog says so and the API refuses.
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: `Delete ${instanceName}?` });
+    await dialog.getByText('Deletion protection is on').waitFor();
+    await dialog.getByLabel(`Type ${instanceName} to confirm`).fill(instanceName);
+    await dialog.getByRole('button', { name: 'Delete instance' }).click();
+    await dialog.getByRole('alert').waitFor();
+    await page.keyboard.press('Escape');
+  });
+
+  test('an API key is created, shown once, and authenticates against the API', async () => {
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Create API key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create API key' });
+    await dialog.getByLabel('Key name').fill('terraform-ci');
+    await dialog.getByRole('button', { name: 'Create key' }).click();
+    const secret = page.getByRole('region', { name: 'API key terraform-ci' });
+    await secret.waitFor();
+    const key = (await secret.getByLabel('API key terraform-ci', { exact: true }).textContent())!.trim();
+    expect(key.length).toBeGreaterThanOrEqual(24);
+    const row = page.getByRole('table', { name: 'API keys' }).getByRole('row').filter({ hasText: 'terraform-ci' });
+    await row.getByText('Active').waitFor();
+    await snap(page, '07-api-key-once');
+
+    const asKey = await createBasaltClient({ baseUrl: platform.apiUrl, apiKey: key }).GET('/v1/auth/me');
+    expect(asKey.response.status).toBe(200);
+    expect(asKey.data!.auth_method).toBe('api_key');
+
+    // Shown once: after a reload the secret is gone and only its prefix is listed.
+    await page.reload();
+    await page.getByRole('table', { name: 'API keys' }).getByText('terraform-ci').waitFor();
+    expect(await page.getByText(key).count()).toBe(0);
+  });
+
+  test('signing out ends the session', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/login/);
+    await page.goto(instancePath);
+    await page.waitForURL(/\/login\?next=/);
+  });
+});
