@@ -1,0 +1,66 @@
+// What a test can see of a `local` VM from the host: its cgroup limits, its state dir,
+// its process, and its engine through the real redis-cli.
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** The engine features the worker was told about (BASALT_ENGINE_FEATURES); tests of users and allowlist run when present. */
+export const ENGINE_FEATURES = new Set(
+  (process.env.BASALT_ENGINE_FEATURES ?? '').split(',').map((f) => f.trim()).filter(Boolean),
+);
+
+/** The VM's machine name, as infra/terraform/modules/local/scripts/vm-lib.sh derives it. */
+export function machineName(ip: string): string {
+  return 'bvm' + ip.split('.').map((o) => Number(o).toString(16).padStart(2, '0')).join('');
+}
+
+export interface CgroupLimits {
+  cpus: number;
+  memoryMb: number;
+}
+
+export function cgroupPaths(ip: string): string[] {
+  const name = machineName(ip);
+  if (fs.existsSync('/sys/fs/cgroup/cgroup.controllers')) return [`/sys/fs/cgroup/basalt/${name}`];
+  return [`/sys/fs/cgroup/cpu/basalt/${name}`, `/sys/fs/cgroup/memory/basalt/${name}`];
+}
+
+export function cgroupLimits(ip: string): CgroupLimits {
+  const name = machineName(ip);
+  const read = (file: string) => fs.readFileSync(file, 'utf8').trim();
+  if (fs.existsSync('/sys/fs/cgroup/cgroup.controllers')) {
+    const [quota, period] = read(`/sys/fs/cgroup/basalt/${name}/cpu.max`).split(' ');
+    return { cpus: Number(quota) / Number(period), memoryMb: Number(read(`/sys/fs/cgroup/basalt/${name}/memory.max`)) / 2 ** 20 };
+  }
+  const quota = Number(read(`/sys/fs/cgroup/cpu/basalt/${name}/cpu.cfs_quota_us`));
+  const period = Number(read(`/sys/fs/cgroup/cpu/basalt/${name}/cpu.cfs_period_us`));
+  const memory = Number(read(`/sys/fs/cgroup/memory/basalt/${name}/memory.limit_in_bytes`));
+  return { cpus: quota / period, memoryMb: memory / 2 ** 20 };
+}
+
+/** Processes inside the VM's cgroup (all of the container's, when it runs). */
+export function cgroupProcessCount(ip: string): number {
+  const dir = cgroupPaths(ip).at(-1)!;
+  return fs.readFileSync(path.join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean).length;
+}
+
+export function vmDir(dataDir: string, nodeName: string): string {
+  return path.join(dataDir, 'vms', nodeName);
+}
+
+/** A systemd-nspawn process whose command line names this VM's machine. */
+export function nspawnRunning(ip: string): boolean {
+  const out = spawnSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).stdout;
+  return out.split('\n').some((line) => line.startsWith('systemd-nspawn') && line.includes(`--machine=${machineName(ip)}`));
+}
+
+export interface Credentials {
+  username: string;
+  password: string;
+}
+
+/** Runs the real redis-cli against an endpoint, as the given user when the engine has users. */
+export function redisCli(host: string, port: number, credentials: Credentials | undefined, ...args: string[]): string {
+  const auth = credentials && ENGINE_FEATURES.has('users') ? ['--user', credentials.username, '--pass', credentials.password, '--no-auth-warning'] : [];
+  return execFileSync('redis-cli', ['-h', host, '-p', String(port), ...auth, ...args], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+}

@@ -1,0 +1,184 @@
+// The worker drives one instance through its whole life on a real `local` VM: create →
+// running, write and read with redis-cli, the cgroup matches the type, a second deploy
+// changes nothing, resize and restart keep the data, delete leaves nothing behind.
+// Jobs are written as the API writes them (rows + pg-boss job through @basalt/db).
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createDatabase } from '../support/database.js';
+import { startWorker, type WorkerProcess } from './support/worker-process.js';
+import {
+  createInstance,
+  getInstance,
+  openControlPlane,
+  operationEvents,
+  requestOperation,
+  waitForOperation,
+  type ControlPlane,
+  type CreatedInstance,
+} from './support/fixtures.js';
+import { cgroupLimits, cgroupPaths, cgroupProcessCount, nspawnRunning, redisCli, vmDir } from './support/vm-host.js';
+
+interface NodeRow {
+  name: string;
+  private_ip: string;
+}
+interface EndpointRow {
+  host: string;
+  port: number;
+}
+
+let db: { url: string; drop: () => Promise<void> };
+let dataDir: string;
+let cp: ControlPlane;
+let worker: WorkerProcess;
+let instance: CreatedInstance;
+let node: NodeRow;
+let endpoint: EndpointRow;
+
+beforeAll(async () => {
+  db = await createDatabase('prov_life');
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-prov-'));
+  cp = await openControlPlane(db.url);
+  worker = startWorker(db.url, dataDir);
+});
+
+afterAll(async () => {
+  await worker?.kill();
+  await cp?.close();
+  await db?.drop();
+  if (dataDir && fs.readdirSync(path.join(dataDir, 'vms'), { withFileTypes: true }).length === 0) {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+function ssh(command: string): string {
+  return execFileSync(
+    'ssh',
+    [
+      '-i', path.join(dataDir, 'ssh', 'local', 'id_ed25519'),
+      '-o', `UserKnownHostsFile=${path.join(dataDir, 'ssh', 'known_hosts')}`,
+      '-o', 'StrictHostKeyChecking=yes',
+      '-o', 'BatchMode=yes',
+      `root@${node.private_ip}`,
+      command,
+    ],
+    { encoding: 'utf8', timeout: 20_000 },
+  ).trim();
+}
+
+describe('an instance on a local VM, driven by the worker', () => {
+  test('is created and reaches running', async () => {
+    const started = Date.now();
+    instance = await createInstance(cp, 'life', 'kv.standard.small');
+    const operation = await waitForOperation(cp, instance.operationId);
+    const row = await getInstance(cp, instance.id);
+    expect(operation.status, `${JSON.stringify(operation.error)}\n${worker.log()}`).toBe('succeeded');
+    expect(row.status).toBe('running');
+    expect(row.fault).toBeNull();
+    console.log(`create → running: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    node = (row.nodes as NodeRow[])[0]!;
+    endpoint = (row.endpoints as EndpointRow[])[0]!;
+    expect(node.private_ip).toMatch(/^10\.77\.\d+\.\d+$/);
+    expect(endpoint).toMatchObject({ host: node.private_ip, port: 6379 });
+    const steps = (operation.steps as { name: string; status: string }[]).map((s) => `${s.name}:${s.status}`);
+    expect(steps).toEqual([
+      'allocate_addresses:succeeded',
+      'terraform_init:succeeded',
+      'terraform_apply:succeeded',
+      'ansible_deploy:succeeded',
+      'health_check:succeeded',
+    ]);
+  });
+
+  test('serves redis-cli with the instance user', () => {
+    expect(redisCli(endpoint.host, endpoint.port, instance, 'SET', 'greeting', 'hello')).toBe('OK');
+    expect(redisCli(endpoint.host, endpoint.port, instance, 'GET', 'greeting')).toBe('hello');
+  });
+
+  test('runs inside cgroup limits that match its type (1 vCPU, 2 GiB)', () => {
+    expect(cgroupLimits(node.private_ip)).toEqual({ cpus: 1, memoryMb: 2048 });
+    expect(cgroupProcessCount(node.private_ip)).toBeGreaterThan(3);
+  });
+
+  test('a second deploy with nothing changed reports no change', async () => {
+    const operationId = await requestOperation(cp, instance.id, 'applyUsers');
+    const operation = await waitForOperation(cp, operationId);
+    expect(operation.status).toBe('succeeded');
+    const stats = (await operationEvents(cp, operationId)).find((e) => e.kind === 'ansible_stats');
+    expect(stats?.data).toMatchObject({ changed: 0 });
+  });
+
+  test('resize to kv.standard.large changes the limits and keeps the data', async () => {
+    const bootPid = ssh('cat /proc/1/stat').split(' ')[21];
+    await cp.database.db
+      .update((await import('@basalt/db')).schema.instances)
+      .set({ instanceType: 'kv.standard.large', status: 'modifying' })
+      .where((await import('drizzle-orm')).eq((await import('@basalt/db')).schema.instances.id, instance.id));
+    const operationId = await requestOperation(cp, instance.id, 'modify', {
+      changes: { instance_type: { from: 'kv.standard.small', to: 'kv.standard.large' } },
+    });
+    const operation = await waitForOperation(cp, operationId);
+    expect(operation.status, JSON.stringify(operation.error)).toBe('succeeded');
+    expect((await getInstance(cp, instance.id)).status).toBe('running');
+    expect(cgroupLimits(node.private_ip)).toEqual({ cpus: 2, memoryMb: 8192 });
+    expect(ssh('cat /etc/basalt/basalt.toml')).toContain('maxmemory = "6144mb"');
+    // The same VM (its init started at the same time), not a new one.
+    expect(ssh('cat /proc/1/stat').split(' ')[21]).toBe(bootPid);
+    expect(redisCli(endpoint.host, endpoint.port, instance, 'GET', 'greeting')).toBe('hello');
+  });
+
+  test('restart restarts the engine and keeps the data', async () => {
+    const before = ssh('systemctl show -p MainPID --value basalt-server');
+    const operationId = await requestOperation(cp, instance.id, 'restart');
+    const operation = await waitForOperation(cp, operationId);
+    expect(operation.status, JSON.stringify(operation.error)).toBe('succeeded');
+    const after = ssh('systemctl show -p MainPID --value basalt-server');
+    expect(after).not.toBe(before);
+    expect(redisCli(endpoint.host, endpoint.port, instance, 'GET', 'greeting')).toBe('hello');
+  });
+
+  test('the engine comes back by itself when it dies', async () => {
+    const before = ssh('systemctl show -p MainPID --value basalt-server');
+    ssh(`kill -9 ${before}`);
+    const deadline = Date.now() + 15_000;
+    let answer = '';
+    while (Date.now() < deadline) {
+      try {
+        answer = redisCli(endpoint.host, endpoint.port, instance, 'GET', 'greeting');
+        if (answer === 'hello') break;
+      } catch {
+        // Refused while systemd restarts it.
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(answer).toBe('hello');
+    expect(ssh('systemctl show -p MainPID --value basalt-server')).not.toBe(before);
+  });
+
+  test('delete leaves nothing behind and frees the address', async () => {
+    const operationId = await requestOperation(cp, instance.id, 'delete');
+    const operation = await waitForOperation(cp, operationId);
+    expect(operation.status, JSON.stringify(operation.error)).toBe('succeeded');
+    const row = await getInstance(cp, instance.id);
+    expect(row.status).toBe('deleted');
+    expect(row.nodes).toEqual([]);
+    expect(fs.existsSync(vmDir(dataDir, node.name))).toBe(false);
+    expect(fs.readdirSync(path.join(dataDir, 'vms'))).toEqual([]);
+    expect(nspawnRunning(node.private_ip)).toBe(false);
+    for (const dir of cgroupPaths(node.private_ip)) expect(fs.existsSync(dir)).toBe(false);
+    expect(fs.existsSync(path.join(dataDir, 'terraform', instance.id))).toBe(false);
+    expect(fs.existsSync(path.join(dataDir, 'runs', instance.id))).toBe(false);
+    expect(fs.readFileSync(path.join(dataDir, 'ssh', 'known_hosts'), 'utf8')).not.toContain(`${node.private_ip} `);
+
+    // The address goes back to the pool: the next instance gets it.
+    const next = await createInstance(cp, 'next', 'kv.standard.small');
+    const created = await waitForOperation(cp, next.operationId);
+    expect(created.status, JSON.stringify(created.error)).toBe('succeeded');
+    expect(((await getInstance(cp, next.id)).nodes as NodeRow[])[0]!.private_ip).toBe(node.private_ip);
+    const gone = await waitForOperation(cp, await requestOperation(cp, next.id, 'delete'));
+    expect(gone.status).toBe('succeeded');
+  });
+});
