@@ -1,30 +1,78 @@
-import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { ApiConfig } from './config.js';
 import { DatabaseModule } from './database/database.module.js';
 import { AuthGuard } from './common/auth.guard.js';
 import { ErrorFilter } from './common/error.filter.js';
+import { IdempotencyInterceptor } from './common/idempotency.interceptor.js';
 import { RequestValidationPipe } from './common/validation.pipe.js';
+import { AuditMiddleware } from './audit/audit.middleware.js';
+import { AuditController } from './audit/audit.controller.js';
 import { AuthController } from './auth/auth.controller.js';
 import { AuthService } from './auth/auth.service.js';
+import { ApiKeyController } from './api-keys/api-key.controller.js';
+import { ApiKeyService } from './api-keys/api-key.service.js';
+import { BenchmarkController } from './benchmarks/benchmark.controller.js';
+import { BenchmarkService } from './benchmarks/benchmark.service.js';
+import { CatalogController } from './catalog/catalog.controller.js';
 import { HealthController } from './health/health.controller.js';
+import { AllowlistController } from './instances/allowlist.controller.js';
+import { AllowlistService } from './instances/allowlist.service.js';
+import { InstanceController } from './instances/instance.controller.js';
+import { InstanceService } from './instances/instance.service.js';
+import { InstanceUserController } from './instances/instance-user.controller.js';
+import { InstanceUserService } from './instances/instance-user.service.js';
+import { OperationController } from './operations/operation.controller.js';
+import { OperationService } from './operations/operation.service.js';
+import { OperationStarter } from './operations/operation-starter.service.js';
+import { ProjectAccess } from './projects/project-access.service.js';
+import { ProjectController } from './projects/project.controller.js';
+import { ProjectService } from './projects/project.service.js';
+import { UserController } from './users/user.controller.js';
 
 @Module({})
-export class AppModule {
+export class AppModule implements NestModule {
   static register(config: ApiConfig): DynamicModule {
     return {
       module: AppModule,
       global: true,
       imports: [DatabaseModule],
-      controllers: [HealthController, AuthController],
+      controllers: [
+        HealthController,
+        AuthController,
+        UserController,
+        ApiKeyController,
+        ProjectController,
+        CatalogController,
+        InstanceController,
+        InstanceUserController,
+        AllowlistController,
+        OperationController,
+        BenchmarkController,
+        AuditController,
+      ],
       providers: [
         { provide: ApiConfig, useValue: config },
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: ErrorFilter },
         { provide: APP_PIPE, useClass: RequestValidationPipe },
+        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
         AuthService,
+        ApiKeyService,
+        ProjectAccess,
+        ProjectService,
+        OperationStarter,
+        InstanceService,
+        InstanceUserService,
+        AllowlistService,
+        OperationService,
+        BenchmarkService,
       ],
       exports: [ApiConfig],
     };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(AuditMiddleware).forRoutes('*path');
   }
 }

@@ -31,3 +31,7 @@ export class InstanceTypeParams {
   @Matches(/^[a-z0-9.]+$/, { message: 'id must be an instance type id such as kv.standard.xlarge' })
   id: string;
 }
+
+export class InstanceBenchmarkParams extends ProjectInstanceParams {
+  @ApiProperty({ format: 'uuid' }) @IsUUID('all') benchmark: string;
+}

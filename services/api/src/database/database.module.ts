@@ -2,9 +2,16 @@
 import { Global, Module } from '@nestjs/common';
 import PgBoss from 'pg-boss';
 import {
+  AllowlistRepository,
+  AuditRepository,
+  BenchmarksRepository,
   CatalogRepository,
   createDatabase,
   type Database,
+  IdempotencyRepository,
+  InstanceUsersRepository,
+  InstancesRepository,
+  OperationsRepository,
   ProjectsRepository,
   UsersRepository,
 } from '@basalt/db';
@@ -16,6 +23,13 @@ const repositories = [
   UsersRepository,
   ProjectsRepository,
   CatalogRepository,
+  InstancesRepository,
+  InstanceUsersRepository,
+  AllowlistRepository,
+  OperationsRepository,
+  BenchmarksRepository,
+  AuditRepository,
+  IdempotencyRepository,
 ];
 
 @Global()

@@ -1,0 +1,30 @@
+import { randomBytes } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { UsersRepository } from '@basalt/db';
+import { Invalid, NotFound } from '../common/errors.js';
+import { hashToken } from '../common/password-hash.js';
+import type { AuthContext } from '../common/request-context.js';
+import { type ApiKeyDto, type CreatedApiKeyDto, toApiKeyDto } from './api-key.dto.js';
+
+@Injectable()
+export class ApiKeyService {
+  constructor(private readonly users: UsersRepository) {}
+
+  /** Key format `bsk_<8 id chars>_<secret>`; only its SHA-256 is stored. */
+  async create(auth: AuthContext, name: string, expiresAt?: string): Promise<CreatedApiKeyDto> {
+    const expires = expiresAt ? new Date(expiresAt) : null;
+    if (expires && (Number.isNaN(expires.getTime()) || expires.getTime() <= Date.now())) throw new Invalid('expires_at must be a future date-time');
+    const prefix = `bsk_${randomBytes(6).toString('base64url')}`;
+    const key = `${prefix}_${randomBytes(32).toString('base64url')}`;
+    const row = await this.users.createApiKey({ userId: auth.user.id, name: name.trim(), prefix, keyHash: hashToken(key), expiresAt: expires });
+    return { api_key: toApiKeyDto(row), key };
+  }
+
+  async list(auth: AuthContext): Promise<ApiKeyDto[]> {
+    return (await this.users.listApiKeys(auth.user.id)).map(toApiKeyDto);
+  }
+
+  async revoke(auth: AuthContext, id: string): Promise<void> {
+    if (!(await this.users.revokeApiKey(auth.user.id, id))) throw new NotFound('API key');
+  }
+}

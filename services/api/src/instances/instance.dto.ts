@@ -1,0 +1,282 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
+import { IsTags } from '../common/validators.js';
+import { OperationDto } from '../operations/operation.dto.js';
+import { AllowlistEntryInputDto, MAX_ALLOWLIST_ENTRIES } from './allowlist.dto.js';
+
+export const INSTANCE_STATUSES = ['creating', 'running', 'modifying', 'restarting', 'deleting', 'deleted', 'create_failed', 'error'] as const;
+export const INSTANCE_HEALTH = ['healthy', 'degraded', 'unavailable'] as const;
+export const ENGINE_VERSIONS = ['1.0'] as const;
+export const FSYNC_POLICIES = ['always', 'everysec', 'no'] as const;
+export const MAXMEMORY_POLICIES = ['noeviction', 'allkeys-lru', 'allkeys-lfu', 'allkeys-random', 'volatile-lru', 'volatile-lfu', 'volatile-random', 'volatile-ttl'] as const;
+export const INSTANCE_NAME = /^[a-z][a-z0-9-]{0,61}[a-z0-9]$|^[a-z]$/;
+/** Printable ASCII without spaces, quotes or backslashes: safe in engine config and URIs. */
+export const DB_PASSWORD = /^[A-Za-z0-9!#$%&()*+,\-.:;<=>?@[\]^_{|}~]{12,128}$/;
+
+export class InstanceParametersDto {
+  @ApiProperty({ required: false, enum: FSYNC_POLICIES, description: 'When the write-ahead log is fsynced' })
+  @IsOptional()
+  @IsIn(FSYNC_POLICIES)
+  fsync?: (typeof FSYNC_POLICIES)[number];
+
+  @ApiProperty({ required: false, enum: MAXMEMORY_POLICIES })
+  @IsOptional()
+  @IsIn(MAXMEMORY_POLICIES)
+  maxmemory_policy?: (typeof MAXMEMORY_POLICIES)[number];
+
+  @ApiProperty({ required: false, minimum: 1, maximum: 100000, description: 'Connection limit; at most the instance type allows' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(100000)
+  maxclients?: number;
+
+  @ApiProperty({ required: false, minimum: 0, maximum: 86400, description: 'Idle client timeout in seconds (0: never)' })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(86400)
+  timeout?: number;
+}
+
+const nameProperty = { minLength: 1, maxLength: 63, pattern: INSTANCE_NAME.source, example: 'sessions-cache' };
+const nameMessage = 'name must be 1-63 lowercase letters, digits or hyphens, start with a letter and not end with a hyphen';
+const tagsProperty = { type: 'object', additionalProperties: { type: 'string', maxLength: 256 }, example: { team: 'web' } } as const;
+
+export class CreateInstanceDto {
+  @ApiProperty(nameProperty)
+  @IsString()
+  @Matches(INSTANCE_NAME, { message: nameMessage })
+  name: string;
+
+  @ApiProperty({ example: 'kv.standard.xlarge' })
+  @IsString()
+  @MaxLength(64)
+  instance_type: string;
+
+  @ApiProperty({ example: 'local' })
+  @IsString()
+  @MaxLength(64)
+  region: string;
+
+  @ApiProperty({ required: false, enum: ENGINE_VERSIONS, default: '1.0' })
+  @IsOptional()
+  @IsIn(ENGINE_VERSIONS)
+  engine_version?: (typeof ENGINE_VERSIONS)[number];
+
+  @ApiProperty({ required: false, minimum: 1, maximum: 100000, description: "Defaults to the type's minimum" })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(100000)
+  disk_gib?: number;
+
+  @ApiProperty({ required: false, minLength: 12, maxLength: 128, format: 'password', description: 'Password of user `default`; generated and returned once when absent' })
+  @IsOptional()
+  @IsString()
+  @Matches(DB_PASSWORD, { message: 'password must be 12-128 printable ASCII characters without spaces, quotes or backslashes' })
+  password?: string;
+
+  @ApiProperty({ required: false, type: [AllowlistEntryInputDto], maxItems: MAX_ALLOWLIST_ENTRIES })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX_ALLOWLIST_ENTRIES)
+  @ValidateNested({ each: true })
+  @Type(() => AllowlistEntryInputDto)
+  allowlist?: AllowlistEntryInputDto[];
+
+  @ApiProperty({ required: false, default: false })
+  @IsOptional()
+  @IsBoolean()
+  tls_enabled?: boolean;
+
+  @ApiProperty({ required: false, default: false })
+  @IsOptional()
+  @IsBoolean()
+  deletion_protection?: boolean;
+
+  @ApiPropertyOptional(tagsProperty)
+  @IsOptional()
+  @IsTags()
+  tags?: Record<string, string>;
+
+  @ApiProperty({ required: false, type: InstanceParametersDto })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => InstanceParametersDto)
+  parameters?: InstanceParametersDto;
+}
+
+export class UpdateInstanceDto {
+  @ApiProperty({ required: false, ...nameProperty })
+  @IsOptional()
+  @IsString()
+  @Matches(INSTANCE_NAME, { message: nameMessage })
+  name?: string;
+
+  @ApiProperty({ required: false, description: 'Resize to another instance type' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  instance_type?: string;
+
+  @ApiProperty({ required: false, minimum: 1, maximum: 100000, description: 'Disks only grow' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(100000)
+  disk_gib?: number;
+
+  @ApiPropertyOptional({ ...tagsProperty, description: 'Replaces all tags' })
+  @IsOptional()
+  @IsTags()
+  tags?: Record<string, string>;
+
+  @ApiProperty({ required: false })
+  @IsOptional()
+  @IsBoolean()
+  deletion_protection?: boolean;
+
+  @ApiProperty({ required: false, type: InstanceParametersDto, description: 'Merged into the current parameters' })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => InstanceParametersDto)
+  parameters?: InstanceParametersDto;
+}
+
+export class EndpointDto {
+  @ApiProperty({ enum: ['private', 'public'] }) type: 'private' | 'public';
+  @ApiProperty() host: string;
+  @ApiProperty() port: number;
+  @ApiProperty() tls: boolean;
+}
+
+export class NodeDto {
+  @ApiProperty({ example: 'node-0' }) name: string;
+  @ApiProperty({ required: false, example: '10.77.0.2' }) private_ip?: string;
+  @ApiProperty({ required: false, example: 'primary' }) role?: string;
+  @ApiProperty({ required: false }) status?: string;
+}
+
+export class FaultDto {
+  @ApiProperty({ required: false }) code?: string;
+  @ApiProperty() message: string;
+  @ApiProperty({ nullable: true, type: String }) step: string | null;
+  @ApiProperty({ required: false, nullable: true, type: Number }) exit_code?: number | null;
+  @ApiProperty({ required: false }) output_tail?: string;
+  @ApiProperty({ required: false, format: 'uuid' }) operation_id?: string;
+}
+
+export class InstanceDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'uuid' }) project_id: string;
+  @ApiProperty() name: string;
+  @ApiProperty() instance_type: string;
+  @ApiProperty() region: string;
+  @ApiProperty() engine_version: string;
+  @ApiProperty() disk_gib: number;
+  @ApiProperty({ enum: INSTANCE_STATUSES }) status: (typeof INSTANCE_STATUSES)[number];
+  @ApiProperty({ enum: INSTANCE_HEALTH, nullable: true }) health: (typeof INSTANCE_HEALTH)[number] | null;
+  @ApiProperty({ type: FaultDto, nullable: true }) fault: FaultDto | null;
+  @ApiProperty({ type: [EndpointDto] }) endpoints: EndpointDto[];
+  @ApiProperty({ nullable: true, type: String, example: 'redis://default:********@10.77.0.2:6379', description: 'Password redacted' })
+  connection_uri: string | null;
+  @ApiProperty({ type: [NodeDto] }) nodes: NodeDto[];
+  @ApiProperty() tls_enabled: boolean;
+  @ApiProperty() deletion_protection: boolean;
+  @ApiProperty(tagsProperty) tags: Record<string, string>;
+  @ApiProperty({ type: InstanceParametersDto }) parameters: InstanceParametersDto;
+  @ApiProperty({ format: 'uuid', nullable: true, type: String }) current_operation_id: string | null;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ format: 'date-time' }) updated_at: string;
+}
+
+export class InstanceDetailDto extends InstanceDto {
+  @ApiProperty({ type: OperationDto, nullable: true }) current_operation: OperationDto | null;
+}
+
+export class InstanceListDto {
+  @ApiProperty({ type: [InstanceDto] }) items: InstanceDto[];
+  @ApiProperty({ nullable: true, type: String, description: 'Pass as `cursor` for the next page; null on the last page' }) next_cursor: string | null;
+}
+
+export class DefaultUserCredentialsDto {
+  @ApiProperty({ example: 'default' }) username: string;
+  @ApiProperty({ description: 'Shown only in this response' }) password: string;
+}
+
+export class InstanceAcceptedDto {
+  @ApiProperty({ type: InstanceDto }) instance: InstanceDto;
+  @ApiProperty({ type: OperationDto, nullable: true, description: 'Null when the change needed no work on the instance' }) operation: OperationDto | null;
+}
+
+export class CreatedInstanceDto extends InstanceAcceptedDto {
+  @ApiProperty({ type: DefaultUserCredentialsDto }) default_user: DefaultUserCredentialsDto;
+}
+
+const splitList = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.split(',').filter(Boolean) : value);
+
+export class InstanceListQuery {
+  @ApiProperty({ required: false, description: `Comma-separated statuses (${INSTANCE_STATUSES.join(', ')}); deleted ones are hidden unless asked for` })
+  @IsOptional()
+  @Transform(splitList)
+  @IsArray()
+  @ArrayMaxSize(8)
+  @IsIn(INSTANCE_STATUSES, { each: true })
+  status?: (typeof INSTANCE_STATUSES)[number][];
+
+  @ApiProperty({ required: false }) @IsOptional() @IsString() @MaxLength(64) region?: string;
+  @ApiProperty({ required: false }) @IsOptional() @IsString() @MaxLength(64) instance_type?: string;
+
+  @ApiProperty({ required: false, description: 'Case-insensitive substring of the name' })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(63)
+  name?: string;
+
+  @ApiProperty({ required: false, description: '`key` (has the tag) or `key:value`' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[A-Za-z0-9_.\/=+@-]{1,64}(:.{0,256})?$/, { message: 'tag must be key or key:value' })
+  tag?: string;
+
+  @ApiProperty({ required: false, enum: ['created_at', 'name'], default: 'created_at' })
+  @IsOptional()
+  @IsIn(['created_at', 'name'])
+  sort?: 'created_at' | 'name';
+
+  @ApiProperty({ required: false, enum: ['asc', 'desc'], default: 'desc' })
+  @IsOptional()
+  @IsIn(['asc', 'desc'])
+  order?: 'asc' | 'desc';
+
+  @ApiProperty({ required: false, minimum: 1, maximum: 200, default: 50 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  limit?: number;
+
+  @ApiProperty({ required: false, description: 'next_cursor of the previous page' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(300)
+  cursor?: string;
+}

@@ -1,0 +1,256 @@
+// Instances: the API records intent (rows, operation, job) and the worker does the work.
+import { Inject, Injectable } from '@nestjs/common';
+import PgBoss from 'pg-boss';
+import {
+  AllowlistRepository,
+  CatalogRepository,
+  type Database,
+  encryptSecret,
+  enqueue,
+  generatePassword,
+  inTransaction,
+  InstancesRepository,
+  type InstanceRow,
+  InstanceUsersRepository,
+  OperationsRepository,
+  type ModifyJob,
+} from '@basalt/db';
+import { ApiConfig } from '../config.js';
+import { DATABASE } from '../database/database.module.js';
+import { Conflict, Invalid, NotFound } from '../common/errors.js';
+import type { AuthContext } from '../common/request-context.js';
+import { decodeCursor, encodeCursor } from '../common/cursor.js';
+import { ProjectAccess } from '../projects/project-access.service.js';
+import { OperationStarter } from '../operations/operation-starter.service.js';
+import { toOperationDto } from '../operations/operation.dto.js';
+import { normaliseAllowlist } from './allowlist.rules.js';
+import type {
+  CreatedInstanceDto,
+  CreateInstanceDto,
+  InstanceAcceptedDto,
+  InstanceDetailDto,
+  InstanceListDto,
+  InstanceListQuery,
+  UpdateInstanceDto,
+} from './instance.dto.js';
+import { toInstanceDto } from './instance.presenter.js';
+
+const DEFAULT_USERNAME = 'default';
+
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: string })?.code === '23505' || (error as { cause?: { code?: string } })?.cause?.code === '23505';
+}
+
+interface ListCursor {
+  v: string;
+  id: string;
+}
+const isListCursor = (value: unknown): value is ListCursor =>
+  typeof value === 'object' && value !== null && typeof (value as ListCursor).v === 'string' && typeof (value as ListCursor).id === 'string' &&
+  /^[0-9a-f-]{36}$/i.test((value as ListCursor).id);
+
+@Injectable()
+export class InstanceService {
+  constructor(
+    @Inject(DATABASE) private readonly database: Database,
+    private readonly boss: PgBoss,
+    private readonly config: ApiConfig,
+    private readonly access: ProjectAccess,
+    private readonly instances: InstancesRepository,
+    private readonly catalog: CatalogRepository,
+    private readonly operations: OperationsRepository,
+    private readonly starter: OperationStarter,
+  ) {}
+
+  /** An instance of a project the caller can see, else 404. */
+  async load(auth: AuthContext, projectId: string, instanceId: string, role: 'viewer' | 'member' = 'viewer'): Promise<InstanceRow> {
+    await this.access.require(auth, projectId, role);
+    const instance = await this.instances.get(projectId, instanceId);
+    if (!instance) throw new NotFound('Instance');
+    return instance;
+  }
+
+  async create(auth: AuthContext, projectId: string, body: CreateInstanceDto): Promise<CreatedInstanceDto> {
+    await this.access.require(auth, projectId, 'member');
+    const region = await this.catalog.getRegion(body.region);
+    if (!region || !region.available) throw new Invalid(`Unknown or unavailable region: ${body.region}`, [{ field: 'region', problems: ['unknown region'] }]);
+    const type = await this.catalog.getInstanceType(body.instance_type);
+    if (!type) throw new Invalid(`Unknown instance type: ${body.instance_type}`, [{ field: 'instance_type', problems: ['unknown instance type'] }]);
+    if (!type.regions.includes(region.id)) throw new Invalid(`${type.id} is not offered in region ${region.id}`);
+    const diskGib = body.disk_gib ?? type.diskGibMin;
+    if (diskGib < type.diskGibMin || diskGib > type.diskGibMax) {
+      throw new Invalid(`disk_gib must be between ${type.diskGibMin} and ${type.diskGibMax} for ${type.id}`, [{ field: 'disk_gib', problems: ['out of range'] }]);
+    }
+    this.checkMaxClients(body.parameters?.maxclients, type.maxConnections);
+    const allowlist = normaliseAllowlist(body.allowlist ?? []);
+    if (await this.instances.nameTaken(projectId, body.name)) throw new Conflict(`An instance named ${body.name} exists in this project`, 'duplicate_name');
+    const password = body.password ?? generatePassword();
+
+    try {
+      const { instance, operation } = await inTransaction(this.database.pool, async (db, executor) => {
+        const instances = new InstancesRepository(db);
+        let instance = await instances.insert({
+          projectId,
+          name: body.name,
+          instanceType: type.id,
+          region: region.id,
+          engineVersion: body.engine_version ?? '1.0',
+          diskGib,
+          status: 'creating',
+          tlsEnabled: body.tls_enabled ?? false,
+          deletionProtection: body.deletion_protection ?? false,
+          tags: body.tags ?? {},
+          parameters: { ...(body.parameters ?? {}) },
+        });
+        await new InstanceUsersRepository(db).insert({
+          instanceId: instance.id,
+          username: DEFAULT_USERNAME,
+          permission: 'admin',
+          passwordEncrypted: encryptSecret(this.config.masterKey, password),
+        });
+        await new AllowlistRepository(db).replace(instance.id, allowlist);
+        const operation = await new OperationsRepository(db).insert({
+          projectId,
+          instanceId: instance.id,
+          type: 'create',
+          createdBy: auth.user.id,
+          params: { instance_type: type.id, region: region.id, disk_gib: diskGib },
+        });
+        instance = (await instances.update(projectId, instance.id, { currentOperationId: operation.id }))!;
+        await enqueue(this.boss, 'provision', { instance_id: instance.id, operation_id: operation.id }, executor);
+        return { instance, operation };
+      });
+      return {
+        instance: toInstanceDto(instance),
+        operation: toOperationDto(operation),
+        default_user: { username: DEFAULT_USERNAME, password },
+      };
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new Conflict(`An instance named ${body.name} exists in this project`, 'duplicate_name');
+      throw error;
+    }
+  }
+
+  async list(auth: AuthContext, projectId: string, query: InstanceListQuery): Promise<InstanceListDto> {
+    await this.access.require(auth, projectId);
+    const sort = query.sort ?? 'created_at';
+    const limit = query.limit ?? 50;
+    const after = query.cursor ? decodeCursor(query.cursor, isListCursor) : undefined;
+    if (after && sort === 'created_at' && Number.isNaN(Date.parse(after.v))) throw new Invalid('cursor does not match sort', undefined, 'invalid_cursor');
+    let tag: { key: string; value?: string } | undefined;
+    if (query.tag) {
+      const colon = query.tag.indexOf(':');
+      tag = colon < 0 ? { key: query.tag } : { key: query.tag.slice(0, colon), value: query.tag.slice(colon + 1) };
+    }
+    const rows = await this.instances.list(projectId, {
+      status: query.status,
+      region: query.region,
+      instanceType: query.instance_type,
+      nameContains: query.name,
+      tag,
+      sort,
+      order: query.order ?? 'desc',
+      limit: limit + 1,
+      after: after && { value: after.v, id: after.id },
+    });
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    const nextCursor =
+      rows.length > limit && last ? encodeCursor({ v: sort === 'name' ? last.name : last.createdAt.toISOString(), id: last.id }) : null;
+    return { items: page.map(toInstanceDto), next_cursor: nextCursor };
+  }
+
+  async get(auth: AuthContext, projectId: string, instanceId: string): Promise<InstanceDetailDto> {
+    const instance = await this.load(auth, projectId, instanceId);
+    const operation = instance.currentOperationId ? await this.operations.get(projectId, instance.currentOperationId) : undefined;
+    return { ...toInstanceDto(instance), current_operation: operation ? toOperationDto(operation) : null };
+  }
+
+  async update(auth: AuthContext, projectId: string, instanceId: string, body: UpdateInstanceDto): Promise<InstanceAcceptedDto> {
+    const instance = await this.load(auth, projectId, instanceId, 'member');
+    if (Object.values(body).every((v) => v === undefined)) throw new Invalid('Nothing to change: give at least one field');
+    if (instance.status === 'deleting' || instance.status === 'deleted') throw new Conflict(`Instance is ${instance.status}`, 'invalid_state');
+
+    const changes: ModifyJob['changes'] = {};
+    if (body.instance_type !== undefined && body.instance_type !== instance.instanceType) {
+      const type = await this.catalog.getInstanceType(body.instance_type);
+      if (!type) throw new Invalid(`Unknown instance type: ${body.instance_type}`, [{ field: 'instance_type', problems: ['unknown instance type'] }]);
+      if (!type.regions.includes(instance.region)) throw new Invalid(`${type.id} is not offered in region ${instance.region}`);
+      if ((body.disk_gib ?? instance.diskGib) > type.diskGibMax) throw new Invalid(`disk_gib exceeds ${type.diskGibMax} for ${type.id}`);
+      changes.instance_type = { from: instance.instanceType, to: type.id };
+    }
+    const targetType = await this.catalog.getInstanceType(changes.instance_type?.to ?? instance.instanceType);
+    if (body.disk_gib !== undefined && body.disk_gib !== instance.diskGib) {
+      if (body.disk_gib < instance.diskGib) throw new Invalid('Disks only grow: disk_gib must not be smaller than now', [{ field: 'disk_gib', problems: ['shrink'] }]);
+      if (targetType && body.disk_gib > targetType.diskGibMax) throw new Invalid(`disk_gib must be at most ${targetType.diskGibMax}`);
+      changes.disk_gib = { from: instance.diskGib, to: body.disk_gib };
+    }
+    const parameters = { ...(instance.parameters as Record<string, unknown>) };
+    if (body.parameters) {
+      const given = Object.fromEntries(Object.entries(body.parameters).filter(([, v]) => v !== undefined));
+      const changed = Object.fromEntries(Object.entries(given).filter(([k, v]) => parameters[k] !== v));
+      if (Object.keys(changed).length) changes.parameters = Object.fromEntries(Object.entries(changed).map(([k, v]) => [k, String(v)]));
+      Object.assign(parameters, given);
+    }
+    if (targetType) this.checkMaxClients(parameters.maxclients as number | undefined, targetType.maxConnections);
+    if (body.name !== undefined && body.name !== instance.name && (await this.instances.nameTaken(projectId, body.name, instance.id))) {
+      throw new Conflict(`An instance named ${body.name} exists in this project`, 'duplicate_name');
+    }
+
+    const metadata = {
+      ...(body.name !== undefined ? { name: body.name } : {}),
+      ...(body.tags !== undefined ? { tags: body.tags } : {}),
+      ...(body.deletion_protection !== undefined ? { deletionProtection: body.deletion_protection } : {}),
+    };
+    const needsWork = Object.keys(changes).length > 0;
+    try {
+      if (!needsWork) {
+        const updated = Object.keys(metadata).length ? await this.instances.update(projectId, instance.id, metadata) : instance;
+        return { instance: toInstanceDto(updated!), operation: null };
+      }
+      if (instance.status !== 'running') throw new Conflict(`Resize and parameter changes need a running instance; it is ${instance.status}`, 'invalid_state');
+      const { instance: updated, operation } = await this.starter.start({
+        instance,
+        type: 'modify',
+        queue: 'modify',
+        status: 'modifying',
+        userId: auth.user.id,
+        params: changes as Record<string, unknown>,
+        job: { changes },
+        before: async (db) => {
+          await new InstancesRepository(db).update(projectId, instance.id, {
+            ...metadata,
+            instanceType: changes.instance_type?.to ?? instance.instanceType,
+            diskGib: changes.disk_gib?.to ?? instance.diskGib,
+            parameters,
+          });
+        },
+      });
+      return { instance: toInstanceDto(updated), operation: toOperationDto(operation) };
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new Conflict(`An instance named ${body.name} exists in this project`, 'duplicate_name');
+      throw error;
+    }
+  }
+
+  async restart(auth: AuthContext, projectId: string, instanceId: string): Promise<InstanceAcceptedDto> {
+    const instance = await this.load(auth, projectId, instanceId, 'member');
+    if (instance.status !== 'running' && instance.status !== 'error') throw new Conflict(`Cannot restart while ${instance.status}`, 'invalid_state');
+    const { instance: updated, operation } = await this.starter.start({ instance, type: 'restart', queue: 'restart', status: 'restarting', userId: auth.user.id });
+    return { instance: toInstanceDto(updated), operation: toOperationDto(operation) };
+  }
+
+  async delete(auth: AuthContext, projectId: string, instanceId: string): Promise<InstanceAcceptedDto> {
+    const instance = await this.load(auth, projectId, instanceId, 'member');
+    if (instance.deletionProtection) throw new Conflict('Deletion protection is on; turn it off with PATCH first', 'deletion_protected');
+    if (instance.status === 'deleting' || instance.status === 'deleted') throw new Conflict(`Instance is already ${instance.status}`, 'invalid_state');
+    const { instance: updated, operation } = await this.starter.start({ instance, type: 'delete', queue: 'delete', status: 'deleting', userId: auth.user.id });
+    return { instance: toInstanceDto(updated), operation: toOperationDto(operation) };
+  }
+
+  private checkMaxClients(maxclients: number | undefined, limit: number): void {
+    if (maxclients !== undefined && maxclients > limit) {
+      throw new Invalid(`parameters.maxclients must be at most ${limit} for this instance type`, [{ field: 'parameters.maxclients', problems: ['too large'] }]);
+    }
+  }
+}

@@ -1,0 +1,91 @@
+import { Injectable } from '@nestjs/common';
+import { type OperationEventRow, OperationsRepository, type OperationRow } from '@basalt/db';
+import { Observable } from 'rxjs';
+import { decodeCursor, encodeCursor } from '../common/cursor.js';
+import { NotFound } from '../common/errors.js';
+import type { AuthContext } from '../common/request-context.js';
+import { ProjectAccess } from '../projects/project-access.service.js';
+import { InstanceService } from '../instances/instance.service.js';
+import { type OperationDto, type OperationListDto, toOperationDto } from './operation.dto.js';
+
+const POLL_MS = 500;
+const MAX_STREAM_MS = 30 * 60_000;
+
+export interface OperationStreamEvent {
+  id: string;
+  type: string;
+  data: unknown;
+}
+
+interface OperationCursor {
+  t: string;
+  id: string;
+}
+const isOperationCursor = (v: unknown): v is OperationCursor =>
+  typeof v === 'object' && v !== null && typeof (v as OperationCursor).t === 'string' && !Number.isNaN(Date.parse((v as OperationCursor).t)) &&
+  typeof (v as OperationCursor).id === 'string' && /^[0-9a-f-]{36}$/i.test((v as OperationCursor).id);
+
+function eventDto(event: OperationEventRow) {
+  return { id: event.id, kind: event.kind, step: event.step, message: event.message, data: event.data ?? null, created_at: event.createdAt.toISOString() };
+}
+
+@Injectable()
+export class OperationService {
+  constructor(
+    private readonly operations: OperationsRepository,
+    private readonly access: ProjectAccess,
+    private readonly instances: InstanceService,
+  ) {}
+
+  async get(auth: AuthContext, id: string): Promise<OperationDto> {
+    return toOperationDto(await this.visible(auth, id));
+  }
+
+  async listForInstance(auth: AuthContext, projectId: string, instanceId: string, limit = 50, cursor?: string): Promise<OperationListDto> {
+    const instance = await this.instances.load(auth, projectId, instanceId);
+    const before = cursor ? decodeCursor(cursor, isOperationCursor) : undefined;
+    const rows = await this.operations.listForInstance(projectId, instance.id, limit + 1, before && { createdAt: new Date(before.t), id: before.id });
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return { items: page.map(toOperationDto), next_cursor: rows.length > limit && last ? encodeCursor({ t: last.createdAt.toISOString(), id: last.id }) : null };
+  }
+
+  /**
+   * Server-Sent Events: every stored event of the operation after `lastEventId` (the browser's
+   * Last-Event-ID on reconnect), then live ones, then a final `operation` event when it finishes.
+   */
+  async stream(auth: AuthContext, id: string, lastEventId: number): Promise<Observable<OperationStreamEvent>> {
+    await this.visible(auth, id);
+    return new Observable<OperationStreamEvent>((subscriber) => {
+      let closed = false;
+      let after = lastEventId;
+      const started = Date.now();
+      const loop = async () => {
+        while (!closed) {
+          const events = await this.operations.eventsAfter(id, after);
+          for (const event of events) {
+            after = event.id;
+            subscriber.next({ id: String(event.id), type: 'progress', data: eventDto(event) });
+          }
+          const operation = (await this.operations.getById(id)) as OperationRow;
+          if (!operation || operation.status === 'succeeded' || operation.status === 'failed' || Date.now() - started > MAX_STREAM_MS) {
+            if (operation) subscriber.next({ id: String(after), type: 'operation', data: toOperationDto(operation) });
+            subscriber.complete();
+            return;
+          }
+          if (events.length < 500) await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+        }
+      };
+      loop().catch((error) => subscriber.error(error));
+      return () => {
+        closed = true;
+      };
+    });
+  }
+
+  private async visible(auth: AuthContext, id: string): Promise<OperationRow> {
+    const operation = await this.operations.getInProjects(id, await this.access.projectIds(auth));
+    if (!operation) throw new NotFound('Operation');
+    return operation;
+  }
+}

@@ -1,0 +1,26 @@
+// Resolves a project for the caller: 404 when they are not a member (another project's resources
+// do not exist for them), 403 when their role is too low for the action.
+import { Injectable } from '@nestjs/common';
+import { ProjectsRepository, type ProjectWithRole } from '@basalt/db';
+import { Forbidden, NotFound } from '../common/errors.js';
+import type { AuthContext } from '../common/request-context.js';
+import type { ProjectRoleName } from './project.dto.js';
+
+const RANK: Record<ProjectRoleName, number> = { viewer: 0, member: 1, owner: 2 };
+
+@Injectable()
+export class ProjectAccess {
+  constructor(private readonly projects: ProjectsRepository) {}
+
+  async require(auth: AuthContext, projectId: string, minimum: ProjectRoleName = 'viewer'): Promise<ProjectWithRole> {
+    const project = await this.projects.getForUser(projectId, auth.user.id);
+    if (!project) throw new NotFound('Project');
+    if (RANK[project.role] < RANK[minimum]) throw new Forbidden(`This needs the ${minimum} role in the project; you are ${project.role}`);
+    return project;
+  }
+
+  /** Ids of every project the caller belongs to. */
+  async projectIds(auth: AuthContext): Promise<string[]> {
+    return (await this.projects.listForUser(auth.user.id)).map((p) => p.id);
+  }
+}
