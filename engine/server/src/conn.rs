@@ -52,10 +52,9 @@ where
     let id = handle.id;
     let authenticated = if shared.auth.requires_auth() { None } else { Some("default".to_string()) };
     let mut session = Session::new(handle, authenticated);
-    let mut stop = shared.shutdown_requested();
     tokio::select! {
         _ = serve_loop(&shared, stream, &mut session) => {}
-        _ = stop.wait_for(|stopping| *stopping) => {}
+        _ = shared.wait_shutdown() => {}
     }
     shared.clients.unregister(id);
 }

@@ -36,9 +36,19 @@ impl Shared {
         self.shutdown.subscribe()
     }
 
+    /// Resolves once shutdown was requested.
+    pub async fn wait_shutdown(&self) {
+        stopped(&mut self.shutdown_requested()).await
+    }
+
     pub fn config(&self) -> Config {
         self.config.read().unwrap_or_else(|e| e.into_inner()).clone()
     }
+}
+
+/// Resolves once the flag is set (the guard `wait_for` returns is dropped at once: it is not `Send`).
+async fn stopped(rx: &mut watch::Receiver<bool>) {
+    let _ = rx.wait_for(|stopping| *stopping).await;
 }
 
 #[derive(Debug)]
@@ -157,7 +167,7 @@ impl<L: Listener> Server<L> {
                         }
                     });
                 }
-                _ = stop.wait_for(|stopping| *stopping) => break,
+                _ = stopped(&mut stop) => break,
             }
         }
         let db_result = shared.db.sync();
