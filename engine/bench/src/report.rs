@@ -217,16 +217,14 @@ pub fn stats_json(stats: &RunStats, spec: &ReportSpec, start_unix_ms: u64) -> Va
     let series_of = |idx: Option<usize>| -> Value {
         let mut s = Map::new();
         for (sec, kinds) in stats.seconds.iter().enumerate() {
-            let op = match idx {
-                Some(i) => kinds[i].clone(),
-                None => {
-                    let mut t = OpStats::default();
-                    for k in kinds {
-                        t.merge(k);
+            let mut op = OpStats::default();
+            for (i, k) in kinds.iter().enumerate() {
+                if let Some(k) = k {
+                    if idx.is_none() || idx == Some(i) {
+                        op.merge(k);
                     }
-                    t
                 }
-            };
+            }
             s.insert(sec.to_string(), op_json(&op, 1.0, false, spec.percentiles, None, false));
         }
         Value::Object(s)

@@ -138,7 +138,8 @@ impl Progress {
 #[derive(Clone)]
 pub struct RunStats {
     pub kinds: Vec<OpStats>,
-    pub seconds: Vec<Vec<OpStats>>,
+    /// Per second since the start, per kind; allocated only for kinds that saw requests.
+    pub seconds: Vec<Vec<Option<OpStats>>>,
     pub start: Instant,
     pub duration: Duration,
     pub error_samples: Vec<String>,
@@ -166,9 +167,11 @@ impl RunStats {
         let sec = now.saturating_duration_since(self.start).as_secs() as usize;
         if sec >= self.seconds.len() {
             let n = self.kinds.len();
-            self.seconds.resize_with(sec + 1, || (0..n).map(|_| OpStats::with_histogram(new_second_histogram())).collect());
+            self.seconds.resize_with(sec + 1, || vec![None; n]);
         }
-        self.seconds[sec][kind].record(lat_ns, rx, tx, outcome);
+        self.seconds[sec][kind]
+            .get_or_insert_with(|| OpStats::with_histogram(new_second_histogram()))
+            .record(lat_ns, rx, tx, outcome);
     }
 
     pub fn note_error_reply(&mut self, text: String) {
@@ -189,11 +192,13 @@ impl RunStats {
         }
         let n = self.kinds.len();
         if other.seconds.len() > self.seconds.len() {
-            self.seconds.resize_with(other.seconds.len(), || (0..n).map(|_| OpStats::with_histogram(new_second_histogram())).collect());
+            self.seconds.resize_with(other.seconds.len(), || vec![None; n]);
         }
         for (a, b) in self.seconds.iter_mut().zip(&other.seconds) {
             for (x, y) in a.iter_mut().zip(b) {
-                x.merge(y);
+                if let Some(y) = y {
+                    x.get_or_insert_with(|| OpStats::with_histogram(new_second_histogram())).merge(y);
+                }
             }
         }
         for e in &other.error_samples {
