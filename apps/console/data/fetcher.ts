@@ -1,12 +1,12 @@
-// The one place the console talks HTTP: every call goes to the same-origin `/v1/*` proxy,
-// so the API's httpOnly session cookie rides along. Errors carry the API's {code, message}.
+// The one place the console talks HTTP: the typed client generated from the API's OpenAPI spec,
+// pointed at the same-origin `/v1/*` proxy so the API's httpOnly session cookie rides along.
+import { createBasaltClient, type Schemas } from '@basalt/api-client'
 
-export interface ApiErrorBody {
-  code?: string
-  message?: string
-  request_id?: string
-  details?: unknown
-}
+export type { Schemas }
+
+export const api = createBasaltClient({ baseUrl: '' })
+
+export type ApiErrorBody = Partial<Schemas['ErrorDto']>
 
 export class ApiError extends Error {
   readonly status: number
@@ -28,37 +28,18 @@ export function isUnauthorized(error: unknown): boolean {
   return error instanceof ApiError && error.status === 401
 }
 
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
-
-/** Calls the API; resolves to the parsed JSON body (undefined for 204) or throws ApiError. */
-export async function apiRequest<T>(
-  method: Method,
-  path: string,
-  options: { body?: unknown; signal?: AbortSignal; query?: Record<string, string | number | undefined> } = {},
-): Promise<T> {
-  const url = new URL(path, typeof window === 'undefined' ? 'http://localhost' : window.location.origin)
-  for (const [key, value] of Object.entries(options.query ?? {})) {
-    if (value !== undefined && value !== '') url.searchParams.set(key, String(value))
+/** Resolves to a call's body (undefined for 204) or throws ApiError with the API's {code, message}. */
+export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  let result: { data?: T; error?: unknown; response: Response }
+  try {
+    result = await call
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error
+    throw new ApiError(0, { message: 'The console cannot reach the API. Check your connection and try again.' })
   }
-  const response = await fetch(url.pathname + url.search, {
-    method,
-    credentials: 'same-origin',
-    headers: options.body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    signal: options.signal,
-  })
-  const text = await response.text()
-  let parsed: unknown = undefined
-  if (text) {
-    try {
-      parsed = JSON.parse(text)
-    } catch {
-      parsed = { message: text.slice(0, 200) }
-    }
+  if (!result.response.ok) {
+    const body = typeof result.error === 'object' && result.error !== null ? (result.error as ApiErrorBody) : { message: String(result.error ?? '') }
+    throw new ApiError(result.response.status, body)
   }
-  if (!response.ok) throw new ApiError(response.status, parsed as ApiErrorBody | undefined)
-  return parsed as T
+  return result.data as T
 }
-
-/** Path segment escaping for ids and names taken from the URL. */
-export const seg = (value: string) => encodeURIComponent(value)

@@ -1,19 +1,25 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { apiRequest } from '../fetcher'
+import { api, unwrap, type Schemas } from '../fetcher'
 import { queryKeys } from '../keys'
-import { allowlistPath, type Allowlist } from './allowlist-query'
 
-export async function replaceAllowlist(project: string, id: string, entries: { cidr: string; description?: string }[]) {
-  return apiRequest<Allowlist>('PUT', allowlistPath(project, id), { body: { entries } })
+export type AllowlistEntryInput = Schemas['AllowlistEntryInputDto']
+
+export async function replaceAllowlist(project: string, instance: string, entries: AllowlistEntryInput[]) {
+  return unwrap(
+    api.PUT('/v1/projects/{project}/instances/{instance}/allowlist', {
+      params: { path: { project, instance } },
+      body: { entries },
+    }),
+  )
 }
 
-export function useAllowlistReplaceMutation(project: string, id: string) {
+export function useAllowlistReplaceMutation(project: string, instance: string) {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (entries: { cidr: string; description?: string }[]) => replaceAllowlist(project, id, entries),
+    mutationFn: (entries: AllowlistEntryInput[]) => replaceAllowlist(project, instance, entries),
     onSuccess: (allowlist) => {
-      queryClient.setQueryData(queryKeys.instances.allowlist(project, id), allowlist)
-      void queryClient.invalidateQueries({ queryKey: queryKeys.instances.operations(project, id) })
+      queryClient.setQueryData(queryKeys.instances.allowlist(project, instance), allowlist)
+      void queryClient.invalidateQueries({ queryKey: queryKeys.instances.operations(project, instance) })
     },
   })
 }

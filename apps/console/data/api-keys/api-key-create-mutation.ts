@@ -1,16 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { apiRequest } from '../fetcher'
+import { api, unwrap, type Schemas } from '../fetcher'
 import { queryKeys } from '../keys'
-import type { ApiKey } from './api-keys-query'
 
 /** The new key's record and its secret, which the API returns only in this answer. */
-export interface ApiKeyCreateResult {
-  api_key: ApiKey
-  key: string
-}
+export type ApiKeyCreateResult = Schemas['CreatedApiKeyDto']
 
-export async function createApiKey(variables: { name: string }) {
-  return apiRequest<ApiKeyCreateResult>('POST', '/v1/api-keys', { body: variables })
+export async function createApiKey(body: { name: string }) {
+  return unwrap(api.POST('/v1/api-keys', { body }))
 }
 
 export function useApiKeyCreateMutation() {

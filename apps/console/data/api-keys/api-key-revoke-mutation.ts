@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { apiRequest, seg } from '../fetcher'
+import { api, unwrap } from '../fetcher'
 import { queryKeys } from '../keys'
 
 export async function revokeApiKey(id: string) {
-  return apiRequest<unknown>('DELETE', `/v1/api-keys/${seg(id)}`)
+  return unwrap(api.DELETE('/v1/api-keys/{id}', { params: { path: { id } } }))
 }
 
 export function useApiKeyRevokeMutation() {

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { apiRequest } from '../fetcher'
+import { api, unwrap } from '../fetcher'
 
 export interface LoginVariables {
   email: string
@@ -7,7 +7,7 @@ export interface LoginVariables {
 }
 
 export async function login(variables: LoginVariables) {
-  return apiRequest<unknown>('POST', '/v1/auth/login', { body: variables })
+  return unwrap(api.POST('/v1/auth/login', { body: variables }))
 }
 
 export function useLoginMutation() {

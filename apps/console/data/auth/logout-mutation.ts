@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { apiRequest } from '../fetcher'
+import { api, unwrap } from '../fetcher'
 
 export async function logout() {
-  return apiRequest<unknown>('POST', '/v1/auth/logout')
+  return unwrap(api.POST('/v1/auth/logout'))
 }
 
 export function useLogoutMutation() {

@@ -1,25 +1,12 @@
 import { useQuery } from '@tanstack/react-query'
-import { apiRequest } from '../fetcher'
+import { api, unwrap, type Schemas } from '../fetcher'
 import { queryKeys } from '../keys'
-import type { Project } from '../projects/projects-query'
 
-export interface SessionUser {
-  id: string
-  email: string
-  name: string
-  is_admin: boolean
-  created_at: string
-}
-
-/** `GET /v1/auth/me`: the caller and their projects. */
-export interface Session {
-  user: SessionUser
-  projects: Project[]
-  auth_method: 'session' | 'api_key'
-}
+/** `GET /v1/auth/me`: the caller, their projects and how they authenticated. */
+export type Session = Schemas['MeDto']
 
 export async function getSession(signal?: AbortSignal) {
-  return apiRequest<Session>('GET', '/v1/auth/me', { signal })
+  return unwrap(api.GET('/v1/auth/me', { signal }))
 }
 
 export function useSessionQuery() {

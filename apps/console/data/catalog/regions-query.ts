@@ -1,17 +1,11 @@
 import { useQuery } from '@tanstack/react-query'
-import { apiRequest } from '../fetcher'
+import { api, unwrap, type Schemas } from '../fetcher'
 import { queryKeys } from '../keys'
-import type { Page } from '../page'
 
-export interface Region {
-  id: string
-  name: string
-  target?: string
-  available?: boolean
-}
+export type Region = Schemas['RegionDto']
 
 export async function getRegions(signal?: AbortSignal) {
-  return (await apiRequest<Page<Region>>('GET', '/v1/regions', { signal })).items
+  return (await unwrap(api.GET('/v1/regions', { signal }))).items
 }
 
 export function useRegionsQuery() {

@@ -1,25 +1,22 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { apiRequest } from '../fetcher'
+import { api, unwrap, type Schemas } from '../fetcher'
 import { queryKeys } from '../keys'
-import { instanceUsersPath, type InstanceUser, type UserPermission } from './instance-users-query'
 
-export interface InstanceUserCreateVariables {
-  username: string
-  permission: UserPermission
-  password?: string
+export type InstanceUserCreateVariables = Schemas['CreateInstanceUserDto']
+
+/** The new user, the operation applying it, and — only in this answer — its password. */
+export type InstanceUserCreateResult = Schemas['InstanceUserWithPasswordDto']
+
+export async function createInstanceUser(project: string, instance: string, body: InstanceUserCreateVariables) {
+  return unwrap(
+    api.POST('/v1/projects/{project}/instances/{instance}/users', { params: { path: { project, instance } }, body }),
+  )
 }
 
-/** The new user and, only in this answer, its password. */
-export type InstanceUserCreateResult = InstanceUser & { password?: string }
-
-export async function createInstanceUser(project: string, id: string, variables: InstanceUserCreateVariables) {
-  return apiRequest<InstanceUserCreateResult>('POST', instanceUsersPath(project, id), { body: variables })
-}
-
-export function useInstanceUserCreateMutation(project: string, id: string) {
+export function useInstanceUserCreateMutation(project: string, instance: string) {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (variables: InstanceUserCreateVariables) => createInstanceUser(project, id, variables),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.instances.users(project, id) }),
+    mutationFn: (variables: InstanceUserCreateVariables) => createInstanceUser(project, instance, variables),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.instances.users(project, instance) }),
   })
 }

@@ -1,16 +1,19 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { apiRequest, seg } from '../fetcher'
+import { api, unwrap } from '../fetcher'
 import { queryKeys } from '../keys'
-import { instanceUsersPath } from './instance-users-query'
 
-export async function deleteInstanceUser(project: string, id: string, username: string) {
-  return apiRequest<unknown>('DELETE', `${instanceUsersPath(project, id)}/${seg(username)}`)
+export async function deleteInstanceUser(project: string, instance: string, username: string) {
+  return unwrap(
+    api.DELETE('/v1/projects/{project}/instances/{instance}/users/{username}', {
+      params: { path: { project, instance, username } },
+    }),
+  )
 }
 
-export function useInstanceUserDeleteMutation(project: string, id: string) {
+export function useInstanceUserDeleteMutation(project: string, instance: string) {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (username: string) => deleteInstanceUser(project, id, username),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.instances.users(project, id) }),
+    mutationFn: (username: string) => deleteInstanceUser(project, instance, username),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.instances.users(project, instance) }),
   })
 }

@@ -1,16 +1,21 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { apiRequest, seg } from '../fetcher'
+import { api, unwrap } from '../fetcher'
 import { queryKeys } from '../keys'
-import { instanceUsersPath } from './instance-users-query'
 
-export async function resetInstanceUserPassword(project: string, id: string, username: string) {
-  return apiRequest<{ password: string }>('POST', `${instanceUsersPath(project, id)}/${seg(username)}/reset-password`)
+/** A new generated password, returned once; the old one keeps working for a while (rotation). */
+export async function resetInstanceUserPassword(project: string, instance: string, username: string) {
+  return unwrap(
+    api.POST('/v1/projects/{project}/instances/{instance}/users/{username}/reset-password', {
+      params: { path: { project, instance, username } },
+      body: {},
+    }),
+  )
 }
 
-export function useInstanceUserResetPasswordMutation(project: string, id: string) {
+export function useInstanceUserResetPasswordMutation(project: string, instance: string) {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (username: string) => resetInstanceUserPassword(project, id, username),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.instances.users(project, id) }),
+    mutationFn: (username: string) => resetInstanceUserPassword(project, instance, username),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.instances.users(project, instance) }),
   })
 }

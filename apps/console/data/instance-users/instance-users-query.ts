@@ -1,28 +1,20 @@
 import { useQuery } from '@tanstack/react-query'
-import { apiRequest, seg } from '../fetcher'
+import { api, unwrap, type Schemas } from '../fetcher'
 import { queryKeys } from '../keys'
-import type { Page } from '../page'
 
-export type UserPermission = 'read_only' | 'read_write' | 'admin'
+export type InstanceUser = Schemas['InstanceUserDto']
+export type UserPermission = InstanceUser['permission']
 
-export interface InstanceUser {
-  username: string
-  permission: UserPermission
-  created_at?: string
-  old_password_expires_at?: string | null
+export async function getInstanceUsers(project: string, instance: string, signal?: AbortSignal) {
+  const list = await unwrap(
+    api.GET('/v1/projects/{project}/instances/{instance}/users', { params: { path: { project, instance } }, signal }),
+  )
+  return list.items
 }
 
-export function instanceUsersPath(project: string, id: string) {
-  return `/v1/projects/${seg(project)}/instances/${seg(id)}/users`
-}
-
-export async function getInstanceUsers(project: string, id: string, signal?: AbortSignal) {
-  return (await apiRequest<Page<InstanceUser>>('GET', instanceUsersPath(project, id), { signal })).items
-}
-
-export function useInstanceUsersQuery(project: string, id: string) {
+export function useInstanceUsersQuery(project: string, instance: string) {
   return useQuery({
-    queryKey: queryKeys.instances.users(project, id),
-    queryFn: ({ signal }) => getInstanceUsers(project, id, signal),
+    queryKey: queryKeys.instances.users(project, instance),
+    queryFn: ({ signal }) => getInstanceUsers(project, instance, signal),
   })
 }

@@ -1,15 +1,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { apiRequest, seg } from '../fetcher'
+import { api, unwrap } from '../fetcher'
 import { queryKeys } from '../keys'
 
-export async function deleteInstance(project: string, id: string) {
-  return apiRequest<unknown>('DELETE', `/v1/projects/${seg(project)}/instances/${seg(id)}`)
+export async function deleteInstance(project: string, instance: string) {
+  return unwrap(api.DELETE('/v1/projects/{project}/instances/{instance}', { params: { path: { project, instance } } }))
 }
 
-export function useInstanceDeleteMutation(project: string, id: string) {
+export function useInstanceDeleteMutation(project: string, instance: string) {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: () => deleteInstance(project, id),
+    mutationFn: () => deleteInstance(project, instance),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.instances.all(project) }),
   })
 }

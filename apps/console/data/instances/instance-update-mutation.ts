@@ -1,22 +1,17 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { apiRequest, seg } from '../fetcher'
+import { api, unwrap, type Schemas } from '../fetcher'
 import { queryKeys } from '../keys'
 
-export interface InstanceUpdateVariables {
-  name?: string
-  instance_type?: string
-  disk_gib?: number
-  deletion_protection?: boolean
+export type InstanceUpdateVariables = Schemas['UpdateInstanceDto']
+
+export async function updateInstance(project: string, instance: string, body: InstanceUpdateVariables) {
+  return unwrap(api.PATCH('/v1/projects/{project}/instances/{instance}', { params: { path: { project, instance } }, body }))
 }
 
-export async function updateInstance(project: string, id: string, variables: InstanceUpdateVariables) {
-  return apiRequest<unknown>('PATCH', `/v1/projects/${seg(project)}/instances/${seg(id)}`, { body: variables })
-}
-
-export function useInstanceUpdateMutation(project: string, id: string) {
+export function useInstanceUpdateMutation(project: string, instance: string) {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (variables: InstanceUpdateVariables) => updateInstance(project, id, variables),
+    mutationFn: (variables: InstanceUpdateVariables) => updateInstance(project, instance, variables),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.instances.all(project) }),
   })
 }

@@ -1,15 +1,14 @@
 import { useQuery } from '@tanstack/react-query'
-import { apiRequest, seg } from '../fetcher'
+import { api, unwrap } from '../fetcher'
 import { queryKeys } from '../keys'
-import type { Page } from '../page'
-import { TRANSITIONAL_STATUSES, type Instance } from './instance-query'
+import { TRANSITIONAL_STATUSES } from './instance-query'
 
+/** The newest 200 instances of a project (the list filters them further in the page). */
 export async function getInstances(project: string, signal?: AbortSignal) {
-  const body = await apiRequest<Page<Instance>>('GET', `/v1/projects/${seg(project)}/instances`, {
-    signal,
-    query: { limit: 100 },
-  })
-  return body.items
+  const page = await unwrap(
+    api.GET('/v1/projects/{project}/instances', { params: { path: { project }, query: { limit: 200 } }, signal }),
+  )
+  return page.items
 }
 
 export function useInstancesQuery(project: string) {

@@ -1,22 +1,22 @@
 import { useQuery } from '@tanstack/react-query'
-import { apiRequest, seg } from '../fetcher'
+import { api, unwrap } from '../fetcher'
 import { queryKeys } from '../keys'
-import type { Page } from '../page'
-import type { Operation } from './operation-types'
 
-export async function getInstanceOperations(project: string, id: string, signal?: AbortSignal) {
-  const body = await apiRequest<Page<Operation>>(
-    'GET',
-    `/v1/projects/${seg(project)}/instances/${seg(id)}/operations`,
-    { signal },
+/** The newest operations of an instance first. */
+export async function getInstanceOperations(project: string, instance: string, signal?: AbortSignal) {
+  const page = await unwrap(
+    api.GET('/v1/projects/{project}/instances/{instance}/operations', {
+      params: { path: { project, instance }, query: { limit: 50 } },
+      signal,
+    }),
   )
-  return body.items
+  return page.items
 }
 
-export function useInstanceOperationsQuery(project: string, id: string) {
+export function useInstanceOperationsQuery(project: string, instance: string) {
   return useQuery({
-    queryKey: queryKeys.instances.operations(project, id),
-    queryFn: ({ signal }) => getInstanceOperations(project, id, signal),
+    queryKey: queryKeys.instances.operations(project, instance),
+    queryFn: ({ signal }) => getInstanceOperations(project, instance, signal),
     refetchInterval: (query) =>
       query.state.data?.some((op) => op.status === 'pending' || op.status === 'running') ? 5_000 : false,
   })

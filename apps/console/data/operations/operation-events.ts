@@ -1,58 +1,61 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
-import { seg } from '../fetcher'
 import { queryKeys } from '../keys'
-import { applyOperationEvent, initialProgress, isFinished, type OperationProgress } from './operation-progress'
+import {
+  applyOperationEvent,
+  applyOperationSnapshot,
+  initialProgress,
+  isFinished,
+  type OperationProgress,
+} from './operation-progress'
 import type { Operation, OperationEvent } from './operation-types'
 
-export function operationEventsUrl(project: string, operationId: string) {
-  return `/v1/projects/${seg(project)}/operations/${seg(operationId)}/events`
+/** `GET /v1/operations/{id}/events`: Server-Sent Events, `progress` ones then a final `operation`. */
+export function operationEventsUrl(operationId: string) {
+  return `/v1/operations/${encodeURIComponent(operationId)}/events`
 }
 
 /**
- * Streams `/operations/{id}/events` (Server-Sent Events) into live progress. When the operation
- * ends, the instance's queries are refreshed so status and endpoints catch up.
+ * Streams an operation's events into live progress. The browser's EventSource resumes with
+ * Last-Event-ID after a drop; when the operation ends the instance's queries are refreshed so
+ * status and endpoints catch up.
  */
-export function useOperationEvents(project: string, instanceId: string, operation: Operation | null | undefined) {
+export function useOperationEvents(project: string, operation: Operation) {
   const queryClient = useQueryClient()
   const [progress, setProgress] = useState<OperationProgress>(() => initialProgress(operation))
   const [connected, setConnected] = useState(false)
-  const operationId = operation?.id
-  const finishedAtStart = operation ? isFinished(operation.status) : true
+  const operationId = operation.id
+  const finishedAtStart = isFinished(operation.status)
+
+  // A new operation starts over; a refetched one (polling) folds in what it knows.
+  useEffect(() => setProgress(initialProgress(operation)), [operationId]) // eslint-disable-line react-hooks/exhaustive-deps
+  useEffect(() => setProgress((state) => applyOperationSnapshot(state, operation)), [operation])
 
   useEffect(() => {
-    setProgress(initialProgress(operation))
-    // Only the operation's identity restarts the stream; its fields arrive through events.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [operationId])
-
-  useEffect(() => {
-    if (!operationId || finishedAtStart || typeof EventSource === 'undefined') return
-    const source = new EventSource(operationEventsUrl(project, operationId))
-    const onMessage = (message: MessageEvent<string>) => {
-      let event: OperationEvent
+    if (finishedAtStart || typeof EventSource === 'undefined') return
+    const source = new EventSource(operationEventsUrl(operationId))
+    const parse = (message: MessageEvent<string>) => {
       try {
-        event = { kind: message.type === 'message' ? 'event' : message.type, ...JSON.parse(message.data) }
+        return JSON.parse(message.data) as unknown
       } catch {
-        return
+        return undefined
       }
-      setProgress((state) => {
-        const next = applyOperationEvent(state, event)
-        if (isFinished(next.status) && !isFinished(state.status)) {
-          source.close()
-          void queryClient.invalidateQueries({ queryKey: queryKeys.instances.all(project) })
-        }
-        return next
-      })
     }
     source.onopen = () => setConnected(true)
     source.onerror = () => setConnected(false)
-    source.onmessage = onMessage
-    for (const type of ['step', 'log', 'progress', 'succeeded', 'failed', 'status']) {
-      source.addEventListener(type, onMessage as EventListener)
-    }
+    source.addEventListener('progress', (message) => {
+      const event = parse(message as MessageEvent<string>) as OperationEvent | undefined
+      if (event) setProgress((state) => applyOperationEvent(state, event))
+    })
+    source.addEventListener('operation', (message) => {
+      const final = parse(message as MessageEvent<string>) as Operation | undefined
+      source.close()
+      setConnected(false)
+      if (final) setProgress((state) => applyOperationSnapshot(state, final))
+      void queryClient.invalidateQueries({ queryKey: queryKeys.instances.all(project) })
+    })
     return () => source.close()
-  }, [project, instanceId, operationId, finishedAtStart, queryClient])
+  }, [project, operationId, finishedAtStart, queryClient])
 
   return { progress, connected }
 }

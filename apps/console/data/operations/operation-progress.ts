@@ -1,51 +1,95 @@
 // Folds an operation's Server-Sent Events into what the progress panel shows. Pure, so the
-// rules (progress never goes backwards, the last step named is the current one) are testable.
-import type { Operation, OperationEvent, OperationStatus } from './operation-types'
+// rules (progress never goes backwards, steps follow their events, the end is final) are testable.
+import type { Operation, OperationEvent, OperationStatus, OperationStep } from './operation-types'
 
 export interface OperationProgress {
   status: OperationStatus
   progress: number
+  steps: OperationStep[]
   currentStep: string | null
-  log: { step: string | null; message: string; at?: string }[]
+  log: { id: number | string; step: string | null; message: string; at: string }[]
   error: string | null
 }
 
 const LOG_LIMIT = 200
 
-export function initialProgress(operation: Pick<Operation, 'status' | 'progress' | 'steps' | 'error'> | null | undefined): OperationProgress {
+type OperationSnapshot = Pick<Operation, 'status' | 'progress' | 'steps' | 'error'>
+
+function currentStepOf(steps: OperationStep[]): string | null {
+  const running = steps.find((s) => s.status === 'running') ?? [...steps].reverse().find((s) => s.status !== 'pending')
+  return running?.name ?? null
+}
+
+export function initialProgress(operation: OperationSnapshot | null | undefined): OperationProgress {
   const steps = operation?.steps ?? []
-  const running = [...steps].reverse().find((s) => s.status === 'running') ?? steps.at(-1)
   return {
     status: operation?.status ?? 'pending',
     progress: operation?.progress ?? 0,
-    currentStep: running?.name ?? null,
+    steps,
+    currentStep: currentStepOf(steps),
     log: [],
     error: operation?.error?.message ?? null,
   }
 }
 
-export function applyOperationEvent(state: OperationProgress, event: OperationEvent): OperationProgress {
-  const next: OperationProgress = { ...state }
-  if (typeof event.progress === 'number' && Number.isFinite(event.progress)) {
-    next.progress = Math.max(state.progress, Math.min(100, event.progress))
+export function isFinished(status: OperationStatus): boolean {
+  return status === 'succeeded' || status === 'failed'
+}
+
+/** The operation as loaded again (polling or the stream's final `operation` event). */
+export function applyOperationSnapshot(state: OperationProgress, operation: OperationSnapshot): OperationProgress {
+  if (isFinished(state.status) && !isFinished(operation.status)) return state
+  const steps = operation.steps.length ? operation.steps : state.steps
+  return {
+    ...state,
+    status: operation.status,
+    progress: operation.status === 'succeeded' ? 100 : Math.max(state.progress, operation.progress),
+    steps,
+    currentStep: currentStepOf(steps) ?? state.currentStep,
+    error: operation.error?.message ?? state.error,
   }
-  if (event.step) next.currentStep = event.step
-  if (event.status) next.status = event.status
-  else if (state.status === 'pending') next.status = 'running'
-  if (event.kind === 'failed' || event.kind === 'error' || event.status === 'failed') {
-    next.status = 'failed'
-    next.error = event.message || state.error || 'The operation failed.'
-  }
-  if (event.kind === 'succeeded' || event.status === 'succeeded') {
-    next.status = 'succeeded'
-    next.progress = 100
-  }
-  if (event.message) {
-    next.log = [...state.log, { step: event.step ?? null, message: event.message, at: event.created_at }].slice(-LOG_LIMIT)
-  }
+}
+
+function withStep(steps: OperationStep[], name: string, patch: Partial<OperationStep>): OperationStep[] {
+  const found = steps.some((s) => s.name === name)
+  const next = found ? steps.map((s) => (s.name === name ? { ...s, ...patch } : s)) : [...steps, { name, status: 'pending' as const, ...patch }]
   return next
 }
 
-export function isFinished(status: OperationStatus): boolean {
-  return status === 'succeeded' || status === 'failed'
+/** Done steps over all steps, below 100 until the operation itself succeeds (as the worker counts). */
+function stepProgress(steps: OperationStep[]): number {
+  if (!steps.length) return 0
+  const done = steps.filter((s) => s.status === 'succeeded').length
+  return Math.min(99, Math.floor((done / steps.length) * 100))
+}
+
+export function applyOperationEvent(state: OperationProgress, event: OperationEvent): OperationProgress {
+  if (state.log.some((line) => line.id === event.id)) return state // replayed after a reconnect
+  let next: OperationProgress = {
+    ...state,
+    log: [...state.log, { id: event.id, step: event.step, message: event.message, at: event.created_at }].slice(-LOG_LIMIT),
+  }
+  if (isFinished(state.status)) return next
+  const step = event.step
+  switch (event.kind) {
+    case 'step_started':
+      if (step) next = { ...next, steps: withStep(next.steps, step, { status: 'running', started_at: event.created_at }), currentStep: step }
+      next.status = 'running'
+      break
+    case 'step_succeeded':
+      if (step) next = { ...next, steps: withStep(next.steps, step, { status: 'succeeded', finished_at: event.created_at }) }
+      break
+    case 'step_failed':
+      if (step) next = { ...next, steps: withStep(next.steps, step, { status: 'failed', finished_at: event.created_at }), currentStep: step }
+      next.error = event.message
+      break
+    case 'operation_succeeded':
+      return { ...next, status: 'succeeded', progress: 100 }
+    case 'operation_failed':
+      return { ...next, status: 'failed', error: event.message || state.error || 'The operation failed.' }
+    default:
+      if (step && next.status === 'pending') next.status = 'running'
+  }
+  next.progress = Math.max(state.progress, stepProgress(next.steps))
+  return next
 }

@@ -1,34 +1,19 @@
-export type OperationStatus = 'pending' | 'running' | 'succeeded' | 'failed'
+import type { Schemas } from '../fetcher'
 
-export interface OperationStep {
-  name: string
-  status: OperationStatus
-  started_at?: string | null
-  finished_at?: string | null
-}
+export type Operation = Schemas['OperationDto']
+export type OperationStatus = Operation['status']
+export type OperationStep = Schemas['OperationStepDto']
 
-export interface Operation {
-  id: string
-  project_id: string
-  instance_id: string | null
-  type: string
-  status: OperationStatus
-  progress: number
-  steps: OperationStep[]
-  error: { code?: string; message: string; step: string | null; exit_code?: number | null; output_tail?: string } | null
-  created_at: string
-  started_at?: string | null
-  finished_at?: string | null
-}
-
-/** One Server-Sent Event of an operation: a step started or finished, a log line, or the end. */
+/**
+ * The data of one `progress` Server-Sent Event: what the worker appended to the operation
+ * (kinds such as step_started, step_succeeded, step_failed, terraform, ansible,
+ * operation_succeeded, operation_failed).
+ */
 export interface OperationEvent {
-  id?: number | string
+  id: number | string
   kind: string
-  step?: string | null
-  message?: string
-  progress?: number
-  status?: OperationStatus
-  data?: unknown
-  created_at?: string
+  step: string | null
+  message: string
+  data: unknown
+  created_at: string
 }

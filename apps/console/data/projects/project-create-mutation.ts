@@ -1,10 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { apiRequest } from '../fetcher'
+import { api, unwrap } from '../fetcher'
 import { queryKeys } from '../keys'
-import type { Project } from './projects-query'
 
 export async function createProject(variables: { name: string }) {
-  return apiRequest<Project>('POST', '/v1/projects', { body: variables })
+  return unwrap(api.POST('/v1/projects', { body: variables }))
 }
 
 export function useProjectCreateMutation() {

@@ -1,17 +1,11 @@
 import { useQuery } from '@tanstack/react-query'
-import { apiRequest } from '../fetcher'
+import { api, unwrap, type Schemas } from '../fetcher'
 import { queryKeys } from '../keys'
-import type { Page } from '../page'
 
-export interface Project {
-  id: string
-  name: string
-  role?: 'owner' | 'member' | 'viewer'
-  created_at?: string
-}
+export type Project = Schemas['ProjectDto']
 
 export async function getProjects(signal?: AbortSignal) {
-  return (await apiRequest<Page<Project>>('GET', '/v1/projects', { signal })).items
+  return (await unwrap(api.GET('/v1/projects', { signal }))).items
 }
 
 export function useProjectsQuery() {

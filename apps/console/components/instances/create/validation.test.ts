@@ -84,6 +84,7 @@ describe('toCreateRequest', () => {
   it('builds the API body, leaving the password out unless the user set one', () => {
     expect(toCreateRequest({ ...valid, allowlist: [...valid.allowlist, { cidr: ' ', description: '' }] })).toEqual({
       name: 'orders-cache',
+      engine_version: '1.0',
       instance_type: 'kv.standard.xlarge',
       region: 'local',
       disk_gib: 50,

@@ -1,6 +1,7 @@
 // Checks the create-instance form before it is sent, with the same rules the API applies,
 // so most mistakes are named next to their field instead of coming back as a 400.
 import type { InstanceType } from '@/data/catalog/instance-types-query'
+import type { InstanceCreateVariables } from '@/data/instances/instance-create-mutation'
 
 export interface AllowlistRow {
   cidr: string
@@ -113,17 +114,21 @@ export function validateInstanceForm(values: InstanceFormValues, type: InstanceT
   return errors
 }
 
+/** The engine version new instances run; the API offers one so far. */
+export const ENGINE_VERSION = '1.0' as const
+
 /** The request body for `POST /instances` from valid form values. */
-export function toCreateRequest(values: InstanceFormValues) {
+export function toCreateRequest(values: InstanceFormValues): InstanceCreateVariables {
   return {
     name: values.name.trim(),
+    engine_version: ENGINE_VERSION,
     instance_type: values.instanceType,
     region: values.region,
     disk_gib: Number(values.diskGib),
     ...(values.customPassword ? { password: values.password } : {}),
     allowlist: values.allowlist
       .filter((row) => row.cidr.trim())
-      .map((row) => ({ cidr: row.cidr.trim(), ...(row.description.trim() ? { description: row.description.trim() } : {}) })),
+      .map((row) => ({ cidr: row.cidr.trim(), description: row.description.trim() })),
     tls_enabled: values.tlsEnabled,
     deletion_protection: values.deletionProtection,
   }

@@ -1,6 +1,9 @@
 // Benchmark results come from memtier_benchmark-style and YCSB-style runs; this reads either
 // into one row shape for the table and the chart.
-import type { Benchmark, BenchmarkResultRow } from '@/data/benchmarks/instance-benchmarks-query'
+import type { Benchmark } from '@/data/benchmarks/instance-benchmarks-query'
+
+/** One row of a result table as memtier_benchmark- or YCSB-style reports put it. */
+type BenchmarkResultRow = Record<string, unknown>
 
 export interface BenchmarkRow {
   label: string

@@ -1,48 +1,51 @@
 'use client'
+import { Check, Circle, LoaderCircle, X } from 'lucide-react'
 import { Badge } from '@/components/ui/badge'
 import { Card, CardBody, CardHeader, CardTitle } from '@/components/ui/card'
 import { Progress } from '@/components/ui/progress'
 import { useOperationEvents } from '@/data/operations/operation-events'
-import type { Operation } from '@/data/operations/operation-types'
+import type { Operation, OperationStep } from '@/data/operations/operation-types'
 import { OperationStatusBadge } from './operation-status-badge'
 
+const STEP_ICON = {
+  pending: <Circle className="size-3.5 text-muted" aria-hidden />,
+  running: <LoaderCircle className="size-3.5 animate-spin text-info" aria-hidden />,
+  succeeded: <Check className="size-3.5 text-brand" aria-hidden />,
+  failed: <X className="size-3.5 text-danger" aria-hidden />,
+}
+
+const stepLabel = (name: string) => name.replaceAll('_', ' ')
+
 /** Live progress of the instance's current operation, streamed from its events endpoint. */
-export function OperationProgressCard({
-  projectId,
-  instanceId,
-  operation,
-}: {
-  projectId: string
-  instanceId: string
-  operation: Operation
-}) {
-  const { progress, connected } = useOperationEvents(projectId, instanceId, operation)
+export function OperationProgressCard({ projectId, operation }: { projectId: string; operation: Operation }) {
+  const { progress, connected } = useOperationEvents(projectId, operation)
   const done = progress.status === 'succeeded' || progress.status === 'failed'
   return (
-    <Card aria-label="Operation progress">
+    <Card aria-labelledby="operation-progress-title">
       <CardHeader>
-        <CardTitle className="capitalize">{operation.type} operation</CardTitle>
+        <CardTitle id="operation-progress-title">
+          Operation progress <span className="font-normal text-muted">· {operation.type}</span>
+        </CardTitle>
         <span className="flex items-center gap-2">
-          {!done ? (
-            <Badge tone={connected ? 'success' : 'neutral'}>{connected ? 'Live' : 'Connecting…'}</Badge>
-          ) : null}
+          {!done ? <Badge tone={connected ? 'success' : 'neutral'}>{connected ? 'Live' : 'Connecting…'}</Badge> : null}
           <OperationStatusBadge status={progress.status} />
         </span>
       </CardHeader>
       <CardBody className="space-y-3">
         <div className="flex items-center gap-3">
-          <Progress value={progress.progress} aria-label="Operation progress" className="flex-1" />
+          <Progress value={progress.progress} aria-label="Progress" className="flex-1" />
           <span className="w-10 text-right text-sm tabular-nums">{Math.round(progress.progress)}%</span>
         </div>
         <p className="text-sm">
           <span className="text-muted">Current step: </span>
-          {progress.currentStep ?? (progress.status === 'pending' ? 'Waiting for a worker' : '—')}
+          {progress.currentStep ? stepLabel(progress.currentStep) : progress.status === 'pending' ? 'Waiting for a worker' : '—'}
         </p>
+        {progress.steps.length ? <StepList steps={progress.steps} /> : null}
         {progress.error ? <p className="text-sm text-danger">{progress.error}</p> : null}
         {progress.log.length ? (
           <ol aria-label="Operation log" className="max-h-48 space-y-0.5 overflow-y-auto rounded-md bg-canvas p-2 font-mono text-xs">
-            {progress.log.map((line, i) => (
-              <li key={i}>
+            {progress.log.map((line) => (
+              <li key={line.id}>
                 {line.step ? <span className="text-muted">[{line.step}] </span> : null}
                 {line.message}
               </li>
@@ -51,5 +54,19 @@ export function OperationProgressCard({
         ) : null}
       </CardBody>
     </Card>
+  )
+}
+
+function StepList({ steps }: { steps: OperationStep[] }) {
+  return (
+    <ol aria-label="Steps" className="grid gap-1 sm:grid-cols-2">
+      {steps.map((step) => (
+        <li key={step.name} className="flex items-center gap-2 text-sm">
+          {STEP_ICON[step.status] ?? STEP_ICON.pending}
+          <span className={step.status === 'pending' ? 'text-muted' : undefined}>{stepLabel(step.name)}</span>
+          <span className="sr-only">: {step.status}</span>
+        </li>
+      ))}
+    </ol>
   )
 }

@@ -16,7 +16,7 @@ export function OverviewTab({ projectId, instance }: { projectId: string; instan
             {instance.fault.step ? ` during ${instance.fault.step}` : ''}: {instance.fault.message}
           </Alert>
         ) : null}
-        {operation ? <OperationProgressCard projectId={projectId} instanceId={instance.id} operation={operation} /> : null}
+        {operation ? <OperationProgressCard projectId={projectId} operation={operation} /> : null}
         <ConnectionCard instance={instance} />
       </div>
       <Card aria-labelledby="configuration-title">

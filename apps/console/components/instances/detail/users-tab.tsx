@@ -124,8 +124,8 @@ function AddUserDialog({
     create.mutate(
       { username: username.trim(), permission },
       {
-        onSuccess: (user) => {
-          onCreated(user.username ?? username.trim(), user.password)
+        onSuccess: (created) => {
+          onCreated(created.user.username, created.password)
           onOpenChange(false)
           setUsername('')
         },
