@@ -8,9 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createDatabase } from '../support/database.js';
-import { startWorker, type WorkerProcess } from './support/worker-process.js';
+import { removeDataDir, startWorker, type WorkerProcess } from './support/worker-process.js';
 import {
   createInstance,
+  deleteAllInstances,
   getInstance,
   openControlPlane,
   operationEvents,
@@ -46,12 +47,11 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  if (cp && worker) await deleteAllInstances(cp);
   await worker?.kill();
   await cp?.close();
   await db?.drop();
-  if (dataDir && fs.readdirSync(path.join(dataDir, 'vms'), { withFileTypes: true }).length === 0) {
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+  removeDataDir(dataDir);
 });
 
 function ssh(command: string): string {

@@ -125,3 +125,11 @@ export async function waitForOperation(cp: ControlPlane, id: string, timeoutMs =
     await new Promise((r) => setTimeout(r, 250));
   }
 }
+
+/** Deletes every instance that is not deleted yet (a test's cleanup, even after a failure). */
+export async function deleteAllInstances(cp: ControlPlane, timeoutMs = 300_000): Promise<void> {
+  const rows = await cp.database.db.select().from(schema.instances);
+  const live = rows.filter((row) => row.status !== 'deleted');
+  const operations = await Promise.all(live.map((row) => requestOperation(cp, row.id, 'delete')));
+  for (const id of operations) await waitForOperation(cp, id, timeoutMs).catch(() => {});
+}

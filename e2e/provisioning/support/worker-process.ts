@@ -55,3 +55,18 @@ export function startWorker(databaseUrl: string, dataDir: string, name = 'worker
     },
   };
 }
+
+/**
+ * Removes a test's data dir unless a VM is left in it: removing files through a VM's
+ * mounted overlay would leave the VM running without its state.
+ */
+export function removeDataDir(dataDir: string | undefined): void {
+  if (!dataDir || !fs.existsSync(dataDir)) return;
+  const vms = path.join(dataDir, 'vms');
+  const left = fs.existsSync(vms) ? fs.readdirSync(vms) : [];
+  if (left.length > 0) {
+    console.warn(`leaving ${dataDir}: VMs still in it (${left.join(', ')})`);
+    return;
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}

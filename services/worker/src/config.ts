@@ -24,7 +24,8 @@ export interface WorkerConfig {
   stateSchema: string;
   /** Jobs of each kind one worker runs at once. */
   concurrency: number;
-  pollingIntervalSeconds: number;
+  /** How often an idle queue is asked for jobs. */
+  pollingIntervalMs: number;
   /** How often a live worker looks for operations that a dead worker left behind. */
   reconcileIntervalMs: number;
 }
@@ -54,7 +55,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
     bridge: env.BASALT_BRIDGE ?? 'basalt0',
     stateSchema: env.BASALT_TF_STATE_SCHEMA ?? 'terraform_state',
     concurrency: positiveInt(env.BASALT_WORKER_CONCURRENCY, 10, 'BASALT_WORKER_CONCURRENCY'),
-    pollingIntervalSeconds: 0.5,
+    pollingIntervalMs: positiveInt(env.BASALT_WORKER_POLL_MS, 500, 'BASALT_WORKER_POLL_MS'),
     reconcileIntervalMs: positiveInt(env.BASALT_RECONCILE_INTERVAL_MS, 30_000, 'BASALT_RECONCILE_INTERVAL_MS'),
   };
 }

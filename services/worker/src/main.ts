@@ -7,6 +7,7 @@ import { ConfigError, loadConfig } from './config.js';
 import type { JobContext } from './context.js';
 import { handle, HANDLERS, queueName, type HandledQueue } from './handlers.js';
 import { reconcile } from './reconcile.js';
+import { QueueDispatcher } from './dispatcher.js';
 
 function log(message: string): void {
   process.stdout.write(`${new Date().toISOString()} worker ${message}\n`);
@@ -45,13 +46,14 @@ async function main(): Promise<void> {
   void reconcileNow();
   const timer = setInterval(() => void reconcileNow(), config.reconcileIntervalMs);
 
-  for (const key of Object.keys(HANDLERS) as HandledQueue[]) {
-    for (let i = 0; i < config.concurrency; i++) {
-      await boss.work<Record<string, unknown>>(
+  const dispatchers = (Object.keys(HANDLERS) as HandledQueue[]).map(
+    (key) =>
+      new QueueDispatcher(
+        boss,
         queueName(key),
-        { batchSize: 1, pollingIntervalSeconds: config.pollingIntervalSeconds },
-        async ([job]) => {
-          if (!job) return;
+        config.concurrency,
+        config.pollingIntervalMs,
+        async (job) => {
           const data = job.data as { instance_id?: unknown; operation_id?: unknown };
           if (typeof data.instance_id !== 'string' || typeof data.operation_id !== 'string') {
             log(`job ${job.id} on ${job.name} has no instance_id/operation_id; dropped`);
@@ -60,9 +62,10 @@ async function main(): Promise<void> {
           const outcome = await handle(ctx, key, job.data as never);
           log(`job ${job.id} ${job.name} operation ${data.operation_id}: ${outcome}`);
         },
-      );
-    }
-  }
+        log,
+      ),
+  );
+  for (const dispatcher of dispatchers) dispatcher.start();
   log(`ready: ${Object.keys(HANDLERS).length} queues, ${config.concurrency} at a time each, engine features [${features.join(', ')}]`);
 
   let stopping = false;
@@ -71,7 +74,8 @@ async function main(): Promise<void> {
     stopping = true;
     log(`${signal}: stopping`);
     clearInterval(timer);
-    await boss.stop({ graceful: true, wait: true, timeout: 30_000 }).catch(() => {});
+    await Promise.all(dispatchers.map((d) => d.stop(30_000)));
+    await boss.stop({ graceful: true, wait: true, timeout: 5_000 }).catch(() => {});
     await database.close().catch(() => {});
     process.exit(0);
   };

@@ -28,7 +28,7 @@ export interface Node {
   data_dir: string;
 }
 
-const RETRY = { attempts: 4, baseDelayMs: 1000 };
+const RETRY = { attempts: 6, baseDelayMs: 500 };
 
 export function terraformContext(ctx: JobContext, instanceId: string): TerraformContext {
   return {
@@ -78,13 +78,24 @@ function relay(run: OperationRun, step: string) {
   };
 }
 
+// The pg backend takes one global lock to create a workspace, so this worker creates
+// them one at a time; other workers' runs meet the lock and are tried again (RETRY).
+let workspaceQueue: Promise<unknown> = Promise.resolve();
+
+function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+  const next = workspaceQueue.then(work, work);
+  workspaceQueue = next.catch(() => {});
+  return next;
+}
+
 async function initWorkspace(run: OperationRun, tf: TerraformContext): Promise<void> {
   await run.step(
     'terraform_init',
-    async () => {
-      await terraformInit(tf);
-      await terraformWorkspaceSelect(tf);
-    },
+    () =>
+      oneAtATime(async () => {
+        await terraformInit(tf);
+        await terraformWorkspaceSelect(tf);
+      }),
     RETRY,
   );
 }
@@ -123,7 +134,7 @@ export async function destroyStack(
   await initWorkspace(run, tf);
   await run.step('terraform_destroy', async () => {
     await terraformDestroy(tf, file, relay(run, 'terraform_destroy'));
-    await terraformWorkspaceDelete(tf);
+    await oneAtATime(() => terraformWorkspaceDelete(tf));
   }, RETRY);
   await fs.rm(tf.dataDir, { recursive: true, force: true });
 }

@@ -111,9 +111,14 @@ function describeDiagnostic(message: TerraformMessage): string {
   return [diagnostic?.summary, diagnostic?.detail].filter(Boolean).join(': ') || message['@message'];
 }
 
-/** A state lock held by another run, or a race creating the backend's schema. */
+/**
+ * A state lock held by another run (the pg backend also takes one global lock while it
+ * creates a workspace), or a race creating the backend's schema: worth trying again.
+ */
 function isTransient(tail: string): boolean {
-  return /Error acquiring the state lock|duplicate key value|could not serialize|connection refused/i.test(tail);
+  return /Error acquiring the state lock|Already locked|failed to lock state|duplicate key value|could not serialize|connection refused/i.test(
+    tail,
+  );
 }
 
 export function terraformInit(ctx: TerraformContext): Promise<TerraformResult> {
