@@ -1,0 +1,71 @@
+// basalt-server for client tests: the release binary ($BASALT_ENGINE_BIN) on a free loopback
+// port with a fresh temp data dir, stopped (SIGTERM, then SIGKILL) and cleaned up afterwards.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { ROOT } from '../support/env.js';
+
+export type Engine = { port: number; dir: string; output: () => string; stop: () => Promise<void> };
+
+export function engineBinary(): string {
+  const bin = process.env.BASALT_ENGINE_BIN ?? path.join(ROOT, 'engine', 'target', 'release', 'basalt-server');
+  if (!fs.existsSync(bin)) throw new Error(`${bin} is missing: build it with \`cargo build --release\` in engine/`);
+  return bin;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const sock = net.connect({ port, host: '127.0.0.1' });
+    sock.once('connect', () => { sock.destroy(); resolve(true); });
+    sock.once('error', () => resolve(false));
+  });
+}
+
+export async function startEngine(extraArgs: string[] = []): Promise<Engine> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-engine-e2e-'));
+  const port = await freePort();
+  let output = '';
+  const child: ChildProcess = spawn(
+    engineBinary(),
+    ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--threads', '2', ...extraArgs],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  child.stdout?.on('data', (d) => { output += d; });
+  child.stderr?.on('data', (d) => { output += d; });
+  let exited = false;
+  child.once('exit', () => { exited = true; });
+  const deadline = Date.now() + 30_000;
+  while (!(await accepts(port))) {
+    if (exited) throw new Error(`basalt-server exited at start:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`basalt-server did not listen on ${port}:\n${output}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    port,
+    dir,
+    output: () => output,
+    stop: async () => {
+      if (!exited) {
+        const gone = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await gone;
+        clearTimeout(timer);
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
