@@ -1,5 +1,5 @@
 // The tests run the built API (`dist/main.js`, the real entry point); build it when it is missing
-// or older than its sources, together with @basalt/db it depends on.
+// or older than its sources, together with @basalt/db and @basalt/api-client that it and the tests use.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 const apiRoot = fileURLToPath(new URL('../..', import.meta.url));
 const dbRoot = join(apiRoot, '../../packages/db');
+const clientRoot = join(apiRoot, '../../packages/api-client');
 
 function newestMtime(dir: string): number {
   let newest = 0;
@@ -26,5 +27,6 @@ export default function setup(): void {
   if (!process.env.DATABASE_URL) throw new Error('DATABASE_URL must point at a PostgreSQL superuser (the test runner sets it)');
   const tsc = join(apiRoot, '../../node_modules/typescript/bin/tsc');
   if (stale(dbRoot, 'dist/index.js')) execFileSync(process.execPath, [tsc, '-p', join(dbRoot, 'tsconfig.json')], { stdio: 'inherit' });
+  if (stale(clientRoot, 'dist/index.js')) execFileSync(process.execPath, [join(clientRoot, 'node_modules/typescript/bin/tsc'), '-p', join(clientRoot, 'tsconfig.json')], { stdio: 'inherit' });
   if (stale(apiRoot, 'dist/main.js')) execFileSync(process.execPath, [tsc, '-p', join(apiRoot, 'tsconfig.build.json')], { stdio: 'inherit' });
 }

@@ -1,0 +1,121 @@
+// Operations (get, list, SSE progress), benchmarks, catalog and the audit log.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApi, type RunningApi } from './support/api-process.js';
+import { type Caller, createBody, loginAdmin } from './support/clients.js';
+import { markRunning, withWorkerRepo } from './support/worker-side.js';
+
+let api: RunningApi;
+let admin: Caller;
+let project: string;
+
+beforeAll(async () => {
+  api = await startApi();
+  admin = await loginAdmin(api);
+  project = admin.defaultProjectId;
+});
+afterAll(() => api?.stop());
+
+describe('operations', () => {
+  it('gets an operation, lists an instance’s operations newest first, and pages them', async () => {
+    const created = (await admin.client.POST('/v1/projects/{project}/instances', { params: { path: { project } }, body: createBody('ops-1') })).data!;
+    const path = { project, instance: created.instance.id };
+    const op = await admin.client.GET('/v1/operations/{id}', { params: { path: { id: created.operation!.id } } });
+    expect(op.data).toMatchObject({ id: created.operation!.id, type: 'create', status: 'pending', progress: 0 });
+    await markRunning(api, created.instance.id, created.operation!.id);
+    await admin.client.POST('/v1/projects/{project}/instances/{instance}/restart', { params: { path } });
+    const list = await admin.client.GET('/v1/projects/{project}/instances/{instance}/operations', { params: { path } });
+    expect(list.data!.items.map((o) => o.type)).toEqual(['restart', 'create']);
+    const page = await admin.client.GET('/v1/projects/{project}/instances/{instance}/operations', { params: { path, query: { limit: 1 } } });
+    const next = await admin.client.GET('/v1/projects/{project}/instances/{instance}/operations', { params: { path, query: { limit: 1, cursor: page.data!.next_cursor! } } });
+    expect(next.data!.items.map((o) => o.type)).toEqual(['create']);
+    expect(next.data!.next_cursor).toBeNull();
+    expect((await admin.client.GET('/v1/operations/{id}', { params: { path: { id: '00000000-0000-4000-8000-000000000000' } } })).response.status).toBe(404);
+  });
+
+  it('streams progress as Server-Sent Events until the operation finishes', async () => {
+    const created = (await admin.client.POST('/v1/projects/{project}/instances', { params: { path: { project } }, body: createBody('ops-sse') })).data!;
+    const operationId = created.operation!.id;
+    const response = await fetch(`${api.baseUrl}/v1/operations/${operationId}/events`, { headers: { cookie: admin.cookie, accept: 'text/event-stream' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const reader = response.body!.getReader();
+    let text = '';
+    const readUntil = async (needle: string) => {
+      while (!text.includes(needle)) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += new TextDecoder().decode(value);
+      }
+    };
+    await readUntil('operation_created');
+    await withWorkerRepo(api, async (repo) => {
+      await repo.updateOperation(operationId, { status: 'running', startedAt: new Date(), steps: [{ name: 'terraform_apply', status: 'running' }] });
+      await repo.addEvent(operationId, { kind: 'step_started', step: 'terraform_apply', message: 'terraform_apply started' });
+      await repo.updateOperation(operationId, { status: 'succeeded', progress: 100, finishedAt: new Date() });
+    });
+    await readUntil('event: operation');
+    await readUntil('"status":"succeeded"');
+    expect(text).toContain('event: progress');
+    expect(text).toContain('terraform_apply started');
+    expect(text).toMatch(/id: \d+/);
+    const { done } = await reader.read();
+    expect(done).toBe(true);
+  });
+
+  it('refuses the stream of an unknown operation with 404', async () => {
+    const response = await fetch(`${api.baseUrl}/v1/operations/00000000-0000-4000-8000-000000000000/events`, { headers: { cookie: admin.cookie } });
+    expect(response.status).toBe(404);
+  });
+});
+
+describe('catalog', () => {
+  it('lists region local and the instance types with reference QPS', async () => {
+    const regions = await admin.client.GET('/v1/regions');
+    expect(regions.data!.items).toEqual([expect.objectContaining({ id: 'local', target: 'local', available: true })]);
+    const types = await admin.client.GET('/v1/instance-types', { params: { query: { region: 'local' } } });
+    expect(types.data!.items.map((t) => t.size)).toEqual(['small', 'large', 'xlarge', '2xlarge', '4xlarge', '8xlarge', '13xlarge']);
+    const xl = await admin.client.GET('/v1/instance-types/{id}', { params: { path: { id: 'kv.standard.xlarge' } } });
+    expect(xl.data).toMatchObject({ vcpu: 4, memory_gib: 16, reference_qps: { memory_larger_than_data: { uniform_read: 103890 } } });
+    const big = await admin.client.GET('/v1/instance-types/{id}', { params: { path: { id: 'kv.standard.13xlarge' } } });
+    expect(big.data).toMatchObject({ vcpu: 52, memory_gib: 192 });
+    expect((await admin.client.GET('/v1/instance-types/{id}', { params: { path: { id: 'kv.standard.huge' } } })).response.status).toBe(404);
+    expect((await admin.client.GET('/v1/instance-types/{id}/benchmarks', { params: { path: { id: 'kv.standard.xlarge' } } })).data!.items).toEqual([]);
+  });
+});
+
+describe('benchmarks', () => {
+  it('queues a run on a running instance and serves it back', async () => {
+    const created = (await admin.client.POST('/v1/projects/{project}/instances', { params: { path: { project } }, body: createBody('bench-1') })).data!;
+    const path = { project, instance: created.instance.id };
+    const early = await admin.client.POST('/v1/projects/{project}/instances/{instance}/benchmarks', { params: { path }, body: { workload: 'memtier-default' } });
+    expect(early.response.status).toBe(409);
+    await markRunning(api, created.instance.id, created.operation!.id);
+    const queued = await admin.client.POST('/v1/projects/{project}/instances/{instance}/benchmarks', { params: { path }, body: { workload: 'ycsb-zipfian-read', parameters: { threads: 4 } } });
+    expect(queued.response.status).toBe(202);
+    expect(queued.data!.benchmark).toMatchObject({ status: 'pending', workload: 'ycsb-zipfian-read', parameters: { threads: 4 }, instance_type: 'kv.standard.small' });
+    expect(queued.data!.operation.type).toBe('benchmark');
+    const list = await admin.client.GET('/v1/projects/{project}/instances/{instance}/benchmarks', { params: { path } });
+    expect(list.data!.items).toHaveLength(1);
+    const one = await admin.client.GET('/v1/projects/{project}/instances/{instance}/benchmarks/{benchmark}', { params: { path: { ...path, benchmark: queued.data!.benchmark.id } } });
+    expect(one.data!.id).toBe(queued.data!.benchmark.id);
+    const bad = await admin.client.POST('/v1/projects/{project}/instances/{instance}/benchmarks', { params: { path }, body: { workload: 'rm -rf' as never } });
+    expect(bad.response.status).toBe(400);
+  });
+});
+
+describe('audit log', () => {
+  it('records each mutating call with who, what, outcome and request id', async () => {
+    const created = await admin.client.POST('/v1/projects/{project}/instances', { params: { path: { project } }, body: createBody('audited'), headers: { 'x-request-id': 'req-audit-1' } });
+    expect(created.response.headers.get('x-request-id')).toBe('req-audit-1');
+    await admin.client.POST('/v1/projects/{project}/instances', { params: { path: { project } }, body: createBody('audited') });
+    await new Promise((r) => setTimeout(r, 200));
+    const log = await admin.client.GET('/v1/projects/{project}/audit-log', { params: { path: { project } } });
+    const entry = log.data!.items.find((e) => e.request_id === 'req-audit-1');
+    expect(entry).toMatchObject({ user_id: admin.userId, method: 'POST', action: 'POST /v1/projects/:project/instances', status_code: 202 });
+    expect(log.data!.items.some((e) => e.status_code === 409)).toBe(true);
+    const page = await admin.client.GET('/v1/projects/{project}/audit-log', { params: { path: { project }, query: { limit: 1 } } });
+    expect(page.data!.items).toHaveLength(1);
+    const older = await admin.client.GET('/v1/projects/{project}/audit-log', { params: { path: { project }, query: { limit: 1, cursor: Number(page.data!.next_cursor) } } });
+    expect(older.data!.items[0]!.id).toBeLessThan(page.data!.items[0]!.id);
+  });
+});
