@@ -1,0 +1,317 @@
+//! The memcached text protocol on its own port (`--memcached-port`), over the same store as
+//! RESP and with the same durability: like a RESP pipeline, every complete request in the
+//! buffer runs, the connection waits once for the log to hold the last write, then sends all
+//! replies. `noreply` requests are still durable before the next replies go out.
+//!
+//! Users: when the `default` user needs a password, a client must first authenticate the way
+//! memcached 1.6's ASCII auth does it (`set <any key> 0 0 <n>` with data `user password`);
+//! afterwards the user's ACL decides which commands (by their RESP twins: `get`, `set`,
+//! `append`, `del`, `incrby`, `expire`, `flushall`) and which keys it may use.
+//!
+//! # Layout
+//! - `parse.rs`    — framing of requests and data blocks.
+//! - `commands.rs` — the commands over `basalt_storage::Db`.
+//! - `meta.rs`     — flags and CAS uniques beside the values.
+//! - `stats.rs`    — the `stats` reply.
+
+pub mod commands;
+pub mod meta;
+pub mod parse;
+pub mod stats;
+
+use crate::acl::Acl;
+use crate::guarded::Guarded;
+use crate::limits::ConnLimits;
+use crate::listener::AcceptHook;
+use crate::metrics::Metrics;
+use crate::server::Shared;
+use basalt_storage::Lsn;
+use bytes::{Buf, BytesMut};
+use parse::{Parsed, Request, StoreMode};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
+use std::time::Instant;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+/// What `version` answers: the memcached release whose protocol is followed, and Basalt's.
+pub const VERSION: &str = concat!("1.6.0-basalt-", env!("CARGO_PKG_VERSION"));
+
+const READ_CHUNK: usize = 16 * 1024;
+/// Replies beyond this are sent (after their writes are durable) before the rest runs.
+const REPLY_FLUSH_BYTES: usize = 1 << 20;
+
+#[derive(Default)]
+pub struct McStats {
+    pub curr_connections: AtomicU64,
+    pub total_connections: AtomicU64,
+    pub cmd_get: AtomicU64,
+    pub cmd_set: AtomicU64,
+    pub cmd_touch: AtomicU64,
+    pub cmd_flush: AtomicU64,
+    pub cmd_delete: AtomicU64,
+    pub get_hits: AtomicU64,
+    pub get_misses: AtomicU64,
+    pub incr_decr: AtomicU64,
+    pub auth_cmds: AtomicU64,
+    pub auth_errors: AtomicU64,
+}
+
+/// Everything the memcached port shares between its connections.
+pub struct Memcache {
+    pub shared: Arc<Shared>,
+    pub meta: meta::MetaTable,
+    pub stats: McStats,
+    pub acl: Option<Arc<Acl>>,
+    pub gate: Arc<dyn AcceptHook>,
+    pub limits: Arc<ConnLimits>,
+    pub metrics: Option<Arc<Metrics>>,
+}
+
+impl Memcache {
+    pub fn new(
+        shared: Arc<Shared>,
+        acl: Option<Arc<Acl>>,
+        gate: Arc<dyn AcceptHook>,
+        limits: Arc<ConnLimits>,
+        metrics: Option<Arc<Metrics>>,
+    ) -> Memcache {
+        Memcache { shared, meta: meta::MetaTable::default(), stats: McStats::default(), acl, gate, limits, metrics }
+    }
+}
+
+/// Accepts memcached clients until the server shuts down.
+pub async fn serve(listener: TcpListener, mc: Arc<Memcache>) {
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => {
+                let (stream, peer) = match accepted {
+                    Ok(pair) => pair,
+                    Err(e) => {
+                        crate::log::event("warn", "accept_failed", &[("port", "memcached"), ("error", &e.to_string())]);
+                        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                        continue;
+                    }
+                };
+                if let Err(reason) = mc.gate.check(&peer) {
+                    tokio::spawn(refuse(stream, reason));
+                    continue;
+                }
+                let _ = stream.set_nodelay(true);
+                let mc = mc.clone();
+                tokio::spawn(async move {
+                    let stream = Guarded::new(stream, mc.limits.clone());
+                    mc.stats.total_connections.fetch_add(1, Relaxed);
+                    mc.stats.curr_connections.fetch_add(1, Relaxed);
+                    tokio::select! {
+                        _ = connection(&mc, stream) => {}
+                        _ = shutdown(&mc.shared) => {}
+                    }
+                    mc.stats.curr_connections.fetch_sub(1, Relaxed);
+                });
+            }
+            _ = shutdown(&mc.shared) => return,
+        }
+    }
+}
+
+/// Resolves once the server is asked to stop.
+pub async fn shutdown(shared: &Shared) {
+    // The guard `wait_for` returns is not `Send`: drop it at once.
+    let _ = shared.shutdown_requested().wait_for(|stopping| *stopping).await;
+}
+
+async fn refuse(mut stream: TcpStream, reason: String) {
+    let _ = stream.write_all(format!("SERVER_ERROR {reason}\r\n").as_bytes()).await;
+    let _ = stream.shutdown().await;
+}
+
+/// The RESP command whose ACL permission a memcached request needs, and its keys.
+fn permission<'a>(request: &Request<'a>) -> (&'static str, Vec<&'a [u8]>) {
+    match request {
+        Request::Get { keys, touch: None, .. } => ("get", keys.clone()),
+        Request::Get { keys, .. } => ("getex", keys.clone()),
+        Request::Store { mode: StoreMode::Append | StoreMode::Prepend, key, .. } => ("append", vec![*key]),
+        Request::Store { key, .. } => ("set", vec![*key]),
+        Request::Delete { key, .. } => ("del", vec![*key]),
+        Request::Incr { key, decr: false, .. } => ("incrby", vec![*key]),
+        Request::Incr { key, .. } => ("decrby", vec![*key]),
+        Request::Touch { key, .. } => ("expire", vec![*key]),
+        Request::FlushAll { .. } => ("flushall", vec![]),
+        Request::Stats { .. } => ("info", vec![]),
+        Request::Version | Request::Verbosity { .. } | Request::Quit => ("ping", vec![]),
+    }
+}
+
+fn request_name(request: &Request<'_>) -> &'static str {
+    match request {
+        Request::Get { name, .. } => name,
+        Request::Store { mode, .. } => mode.name(),
+        Request::Delete { .. } => "delete",
+        Request::Incr { decr: false, .. } => "incr",
+        Request::Incr { .. } => "decr",
+        Request::Touch { .. } => "touch",
+        Request::FlushAll { .. } => "flush_all",
+        Request::Version => "version",
+        Request::Stats { .. } => "stats",
+        Request::Verbosity { .. } => "verbosity",
+        Request::Quit => "quit",
+    }
+}
+
+/// Replies not yet sent because the writes before them are not yet durable.
+struct Pending {
+    lsn: Option<Lsn>,
+    replies_from: usize,
+    writes: usize,
+}
+
+async fn connection(mc: &Memcache, mut stream: Guarded<TcpStream>) {
+    let needs_auth = mc.acl.as_ref().map(|a| crate::auth::Authenticator::requires_auth(a.as_ref())).unwrap_or(false);
+    let mut user: Option<String> = if needs_auth { None } else { Some("default".to_string()) };
+    let mut input = BytesMut::with_capacity(READ_CHUNK);
+    let mut out: Vec<u8> = Vec::with_capacity(READ_CHUNK);
+    let mut swallow = 0usize;
+    loop {
+        if input.capacity() - input.len() < READ_CHUNK {
+            input.reserve(READ_CHUNK);
+        }
+        match stream.read_buf(&mut input).await {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
+        }
+        let mut pending = Pending { lsn: None, replies_from: 0, writes: 0 };
+        let mut close = false;
+        loop {
+            if swallow > 0 {
+                let n = swallow.min(input.len());
+                input.advance(n);
+                swallow -= n;
+                if swallow > 0 {
+                    break;
+                }
+            }
+            let (len, request) = match parse::parse(&input) {
+                Parsed::Incomplete => break,
+                Parsed::Refused { len, swallow: skip, reply, noreply, close: must_close } => {
+                    if !noreply {
+                        out.extend_from_slice(reply.as_bytes());
+                        out.extend_from_slice(b"\r\n");
+                    }
+                    input.advance(len.min(input.len()));
+                    swallow = skip;
+                    if must_close {
+                        close = true;
+                        break;
+                    }
+                    continue;
+                }
+                Parsed::Request { len, request } => (len, request),
+            };
+            // `request` borrows `input`: run it, then advance.
+            let mark = out.len();
+            let started = Instant::now();
+            let name = request_name(&request);
+            let mut quit = matches!(request, Request::Quit);
+            match authorize(mc, &mut user, &request) {
+                Gatekeeper::Run => {
+                    let mut ctx = commands::Ctx { shared: &mc.shared, meta: &mc.meta, stats: &mc.stats, out: &mut out, lsn: None };
+                    commands::execute(&mut ctx, request);
+                    if let Some(lsn) = ctx.lsn {
+                        if pending.lsn.is_none() {
+                            pending.replies_from = mark;
+                        }
+                        pending.lsn = Some(pending.lsn.map_or(lsn, |old: Lsn| old.max(lsn)));
+                    }
+                    if pending.lsn.is_some() {
+                        pending.writes += 1;
+                    }
+                }
+                Gatekeeper::Reply(text, then_close) => {
+                    out.extend_from_slice(text.as_bytes());
+                    out.extend_from_slice(b"\r\n");
+                    quit |= then_close;
+                }
+            }
+            if let Some(metrics) = &mc.metrics {
+                metrics.observe_memcache(name, started.elapsed().as_micros() as u64);
+            }
+            input.advance(len);
+            if quit {
+                close = true;
+                break;
+            }
+            if out.len() >= REPLY_FLUSH_BYTES && !flush(mc, &mut stream, &mut out, &mut pending).await {
+                return;
+            }
+        }
+        if !flush(mc, &mut stream, &mut out, &mut pending).await || close {
+            let _ = stream.shutdown().await;
+            return;
+        }
+        if input.is_empty() && input.capacity() > 4 << 20 {
+            input = BytesMut::with_capacity(READ_CHUNK);
+        }
+    }
+}
+
+enum Gatekeeper {
+    Run,
+    Reply(String, bool),
+}
+
+/// ASCII auth for a connection that must log in, then the user's ACL.
+fn authorize(mc: &Memcache, user: &mut Option<String>, request: &Request<'_>) -> Gatekeeper {
+    let Some(acl) = &mc.acl else {
+        return Gatekeeper::Run;
+    };
+    let Some(name) = user.as_deref() else {
+        let Request::Store { data, .. } = request else {
+            return Gatekeeper::Reply("CLIENT_ERROR unauthenticated".to_string(), true);
+        };
+        mc.stats.auth_cmds.fetch_add(1, Relaxed);
+        let text = String::from_utf8_lossy(data);
+        let mut words = text.trim_end().splitn(2, ' ');
+        let (Some(login), Some(password)) = (words.next(), words.next()) else {
+            mc.stats.auth_errors.fetch_add(1, Relaxed);
+            return Gatekeeper::Reply("CLIENT_ERROR authentication failure".to_string(), false);
+        };
+        return match crate::auth::Authenticator::authenticate(acl.as_ref(), Some(login.as_bytes()), password.as_bytes()) {
+            Ok(who) => {
+                *user = Some(who);
+                Gatekeeper::Reply("STORED".to_string(), false)
+            }
+            Err(_) => {
+                mc.stats.auth_errors.fetch_add(1, Relaxed);
+                Gatekeeper::Reply("CLIENT_ERROR authentication failure".to_string(), false)
+            }
+        };
+    };
+    let (command, keys) = permission(request);
+    match acl.permit_named(name, command, &keys) {
+        Ok(()) => Gatekeeper::Run,
+        Err(denied) => Gatekeeper::Reply(format!("CLIENT_ERROR {denied}"), false),
+    }
+}
+
+async fn flush(mc: &Memcache, stream: &mut Guarded<TcpStream>, out: &mut Vec<u8>, pending: &mut Pending) -> bool {
+    if let Some(lsn) = pending.lsn.take() {
+        if let Err(e) = mc.shared.db.wait_durable(lsn).await {
+            out.truncate(pending.replies_from);
+            let text = format!("SERVER_ERROR {}\r\n", e.to_string().replace(['\r', '\n'], " "));
+            for _ in 0..pending.writes {
+                out.extend_from_slice(text.as_bytes());
+            }
+        }
+    }
+    pending.writes = 0;
+    if out.is_empty() {
+        return true;
+    }
+    let ok = stream.write_all(out).await.is_ok();
+    out.clear();
+    if out.capacity() > 4 << 20 {
+        *out = Vec::with_capacity(READ_CHUNK);
+    }
+    ok
+}

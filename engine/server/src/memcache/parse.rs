@@ -1,0 +1,225 @@
+//! Framing of memcached text-protocol requests: a command line ending in `\r\n` (a bare `\n`
+//! is accepted, as memcached does), followed for storage commands by a data block of the
+//! announced length and `\r\n`. "Incomplete" is a normal answer; bad input is a reply
+//! worded as memcached words it, never a panic.
+
+/// Longest command line; a longer one is refused and the connection closed (memcached
+/// allows 2048 bytes except for long multi-key `get` lines, which this bound covers).
+pub const MAX_LINE: usize = 64 * 1024;
+/// Largest value (memcached's default `-I 1m`).
+pub const ITEM_SIZE_MAX: usize = 1 << 20;
+/// memcached refuses longer keys.
+pub const KEY_MAX: usize = 250;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StoreMode {
+    Set,
+    Add,
+    Replace,
+    Append,
+    Prepend,
+    Cas,
+}
+
+impl StoreMode {
+    pub fn name(self) -> &'static str {
+        match self {
+            StoreMode::Set => "set",
+            StoreMode::Add => "add",
+            StoreMode::Replace => "replace",
+            StoreMode::Append => "append",
+            StoreMode::Prepend => "prepend",
+            StoreMode::Cas => "cas",
+        }
+    }
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub enum Request<'a> {
+    /// get / gets / gat / gats: `touch` holds the new exptime of gat/gats.
+    Get { name: &'static str, keys: Vec<&'a [u8]>, with_cas: bool, touch: Option<i64> },
+    Store { mode: StoreMode, key: &'a [u8], flags: u32, exptime: i64, data: &'a [u8], cas: u64, noreply: bool },
+    Delete { key: &'a [u8], noreply: bool },
+    Incr { key: &'a [u8], delta: u64, decr: bool, noreply: bool },
+    Touch { key: &'a [u8], exptime: i64, noreply: bool },
+    FlushAll { delay: i64, noreply: bool },
+    Version,
+    Stats { group: Option<&'a [u8]> },
+    Verbosity { noreply: bool },
+    Quit,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub enum Parsed<'a> {
+    /// More bytes are needed.
+    Incomplete,
+    /// A request of `len` bytes.
+    Request { len: usize, request: Request<'a> },
+    /// A request that gets only an error: consume `len` bytes, then skip `swallow` more (the
+    /// data block of a refused storage command), reply, and close when told.
+    Refused { len: usize, swallow: usize, reply: String, noreply: bool, close: bool },
+}
+
+fn refused(len: usize, reply: &str) -> Parsed<'static> {
+    Parsed::Refused { len, swallow: 0, reply: reply.to_string(), noreply: false, close: false }
+}
+
+const BAD_FORMAT: &str = "CLIENT_ERROR bad command line format";
+
+fn number<T: std::str::FromStr>(token: &[u8]) -> Option<T> {
+    std::str::from_utf8(token).ok()?.parse().ok()
+}
+
+fn valid_key(key: &[u8]) -> bool {
+    !key.is_empty() && key.len() <= KEY_MAX && key.iter().all(|&b| b > b' ' && b != 0x7f)
+}
+
+/// Parses one request from the front of `buf`.
+pub fn parse(buf: &[u8]) -> Parsed<'_> {
+    let Some(nl) = memchr::memchr(b'\n', &buf[..buf.len().min(MAX_LINE + 2)]) else {
+        if buf.len() > MAX_LINE {
+            return Parsed::Refused { len: buf.len(), swallow: 0, reply: "CLIENT_ERROR line too long".to_string(), noreply: false, close: true };
+        }
+        return Parsed::Incomplete;
+    };
+    let line_len = nl + 1;
+    let line = if nl > 0 && buf[nl - 1] == b'\r' { &buf[..nl - 1] } else { &buf[..nl] };
+    let tokens: Vec<&[u8]> = line.split(|&b| b == b' ').filter(|t| !t.is_empty()).collect();
+    let Some(&command) = tokens.first() else {
+        return refused(line_len, "ERROR");
+    };
+    let noreply = tokens.len() > 1 && tokens[tokens.len() - 1] == b"noreply";
+    let args = &tokens[1..tokens.len() - usize::from(noreply)];
+    match command {
+        b"get" | b"gets" => {
+            if args.is_empty() || !args.iter().all(|k| valid_key(k)) {
+                return refused(line_len, if args.is_empty() { "ERROR" } else { BAD_FORMAT });
+            }
+            let name = if command == b"get" { "get" } else { "gets" };
+            Parsed::Request { len: line_len, request: Request::Get { name, keys: tokens[1..].to_vec(), with_cas: name == "gets", touch: None } }
+        }
+        b"gat" | b"gats" => {
+            let (Some(exptime), true) = (tokens.get(1).and_then(|t| number::<i64>(t)), tokens.len() >= 3) else {
+                return refused(line_len, if tokens.len() < 3 { "ERROR" } else { "CLIENT_ERROR invalid exptime argument" });
+            };
+            let keys = tokens[2..].to_vec();
+            if !keys.iter().all(|k| valid_key(k)) {
+                return refused(line_len, BAD_FORMAT);
+            }
+            let name = if command == b"gat" { "gat" } else { "gats" };
+            Parsed::Request { len: line_len, request: Request::Get { name, keys, with_cas: name == "gats", touch: Some(exptime) } }
+        }
+        b"set" | b"add" | b"replace" | b"append" | b"prepend" | b"cas" => storage(buf, line_len, command, args, noreply),
+        b"delete" => match args {
+            [key] | [key, b"0"] if valid_key(key) => Parsed::Request { len: line_len, request: Request::Delete { key, noreply } },
+            _ => refused(line_len, "CLIENT_ERROR bad command line format.  Usage: delete <key> [noreply]"),
+        },
+        b"incr" | b"decr" => match args {
+            [key, delta] if valid_key(key) => match number::<u64>(delta) {
+                Some(delta) => Parsed::Request { len: line_len, request: Request::Incr { key, delta, decr: command == b"decr", noreply } },
+                None => refused(line_len, "CLIENT_ERROR invalid numeric delta argument"),
+            },
+            _ => refused(line_len, "ERROR"),
+        },
+        b"touch" => match args {
+            [key, exptime] if valid_key(key) => match number::<i64>(exptime) {
+                Some(exptime) => Parsed::Request { len: line_len, request: Request::Touch { key, exptime, noreply } },
+                None => refused(line_len, "CLIENT_ERROR invalid exptime argument"),
+            },
+            _ => refused(line_len, "ERROR"),
+        },
+        b"flush_all" => match args {
+            [] => Parsed::Request { len: line_len, request: Request::FlushAll { delay: 0, noreply } },
+            [delay] => match number::<i64>(delay) {
+                Some(delay) => Parsed::Request { len: line_len, request: Request::FlushAll { delay, noreply } },
+                None => refused(line_len, "CLIENT_ERROR bad command line format"),
+            },
+            _ => refused(line_len, "ERROR"),
+        },
+        b"version" if args.is_empty() => Parsed::Request { len: line_len, request: Request::Version },
+        b"stats" => Parsed::Request { len: line_len, request: Request::Stats { group: tokens.get(1).copied() } },
+        b"verbosity" => match args {
+            [level] if number::<u32>(level).is_some() => Parsed::Request { len: line_len, request: Request::Verbosity { noreply } },
+            _ => refused(line_len, "ERROR"),
+        },
+        b"quit" => Parsed::Request { len: line_len, request: Request::Quit },
+        _ => refused(line_len, "ERROR"),
+    }
+}
+
+/// `<cmd> <key> <flags> <exptime> <bytes> [<cas unique>] [noreply]` and the data block.
+fn storage<'a>(buf: &'a [u8], line_len: usize, command: &[u8], args: &[&'a [u8]], noreply: bool) -> Parsed<'a> {
+    let mode = match command {
+        b"set" => StoreMode::Set,
+        b"add" => StoreMode::Add,
+        b"replace" => StoreMode::Replace,
+        b"append" => StoreMode::Append,
+        b"prepend" => StoreMode::Prepend,
+        _ => StoreMode::Cas,
+    };
+    let want = if mode == StoreMode::Cas { 5 } else { 4 };
+    if args.len() != want {
+        return refused(line_len, "ERROR");
+    }
+    let key = args[0];
+    let (Some(flags), Some(exptime), Some(bytes)) = (number::<u32>(args[1]), number::<i64>(args[2]), number::<i64>(args[3])) else {
+        return refused(line_len, BAD_FORMAT);
+    };
+    let cas = if mode == StoreMode::Cas {
+        match number::<u64>(args[4]) {
+            Some(cas) => cas,
+            None => return refused(line_len, BAD_FORMAT),
+        }
+    } else {
+        0
+    };
+    if bytes < 0 || !valid_key(key) {
+        // memcached cannot know where the data ends: it refuses and reads on from the next line.
+        return refused(line_len, BAD_FORMAT);
+    }
+    let bytes = bytes as usize;
+    if bytes > ITEM_SIZE_MAX {
+        return Parsed::Refused {
+            len: line_len,
+            swallow: bytes + 2,
+            reply: "SERVER_ERROR object too large for cache".to_string(),
+            noreply,
+            close: false,
+        };
+    }
+    let total = line_len + bytes + 2;
+    if buf.len() < total {
+        return Parsed::Incomplete;
+    }
+    if &buf[line_len + bytes..total] != b"\r\n" {
+        return Parsed::Refused { len: total, swallow: 0, reply: "CLIENT_ERROR bad data chunk".to_string(), noreply: false, close: false };
+    }
+    let data = &buf[line_len..line_len + bytes];
+    Parsed::Request { len: total, request: Request::Store { mode, key, flags, exptime, data, cas, noreply } }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames() {
+        assert_eq!(parse(b"get a b"), Parsed::Incomplete);
+        match parse(b"get a b\r\nrest") {
+            Parsed::Request { len: 9, request: Request::Get { keys, with_cas: false, .. } } => assert_eq!(keys, vec![&b"a"[..], b"b"]),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(parse(b"set k 5 0 3\r\nab"), Parsed::Incomplete);
+        match parse(b"set k 5 0 3 noreply\r\nabc\r\n") {
+            Parsed::Request { len: 26, request: Request::Store { mode: StoreMode::Set, flags: 5, data: b"abc", noreply: true, .. } } => {}
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(parse(b"set k 0 0 3\r\nabcd\r\n"), Parsed::Refused { reply, .. } if reply == "CLIENT_ERROR bad data chunk"));
+        assert!(matches!(parse(b"set k 0 0 2000000\r\n"), Parsed::Refused { swallow: 2000002, .. }));
+        assert!(matches!(parse(b"bogus\r\n"), Parsed::Refused { reply, .. } if reply == "ERROR"));
+        assert!(matches!(parse(b"incr k x\r\n"), Parsed::Refused { reply, .. } if reply.contains("delta")));
+        assert!(matches!(parse(b"cas k 0 0 1 77\r\nx\r\n"), Parsed::Request { request: Request::Store { cas: 77, .. }, .. }));
+        assert!(matches!(parse(&[b'x'; MAX_LINE + 10]), Parsed::Refused { close: true, .. }));
+        assert!(matches!(parse(b"\r\n"), Parsed::Refused { .. }));
+    }
+}

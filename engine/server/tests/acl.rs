@@ -1,0 +1,117 @@
+//! Users and permissions at the wire: AUTH and HELLO AUTH, -WRONGPASS, -NOPERM for a
+//! read-only user, key patterns, two-password rotation, the ACL subcommands, and the users
+//! file across a restart (the recovery scenario of this file).
+
+mod security_support;
+
+use security_support::{start, TempDir};
+
+const NOPERM_SET: &str = "-NOPERM User reader has no permissions to run the 'set' command\r\n";
+const WRONGPASS: &str = "-WRONGPASS invalid username-password pair or user is disabled.\r\n";
+
+#[tokio::test]
+async fn requirepass_and_read_only_user() {
+    let dir = TempDir::new("acl");
+    let server = start(&dir, &[("requirepass", "s3cret")]).await;
+    let mut c = server.client().await;
+    assert_eq!(c.call(&["GET", "k"]).await, "-NOAUTH Authentication required.\r\n");
+    assert_eq!(c.call(&["AUTH", "wrong"]).await, WRONGPASS);
+    assert_eq!(c.call(&["AUTH", "s3cret"]).await, "+OK\r\n");
+    assert_eq!(c.call(&["SET", "k", "v"]).await, "+OK\r\n");
+    assert_eq!(c.call(&["ACL", "SETUSER", "reader", "on", ">rpw", "~*", "+@read", "+@connection", "+acl|whoami"]).await, "+OK\r\n");
+    assert_eq!(c.call(&["ACL", "WHOAMI"]).await, "$7\r\ndefault\r\n");
+
+    let mut r = server.client().await;
+    assert_eq!(r.call(&["AUTH", "reader", "nope"]).await, WRONGPASS);
+    assert_eq!(r.call(&["AUTH", "reader", "rpw"]).await, "+OK\r\n");
+    assert_eq!(r.call(&["GET", "k"]).await, "$1\r\nv\r\n");
+    assert_eq!(r.call(&["SET", "k", "x"]).await, NOPERM_SET);
+    assert_eq!(r.call(&["ACL", "WHOAMI"]).await, "$6\r\nreader\r\n");
+    assert_eq!(
+        r.call(&["ACL", "SETUSER", "reader", "+@all"]).await,
+        "-NOPERM User reader has no permissions to run the 'acl|setuser' command\r\n"
+    );
+    // HELLO 3 AUTH switches user and protocol at once.
+    let mut h = server.client().await;
+    let hello = h.call(&["HELLO", "3", "AUTH", "reader", "rpw"]).await;
+    assert!(hello.starts_with("%7\r\n"), "{hello}");
+    assert_eq!(h.call(&["SET", "k", "x"]).await, NOPERM_SET);
+    assert_eq!(h.call(&["HELLO", "3", "AUTH", "reader", "bad"]).await, WRONGPASS);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn key_patterns_and_categories() {
+    let dir = TempDir::new("acl-keys");
+    let server = start(&dir, &[]).await;
+    let mut admin = server.client().await;
+    assert_eq!(admin.call(&["ACL", "SETUSER", "app", "on", ">pw", "~app:*", "+@all", "-flushall"]).await, "+OK\r\n");
+    let mut app = server.client().await;
+    assert_eq!(app.call(&["AUTH", "app", "pw"]).await, "+OK\r\n");
+    assert_eq!(app.call(&["SET", "app:1", "v"]).await, "+OK\r\n");
+    assert_eq!(app.call(&["SET", "other", "v"]).await, "-NOPERM No permissions to access a key\r\n");
+    assert_eq!(app.call(&["MSET", "app:2", "a", "other", "b"]).await, "-NOPERM No permissions to access a key\r\n");
+    assert_eq!(app.call(&["MGET", "app:1", "app:2"]).await, "*2\r\n$1\r\nv\r\n$-1\r\n");
+    assert_eq!(app.call(&["FLUSHALL"]).await, "-NOPERM User app has no permissions to run the 'flushall' command\r\n");
+    // Bad rules are refused whole: nothing of the command applies.
+    assert_eq!(
+        admin.call(&["ACL", "SETUSER", "app", "-@all", "+nosuch"]).await,
+        "-ERR Error in ACL SETUSER modifier '+nosuch': Unknown command or category name in ACL\r\n"
+    );
+    assert_eq!(app.call(&["GET", "app:1"]).await, "$1\r\nv\r\n");
+    // A deleted user's open connection is refused from then on.
+    assert_eq!(admin.call(&["ACL", "DELUSER", "app", "ghost"]).await, ":1\r\n");
+    assert_eq!(app.call(&["GET", "app:1"]).await, "-NOPERM User app is disabled or was deleted\r\n");
+    assert_eq!(admin.call(&["ACL", "DELUSER", "default"]).await, "-ERR The 'default' user cannot be removed\r\n");
+    assert_eq!(admin.call(&["ACL", "USERS"]).await, "*1\r\n$7\r\ndefault\r\n");
+    let line = "user default on nopass ~* &* +@all";
+    assert_eq!(admin.call(&["ACL", "LIST"]).await, format!("*1\r\n${}\r\n{line}\r\n", line.len()));
+    let cats = admin.call(&["ACL", "CAT"]).await;
+    assert!(cats.contains("$4\r\nread\r\n") && cats.contains("$5\r\nwrite\r\n"), "{cats}");
+    let read = admin.call(&["ACL", "CAT", "read"]).await;
+    assert!(read.contains("$3\r\nget\r\n") && !read.contains("$3\r\nset\r\n"), "{read}");
+    assert_eq!(admin.call(&["ACL", "CAT", "nope"]).await, "-ERR Unknown category 'nope'\r\n");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn two_password_rotation_then_restart() {
+    let dir = TempDir::new("acl-rotate");
+    for round in 0..2 {
+        let server = start(&dir, &[]).await;
+        let mut admin = server.client().await;
+        if round == 0 {
+            assert_eq!(admin.call(&["ACL", "SETUSER", "svc", "on", ">old", "~*", "+@all"]).await, "+OK\r\n");
+            let mut old = server.client().await;
+            assert_eq!(old.call(&["AUTH", "svc", "old"]).await, "+OK\r\n");
+            // Rotation: add the new password; both work.
+            assert_eq!(admin.call(&["ACL", "SETUSER", "svc", ">new"]).await, "+OK\r\n");
+            assert_eq!(
+                admin.call(&["ACL", "SETUSER", "svc", ">third"]).await,
+                "-ERR Error in ACL SETUSER modifier '>third': A user holds at most 2 passwords; remove one with '<password' or '!hash' first\r\n"
+            );
+            let mut again = server.client().await;
+            assert_eq!(again.call(&["AUTH", "svc", "old"]).await, "+OK\r\n");
+            let mut new = server.client().await;
+            assert_eq!(new.call(&["AUTH", "svc", "new"]).await, "+OK\r\n");
+            assert_eq!(old.call(&["SET", "a", "1"]).await, "+OK\r\n");
+            // The old password goes: logging in with it fails, the new one works.
+            assert_eq!(admin.call(&["ACL", "SETUSER", "svc", "<old"]).await, "+OK\r\n");
+            let mut late = server.client().await;
+            assert_eq!(late.call(&["AUTH", "svc", "old"]).await, WRONGPASS);
+            assert_eq!(late.call(&["AUTH", "svc", "new"]).await, "+OK\r\n");
+            let getuser = admin.call(&["ACL", "GETUSER", "svc"]).await;
+            assert!(getuser.contains("passwords\r\n*1\r\n$64\r\n"), "{getuser}");
+            assert_eq!(admin.call(&["ACL", "SETUSER", "default", "off"]).await, "+OK\r\n");
+        } else {
+            // After the restart: users come back from the users file, default stays off.
+            assert_eq!(admin.call(&["PING"]).await, "-NOAUTH Authentication required.\r\n");
+            assert_eq!(admin.call(&["AUTH", "svc", "old"]).await, WRONGPASS);
+            assert_eq!(admin.call(&["AUTH", "svc", "new"]).await, "+OK\r\n");
+            assert_eq!(admin.call(&["GET", "a"]).await, "$1\r\n1\r\n");
+            let file = std::fs::read_to_string(dir.0.join("users.acl")).unwrap();
+            assert!(file.contains("user svc on #") && !file.contains("new"), "{file}");
+        }
+        server.stop().await;
+    }
+}
