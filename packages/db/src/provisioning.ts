@@ -158,12 +158,21 @@ export class ProvisioningRepository {
    * Takes the lease of an operation if no live worker holds it. The lock lives on a
    * connection of its own, so it goes away with a worker that dies.
    */
-  async tryLeaseOperation(operationId: string): Promise<OperationLease | undefined> {
+  tryLeaseOperation(operationId: string): Promise<OperationLease | undefined> {
+    return this.tryLease('basalt-operation:' + operationId);
+  }
+
+  /** Takes the lease of an instance: one operation at a time works on its VMs. */
+  tryLeaseInstance(instanceId: string): Promise<OperationLease | undefined> {
+    return this.tryLease('basalt-instance:' + instanceId);
+  }
+
+  private async tryLease(key: string): Promise<OperationLease | undefined> {
     const client = await this.pool.connect();
     try {
       const result = await client.query<{ locked: boolean }>(
         `SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked`,
-        ['basalt-operation:' + operationId],
+        [key],
       );
       if (!result.rows[0]?.locked) {
         client.release();
@@ -179,7 +188,7 @@ export class ProvisioningRepository {
         if (released) return;
         released = true;
         try {
-          await client.query(`SELECT pg_advisory_unlock(hashtextextended($1, 0))`, ['basalt-operation:' + operationId]);
+          await client.query(`SELECT pg_advisory_unlock(hashtextextended($1, 0))`, [key]);
           client.release();
         } catch (error) {
           // A broken connection already dropped the lock; do not return it to the pool.

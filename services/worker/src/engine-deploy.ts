@@ -41,6 +41,7 @@ export async function deployEngine(
   );
   const vars = engineVars({
     type,
+    parameters: instance.parameters as Record<string, unknown>,
     users,
     allowlist,
     masterKey: ctx.config.masterKey,

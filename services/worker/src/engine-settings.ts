@@ -27,8 +27,12 @@ export function healthCredentials(masterKey: Buffer, users: InstanceUserRow[]): 
   return user && { user: user.username, password: decryptSecret(masterKey, user.passwordEncrypted) };
 }
 
+const FSYNC = ['always', 'everysec', 'no'];
+
 export function engineVars(options: {
   type: InstanceTypeRow;
+  /** The instance's parameters (fsync, maxclients, ...), as the API validated them. */
+  parameters?: Record<string, unknown>;
   users: InstanceUserRow[];
   allowlist: AllowlistEntryRow[];
   masterKey: Buffer;
@@ -39,8 +43,11 @@ export function engineVars(options: {
   const size = vmSizeOf(options.type);
   const usersSupported = options.features.has('users');
   const health = usersSupported ? healthCredentials(options.masterKey, options.users) : undefined;
+  const parameters = options.parameters ?? {};
+  const fsync = typeof parameters.fsync === 'string' && FSYNC.includes(parameters.fsync) ? parameters.fsync : 'everysec';
   return {
     engine_binary_src: options.engineBinary,
+    engine_fsync: fsync,
     engine_data_dir: options.dataDir,
     engine_port: ENGINE_PORT,
     // Leave a quarter of the VM's memory to the OS, the page cache and connections.

@@ -8,6 +8,7 @@ import { nodeNames, poolNetwork } from '../ipam.js';
 import { applyStack } from '../stack.js';
 import { checkEndpoints, deployEngine, endpointsOf } from '../engine-deploy.js';
 import { vmSizeOf } from '../engine-settings.js';
+import { StepError } from '../errors.js';
 
 export const PROVISION_STEPS = ['allocate_addresses', 'terraform_init', 'terraform_apply', 'ansible_deploy', 'health_check'];
 
@@ -16,6 +17,9 @@ export function provision(ctx: JobContext, payload: ProvisionJob): Promise<Outco
     steps: PROVISION_STEPS,
     failureStatus: 'create_failed',
     work: async ({ instance, region, type, run }) => {
+      if (instance.status === 'deleting' || instance.status === 'deleted') {
+        throw new StepError('load', `instance ${instance.id} is ${instance.status}; not provisioning it`);
+      }
       await ctx.repo.updateInstance(instance.id, { status: 'creating', fault: null });
       const addresses = await run.step('allocate_addresses', async () => {
         const network = poolNetwork(region.addressPool);

@@ -1,7 +1,7 @@
 // The frame of every instance job: take the operation's lease (so one worker works on it
 // at a time), skip what is already finished, run the steps, and record the outcome —
 // on failure the step, exit status and output tail go to the instance's `fault`.
-import type { InstanceJobPayload, InstanceRow, InstanceStatus, InstanceTypeRow, RegionRow } from '@basalt/db';
+import type { InstanceJobPayload, InstanceRow, InstanceStatus, InstanceTypeRow, OperationLease, RegionRow } from '@basalt/db';
 import type { JobContext } from '../context.js';
 import { OperationRun } from '../operation.js';
 import { faultOf, StepError } from '../errors.js';
@@ -22,6 +22,24 @@ export interface OperationSpec {
 
 export type Outcome = 'succeeded' | 'failed' | 'skipped' | 'busy';
 
+/** How long an operation waits for another one on the same instance to finish. */
+const INSTANCE_WAIT_MS = 30 * 60_000;
+
+async function leaseInstance(ctx: JobContext, instanceId: string, operationId: string): Promise<OperationLease> {
+  const deadline = Date.now() + INSTANCE_WAIT_MS;
+  let told = false;
+  for (;;) {
+    const lease = await ctx.repo.tryLeaseInstance(instanceId);
+    if (lease) return lease;
+    if (!told) {
+      ctx.log(`[${operationId}] waiting for another operation on instance ${instanceId}`);
+      told = true;
+    }
+    if (Date.now() > deadline) throw new StepError('load', `another operation kept instance ${instanceId} busy for ${INSTANCE_WAIT_MS / 60_000} minutes`, null, '', true);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
 export async function runOperation(ctx: JobContext, payload: InstanceJobPayload, spec: OperationSpec): Promise<Outcome> {
   const lease = await ctx.repo.tryLeaseOperation(payload.operation_id);
   if (!lease) {
@@ -36,10 +54,14 @@ export async function runOperation(ctx: JobContext, payload: InstanceJobPayload,
     }
     if (operation.status === 'succeeded' || operation.status === 'failed') return 'skipped';
 
+    // Operations on one instance run one after the other (a delete waits for a provision).
+    const instanceLease = await leaseInstance(ctx, payload.instance_id, operation.id);
     const run = new OperationRun(ctx.repo, operation.id, spec.steps, ctx.log);
-    await run.start();
     let step = 'load';
     try {
+      const latest = await ctx.repo.getOperation(operation.id);
+      if (latest?.status === 'succeeded' || latest?.status === 'failed') return 'skipped';
+      await run.start();
       const instance = await ctx.repo.getInstance(payload.instance_id);
       if (!instance) throw new StepError(step, `instance ${payload.instance_id} does not exist`);
       const region = await ctx.catalog.getRegion(instance.region);
@@ -53,9 +75,15 @@ export async function runOperation(ctx: JobContext, payload: InstanceJobPayload,
       step = error instanceof StepError ? error.step : step;
       const fault = { ...faultOf(step, error), operation_id: operation.id };
       ctx.log(`[${operation.id}] failed at ${fault.step}: ${fault.message}`);
-      await ctx.repo.updateInstance(payload.instance_id, { status: spec.failureStatus, fault });
+      // An instance being deleted keeps that status; the fault is on the operation.
+      const current = await ctx.repo.getInstance(payload.instance_id);
+      if (current && current.status !== 'deleting' && current.status !== 'deleted') {
+        await ctx.repo.updateInstance(payload.instance_id, { status: spec.failureStatus, fault });
+      }
       await run.fail(fault);
       return 'failed';
+    } finally {
+      await instanceLease.release();
     }
   } finally {
     await lease.release();
