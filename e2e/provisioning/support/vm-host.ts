@@ -3,11 +3,24 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { ROOT } from '../../support/env.js';
 
-/** The engine features the worker was told about (BASALT_ENGINE_FEATURES); tests of users and allowlist run when present. */
-export const ENGINE_FEATURES = new Set(
-  (process.env.BASALT_ENGINE_FEATURES ?? '').split(',').map((f) => f.trim()).filter(Boolean),
-);
+/**
+ * What the deployed engine supports, found as the worker finds it (the binary's usage,
+ * or BASALT_ENGINE_FEATURES): the tests of users and allowlist run when it has them.
+ */
+export const ENGINE_FEATURES = engineFeatures();
+
+function engineFeatures(): Set<string> {
+  if (process.env.BASALT_ENGINE_FEATURES !== undefined) {
+    return new Set(process.env.BASALT_ENGINE_FEATURES.split(',').map((f) => f.trim()).filter(Boolean));
+  }
+  const binary = process.env.BASALT_ENGINE_BIN ?? path.join(ROOT, 'engine', 'target', 'release', 'basalt-server');
+  const usage = spawnSync(binary, ['--help'], { encoding: 'utf8', timeout: 10_000 });
+  const text = `${usage.stdout ?? ''}${usage.stderr ?? ''}`;
+  const flags: Record<string, string> = { users: '--users-file', allowlist: '--allowlist', tls: '--tls-port' };
+  return new Set(Object.entries(flags).filter(([, flag]) => text.includes(flag)).map(([feature]) => feature));
+}
 
 /** The VM's machine name, as infra/terraform/modules/local/scripts/vm-lib.sh derives it. */
 export function machineName(ip: string): string {

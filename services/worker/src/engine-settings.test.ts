@@ -26,8 +26,8 @@ describe('engine settings from the instance', () => {
     });
     expect(vars.engine_maxmemory_mb).toBe(1536);
     expect(vars.engine_users).toEqual([
-      { name: 'reader', password_sha256: createHash('sha256').update('r-secret').digest('hex'), readonly: true },
-      { name: 'default', password_sha256: createHash('sha256').update('w-secret').digest('hex'), readonly: false },
+      { name: 'reader', password_sha256: createHash('sha256').update('r-secret').digest('hex'), permission: 'read_only' },
+      { name: 'default', password_sha256: createHash('sha256').update('w-secret').digest('hex'), permission: 'read_write' },
     ]);
     expect(JSON.stringify(vars.engine_users)).not.toContain('secret');
     expect(vars.engine_health_user).toBe('default');

@@ -57,7 +57,7 @@ export function engineVars(options: {
     engine_users: options.users.map((u) => ({
       name: u.username,
       password_sha256: createHash('sha256').update(decryptSecret(options.masterKey, u.passwordEncrypted)).digest('hex'),
-      readonly: u.permission === 'read_only',
+      permission: u.permission,
     })),
     engine_allowlist_supported: options.features.has('allowlist'),
     engine_allowlist: options.allowlist.map((entry) => entry.cidr),

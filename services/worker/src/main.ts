@@ -8,6 +8,7 @@ import type { JobContext } from './context.js';
 import { handle, HANDLERS, queueName, type HandledQueue } from './handlers.js';
 import { reconcile } from './reconcile.js';
 import { QueueDispatcher } from './dispatcher.js';
+import { detectEngineFeatures } from './engine-features.js';
 
 function log(message: string): void {
   process.stdout.write(`${new Date().toISOString()} worker ${message}\n`);
@@ -22,7 +23,7 @@ async function main(): Promise<void> {
   await boss.start();
   await createQueues(boss);
 
-  const features = (process.env.BASALT_ENGINE_FEATURES ?? '').split(',').map((f) => f.trim()).filter(Boolean);
+  const features = [...(await detectEngineFeatures(config.engineBinary))];
   const ctx: JobContext = {
     config,
     repo: new ProvisioningRepository(database.db, database.pool),

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# Waits until a RESP server answers PING, authenticating first when a password is given.
+# Waits until basalt-server answers PING, authenticating first when a password is given.
 # Reads state only, so it never reports a change: a second deploy stays "ok".
 from __future__ import annotations
 
@@ -14,40 +14,10 @@ options:
   timeout: {type: int, default: 30, description: Seconds to keep trying.}
 """
 
-import socket
 import time
 
 from ansible.module_utils.basic import AnsibleModule
-
-
-def command(*parts: str) -> bytes:
-    out = [b"*%d\r\n" % len(parts)]
-    for part in parts:
-        data = part.encode()
-        out.append(b"$%d\r\n%s\r\n" % (len(data), data))
-    return b"".join(out)
-
-
-def read_line(sock: socket.socket) -> str:
-    data = b""
-    while not data.endswith(b"\r\n"):
-        chunk = sock.recv(1)
-        if not chunk:
-            raise ConnectionError("connection closed by the server")
-        data += chunk
-    return data[:-2].decode(errors="replace")
-
-
-def ping_once(host: str, port: int, user: str, password: str) -> str:
-    """Returns the PING reply, or raises with the reason it did not come."""
-    with socket.create_connection((host, port), timeout=3) as sock:
-        if password:
-            sock.sendall(command("AUTH", user, password))
-            reply = read_line(sock)
-            if reply != "+OK":
-                raise PermissionError(f"AUTH as {user} was refused: {reply}")
-        sock.sendall(command("PING"))
-        return read_line(sock)
+from ansible.module_utils.basalt_resp import encode, read_reply, session
 
 
 def main() -> None:
@@ -66,7 +36,9 @@ def main() -> None:
     last_error = "no attempt made"
     while time.monotonic() - started < p["timeout"]:
         try:
-            reply = ping_once(p["host"], p["port"], p["user"], p["password"])
+            with session(p["host"], p["port"], p["user"], p["password"]) as sock:
+                sock.sendall(encode("PING"))
+                reply = read_reply(sock)
             if reply == "+PONG":
                 module.exit_json(changed=False, reply=reply, elapsed=round(time.monotonic() - started, 3))
             last_error = f"PING answered {reply!r}"
