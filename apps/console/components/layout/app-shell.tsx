@@ -18,8 +18,10 @@ export function AppShell({ projectId, children }: { projectId: string; children:
     { href: `${base}/api-keys`, label: 'API keys', icon: KeyRound },
   ]
   return (
-    <div className="flex min-h-full">
-      <aside className="sticky top-0 flex h-screen w-60 shrink-0 flex-col gap-4 bg-sidebar px-3 py-4 text-sidebar-ink">
+    <div className="flex min-h-screen">
+      {/* The column keeps the sidebar's colour down a long page; the sidebar itself stays in view. */}
+      <div className="w-60 shrink-0 bg-sidebar">
+      <aside className="sticky top-0 flex h-screen flex-col gap-4 px-3 py-4 text-sidebar-ink">
         <Link href="/" className="flex items-center gap-2 px-2 text-white">
           <Logo />
           <span className="text-base font-semibold">Basalt</span>
@@ -46,6 +48,7 @@ export function AppShell({ projectId, children }: { projectId: string; children:
         </nav>
         <UserMenu />
       </aside>
+      </div>
       <div className="min-w-0 flex-1">{children}</div>
     </div>
   )

@@ -8,7 +8,11 @@ import {
   isFinished,
   type OperationProgress,
 } from './operation-progress'
+import { getOperation } from './operation-query'
 import type { Operation, OperationEvent } from './operation-types'
+
+/** Events after which the operation row has new steps and progress worth reloading. */
+const STEP_EVENTS = new Set(['step_started', 'step_succeeded', 'step_failed', 'step_retry'])
 
 /** `GET /v1/operations/{id}/events`: Server-Sent Events, `progress` ones then a final `operation`. */
 export function operationEventsUrl(operationId: string) {
@@ -45,7 +49,13 @@ export function useOperationEvents(project: string, operation: Operation) {
     source.onerror = () => setConnected(false)
     source.addEventListener('progress', (message) => {
       const event = parse(message as MessageEvent<string>) as OperationEvent | undefined
-      if (event) setProgress((state) => applyOperationEvent(state, event))
+      if (!event) return
+      setProgress((state) => applyOperationEvent(state, event))
+      if (STEP_EVENTS.has(event.kind)) {
+        getOperation(operationId)
+          .then((snapshot) => setProgress((state) => applyOperationSnapshot(state, snapshot)))
+          .catch(() => {}) // the next event or the instance's polling catches up
+      }
     })
     source.addEventListener('operation', (message) => {
       const final = parse(message as MessageEvent<string>) as Operation | undefined

@@ -58,6 +58,20 @@ describe('operation progress from events', () => {
     expect(s.log).toHaveLength(11)
   })
 
+  it('counts progress only over a step list it knows from the operation', () => {
+    let s = applyOperationEvent(initialProgress(created), ev('step_started', 'allocate'))
+    s = applyOperationEvent(s, ev('step_succeeded', 'allocate'))
+    expect(s.progress).toBe(0) // one step seen is not one step of one
+    s = applyOperationSnapshot(s, {
+      status: 'running',
+      progress: 25,
+      steps: ['allocate', 'terraform_apply', 'ansible', 'ping'].map((name, i) => ({ name, status: i === 0 ? ('succeeded' as const) : ('pending' as const) })),
+      error: null,
+    })
+    s = applyOperationEvent(s, ev('step_succeeded', 'terraform_apply'))
+    expect(s.progress).toBe(50)
+  })
+
   it('records the failing step and message', () => {
     let s = applyOperationEvent(initialProgress(created), ev('step_started', 'ansible'))
     s = applyOperationEvent(s, ev('step_failed', 'ansible', 'ansible-playbook exited with 2'))

@@ -6,6 +6,8 @@ export interface OperationProgress {
   status: OperationStatus
   progress: number
   steps: OperationStep[]
+  /** The step list came from the operation itself (all steps), not only from events seen. */
+  stepsComplete: boolean
   currentStep: string | null
   log: { id: number | string; step: string | null; message: string; at: string }[]
   error: string | null
@@ -26,6 +28,7 @@ export function initialProgress(operation: OperationSnapshot | null | undefined)
     status: operation?.status ?? 'pending',
     progress: operation?.progress ?? 0,
     steps,
+    stepsComplete: steps.length > 0,
     currentStep: currentStepOf(steps),
     log: [],
     error: operation?.error?.message ?? null,
@@ -45,6 +48,7 @@ export function applyOperationSnapshot(state: OperationProgress, operation: Oper
     status: operation.status,
     progress: operation.status === 'succeeded' ? 100 : Math.max(state.progress, operation.progress),
     steps,
+    stepsComplete: state.stepsComplete || operation.steps.length > 0,
     currentStep: currentStepOf(steps) ?? state.currentStep,
     error: operation.error?.message ?? state.error,
   }
@@ -71,6 +75,8 @@ export function applyOperationEvent(state: OperationProgress, event: OperationEv
   }
   if (isFinished(state.status)) return next
   const step = event.step
+  // Progress is counted over the operation's whole step list, known only from a snapshot.
+  const known = state.stepsComplete && Boolean(step) && state.steps.some((s) => s.name === step)
   switch (event.kind) {
     case 'step_started':
       if (step) next = { ...next, steps: withStep(next.steps, step, { status: 'running', started_at: event.created_at }), currentStep: step }
@@ -90,6 +96,6 @@ export function applyOperationEvent(state: OperationProgress, event: OperationEv
     default:
       if (step && next.status === 'pending') next.status = 'running'
   }
-  next.progress = Math.max(state.progress, stepProgress(next.steps))
+  if (known) next.progress = Math.max(state.progress, stepProgress(next.steps))
   return next
 }

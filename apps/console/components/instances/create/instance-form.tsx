@@ -90,7 +90,7 @@ export function InstanceForm({ projectId, onCreated }: { projectId: string; onCr
               <SelectContent>
                 {regions.data?.map((region) => (
                   <SelectItem key={region.id} value={region.id} disabled={region.available === false}>
-                    {region.name && region.name !== region.id ? `${region.name} (${region.id})` : region.id}
+                    {region.name || region.id}
                   </SelectItem>
                 ))}
               </SelectContent>

@@ -48,7 +48,17 @@ function DeleteDialog({
   const remove = useInstanceDeleteMutation(projectId, instance.id)
   const [confirm, setConfirm] = useState('')
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        // Each attempt starts blank: the name is typed again and an old refusal is cleared.
+        if (!next) {
+          setConfirm('')
+          remove.reset()
+        }
+        onOpenChange(next)
+      }}
+    >
       <DialogContent
         title={`Delete ${instance.name}?`}
         description="The VM, its disk and all data are destroyed. This cannot be undone."

@@ -42,7 +42,7 @@ export function InstanceDetailPage({ projectId, instanceId }: { projectId: strin
         description={
           <span className="flex flex-wrap items-center gap-2">
             <StatusBadge status={instance.status} />
-            <HealthBadge health={instance.health} />
+            {instance.health ? <HealthBadge health={instance.health} /> : null}
             <span className="font-mono text-xs">{instance.instance_type}</span>
             <span aria-hidden>·</span>
             <span>{instance.region}</span>

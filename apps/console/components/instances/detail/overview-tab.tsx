@@ -3,10 +3,16 @@ import { Card, CardBody, CardHeader, CardTitle } from '@/components/ui/card'
 import type { Instance } from '@/data/instances/instance-query'
 import { formatDateTime, formatGib } from '../format'
 import { ConnectionCard } from './connection-card'
+import { DeletionProtectionSwitch } from './deletion-protection-switch'
 import { OperationProgressCard } from './operation-progress-card'
 
+/** How long a finished operation stays on the overview, so its outcome is seen. */
+const RECENT_MS = 10 * 60_000
+
 export function OverviewTab({ projectId, instance }: { projectId: string; instance: Instance }) {
-  const operation = instance.current_operation
+  const current = instance.current_operation
+  const finishedAt = current?.finished_at ? Date.parse(current.finished_at) : null
+  const operation = current && (finishedAt === null || Date.now() - finishedAt < RECENT_MS) ? current : null
   return (
     <div className="grid gap-5 xl:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
       <div className="space-y-5">
@@ -31,7 +37,7 @@ export function OverviewTab({ projectId, instance }: { projectId: string; instan
             <Item term="Disk" value={formatGib(instance.disk_gib)} />
             {instance.engine_version ? <Item term="Engine version" value={instance.engine_version} /> : null}
             <Item term="TLS" value={instance.tls_enabled ? 'Enabled' : 'Disabled'} />
-            <Item term="Deletion protection" value={instance.deletion_protection ? 'On' : 'Off'} />
+            <Item term="Deletion protection" value={<DeletionProtectionSwitch projectId={projectId} instance={instance} />} />
             <Item term="Created" value={formatDateTime(instance.created_at)} />
           </dl>
         </CardBody>

@@ -12,6 +12,7 @@ import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
 import { useInstanceUserCreateMutation } from '@/data/instance-users/instance-user-create-mutation'
 import { useInstanceUserDeleteMutation } from '@/data/instance-users/instance-user-delete-mutation'
 import { useInstanceUserResetPasswordMutation } from '@/data/instance-users/instance-user-reset-password-mutation'
+import { useInstanceUserRevokeOldPasswordMutation } from '@/data/instance-users/instance-user-revoke-old-password-mutation'
 import { useInstanceUsersQuery, type UserPermission } from '@/data/instance-users/instance-users-query'
 import { formatDateTime } from '../format'
 import { SecretOnce } from './secret-once'
@@ -26,6 +27,7 @@ export function UsersTab({ projectId, instanceId }: { projectId: string; instanc
   const { data: users, error, isPending } = useInstanceUsersQuery(projectId, instanceId)
   const reset = useInstanceUserResetPasswordMutation(projectId, instanceId)
   const remove = useInstanceUserDeleteMutation(projectId, instanceId)
+  const revokeOld = useInstanceUserRevokeOldPasswordMutation(projectId, instanceId)
   const [adding, setAdding] = useState(false)
   const [secret, setSecret] = useState<{ username: string; password: string } | null>(null)
 
@@ -33,7 +35,9 @@ export function UsersTab({ projectId, instanceId }: { projectId: string; instanc
     <div className="space-y-4">
       {secret ? <SecretOnce label={`Password of ${secret.username}`} value={secret.password} what="password" /> : null}
       {error ? <Alert tone="danger">Could not load users: {error.message}</Alert> : null}
-      {reset.error || remove.error ? <Alert tone="danger">{(reset.error ?? remove.error)?.message}</Alert> : null}
+      {reset.error || remove.error || revokeOld.error ? (
+        <Alert tone="danger">{(reset.error ?? remove.error ?? revokeOld.error)?.message}</Alert>
+      ) : null}
       <Card>
         <CardHeader>
           <CardTitle>Database users</CardTitle>
@@ -50,6 +54,7 @@ export function UsersTab({ projectId, instanceId }: { projectId: string; instanc
                 <Th>Username</Th>
                 <Th>Permission</Th>
                 <Th>Created</Th>
+                <Th>Previous password</Th>
                 <Th className="text-right">Actions</Th>
               </tr>
             </THead>
@@ -59,7 +64,25 @@ export function UsersTab({ projectId, instanceId }: { projectId: string; instanc
                   <Td className="font-mono text-xs">{user.username}</Td>
                   <Td>{PERMISSIONS.find((p) => p.value === user.permission)?.label ?? user.permission}</Td>
                   <Td className="text-muted">{formatDateTime(user.created_at)}</Td>
-                  <Td className="space-x-1 text-right">
+                  <Td className="text-muted">
+                    {user.old_password_valid_until ? (
+                      <span className="flex items-center gap-2">
+                        Valid until {formatDateTime(user.old_password_valid_until)}
+                        <Button
+                          variant="ghost"
+                          size="sm"
+                          disabled={revokeOld.isPending}
+                          aria-label={`Revoke the previous password of ${user.username}`}
+                          onClick={() => revokeOld.mutate(user.username)}
+                        >
+                          Revoke now
+                        </Button>
+                      </span>
+                    ) : (
+                      '—'
+                    )}
+                  </Td>
+                  <Td className="space-x-1 text-right whitespace-nowrap">
                     <Button
                       variant="secondary"
                       size="sm"

@@ -1,0 +1,148 @@
+// Live progress in the console: an instance is created through the API, its detail page is
+// open in Chromium, and the operation advances the way the worker advances it — rows and
+// events written through @basalt/db's ProvisioningRepository, the repository the worker uses.
+// The page follows over Server-Sent Events (through the console's /v1 proxy) without reloads:
+// steps and percentage, then `running` with endpoints and the redis-cli command; a failed
+// create shows its step and message.
+import { createBasaltClient } from '@basalt/api-client';
+import { createDatabase, ProvisioningRepository, type Database } from '@basalt/db';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { launchChromium } from './support/browser.js';
+import { startConsolePlatform, type ConsolePlatform } from './support/platform.js';
+import { snap } from './support/screenshots.js';
+
+const STEPS = ['allocate_addresses', 'terraform_apply', 'ansible_deploy', 'health_check'];
+
+let platform: ConsolePlatform;
+let database: Database;
+let worker: ProvisioningRepository;
+let browser: Browser;
+let page: Page;
+let projectId: string;
+let api: ReturnType<typeof createBasaltClient>;
+
+beforeAll(async () => {
+  platform = await startConsolePlatform();
+  database = createDatabase(platform.databaseUrl, { max: 2 });
+  worker = new ProvisioningRepository(database.db, database.pool);
+  const login = await createBasaltClient({ baseUrl: platform.apiUrl }).POST('/v1/auth/login', { body: platform.admin });
+  const cookie = login.response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  api = createBasaltClient({ baseUrl: platform.apiUrl, sessionCookie: cookie });
+  projectId = login.data!.projects[0]!.id;
+
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1440, height: 900 }, baseURL: platform.consoleUrl });
+  page.setDefaultTimeout(20_000);
+  await page.goto('/login');
+  await page.getByLabel('E-mail').fill(platform.admin.email);
+  await page.getByLabel('Password').fill(platform.admin.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/instances$/);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await database?.close();
+  await platform?.stop();
+});
+
+async function createInstance(name: string) {
+  const created = await api.POST('/v1/projects/{project}/instances', {
+    params: { path: { project: projectId } },
+    body: { name, instance_type: 'kv.standard.small', region: 'local', engine_version: '1.0', tls_enabled: false, deletion_protection: false },
+  });
+  expect(created.response.status).toBe(202);
+  return { id: created.data!.instance.id, operationId: created.data!.operation!.id, password: created.data!.default_user.password };
+}
+
+/** What the worker's OperationRun writes when a step starts or ends. */
+async function step(operationId: string, index: number, status: 'running' | 'succeeded' | 'failed', message?: string) {
+  const steps = STEPS.map((name, i) => ({ name, status: i < index ? 'succeeded' : i === index ? status : 'pending' }));
+  const done = steps.filter((s) => s.status === 'succeeded').length;
+  await worker.updateOperation(operationId, { status: 'running', steps, progress: Math.min(99, Math.floor((done / STEPS.length) * 100)) });
+  const kind = status === 'running' ? 'step_started' : status === 'succeeded' ? 'step_succeeded' : 'step_failed';
+  await worker.addEvent(operationId, { kind, step: STEPS[index], message: message ?? `${STEPS[index]} ${status === 'running' ? 'started' : status}` });
+}
+
+const progressCard = () => page.getByRole('region', { name: /Operation progress/ });
+
+describe('live operation progress', () => {
+  test('the page follows a create step by step and ends running with its endpoint', async () => {
+    const { id, operationId, password } = await createInstance('live-progress');
+    await page.goto(`/projects/${projectId}/instances/${id}`);
+    await progressCard().getByText('Current step: Waiting for a worker').waitFor();
+    await progressCard().getByText('Live').waitFor();
+
+    await worker.updateOperation(operationId, { status: 'running', startedAt: new Date() });
+    await step(operationId, 0, 'running');
+    await progressCard().getByText('Current step: allocate addresses').waitFor();
+    await step(operationId, 0, 'succeeded');
+    await step(operationId, 1, 'running');
+    await worker.addEvent(operationId, { kind: 'terraform', step: 'terraform_apply', message: 'module.vm.null_resource.this: Creating...' });
+    await progressCard().getByText('Current step: terraform apply').waitFor();
+    await progressCard().getByText('module.vm.null_resource.this: Creating...').waitFor();
+    await progressCard().getByText('25%').waitFor();
+    const steps = progressCard().getByRole('list', { name: 'Steps' });
+    await expect(steps.getByRole('listitem').allTextContents()).resolves.toEqual([
+      'allocate addresses: succeeded',
+      'terraform apply: running',
+      'ansible deploy: pending',
+      'health check: pending',
+    ]);
+    await snap(page, '10-operation-in-progress', { docs: false });
+
+    for (let i = 1; i < STEPS.length; i++) {
+      if (i > 1) await step(operationId, i, 'running');
+      await step(operationId, i, 'succeeded');
+    }
+    await progressCard().getByText('99%').waitFor(); // all steps done; 100 only when the operation is
+    // The worker's last writes: the instance is up with its endpoint, the operation succeeded.
+    await worker.updateInstance(id, {
+      status: 'running',
+      health: 'healthy',
+      nodes: [{ name: 'node-0', private_ip: '10.77.0.5', role: 'primary' }],
+      endpoints: [{ type: 'private', host: '10.77.0.5', port: 6379, tls: false }],
+    });
+    await worker.updateOperation(operationId, { status: 'succeeded', progress: 100, finishedAt: new Date() });
+    await worker.addEvent(operationId, { kind: 'operation_succeeded', step: null, message: 'operation succeeded' });
+
+    await progressCard().getByText('succeeded', { exact: true }).waitFor();
+    await progressCard().getByText('100%').waitFor();
+    await page.getByLabel('Status: Running').waitFor();
+    await page.getByLabel('Health: Healthy').waitFor();
+    const endpoints = page.getByRole('table', { name: 'Endpoints' });
+    await expect(endpoints.getByRole('row').nth(1).getByRole('cell').allTextContents()).resolves.toEqual(['private', '10.77.0.5', '6379', 'No']);
+    await page.getByLabel('redis-cli command', { exact: true }).getByText('redis-cli -h 10.77.0.5 -p 6379 --user default --askpass').waitFor();
+    const uri = (await page.getByLabel('Connection string', { exact: true }).textContent())!;
+    expect(uri).toMatch(/^redis:\/\/default:[^@]+@10\.77\.0\.5:6379$/);
+    expect(uri).not.toContain(password);
+    await snap(page, '11-instance-running', { docs: true });
+
+    await page.getByRole('link', { name: 'Instances' }).first().click();
+    const row = page.getByRole('table', { name: 'Instances' }).getByRole('row').filter({ hasText: 'live-progress' });
+    await row.getByText('10.77.0.5:6379').waitFor();
+    await row.getByLabel('Status: Running').waitFor();
+  });
+
+  test('a failed create shows the failing step and message', async () => {
+    const { id, operationId } = await createInstance('will-fail');
+    await page.goto(`/projects/${projectId}/instances/${id}`);
+    await progressCard().getByText('Live').waitFor();
+    await worker.updateOperation(operationId, { status: 'running', startedAt: new Date() });
+    await step(operationId, 0, 'running');
+    await step(operationId, 0, 'succeeded');
+    await step(operationId, 1, 'running');
+    const fault = { code: 'terraform_failed', step: 'terraform_apply', message: 'terraform apply exited with 1', exit_code: 1, output_tail: 'Error: no space left' };
+    await step(operationId, 1, 'failed', fault.message);
+    await worker.updateInstance(id, { status: 'create_failed', fault });
+    await worker.updateOperation(operationId, { status: 'failed', error: fault, finishedAt: new Date() });
+    await worker.addEvent(operationId, { kind: 'operation_failed', step: fault.step, message: fault.message, data: fault });
+
+    await progressCard().getByText('failed', { exact: true }).waitFor();
+    await page.getByLabel('Status: Create failed').waitFor();
+    await page.getByRole('alert').filter({ hasText: 'terraform apply exited with 1' }).waitFor();
+    await expect(progressCard().getByRole('list', { name: 'Steps' }).getByRole('listitem').nth(1).textContent()).resolves.toBe('terraform apply: failed');
+    await snap(page, '12-create-failed');
+  });
+});
