@@ -9,6 +9,11 @@ pub trait Authenticator: Send + Sync + 'static {
     /// Checks `user` (None for the one-argument `AUTH password`) and `password`; on success the
     /// name of the authenticated user, otherwise the error reply (with its code).
     fn authenticate(&self, user: Option<&[u8]>, password: &[u8]) -> Result<String, String>;
+
+    /// The users and their permissions, when this authenticator has them (issue 3).
+    fn acl(&self) -> Option<&crate::acl::Acl> {
+        None
+    }
 }
 
 /// The `default` user with `nopass`, as Redis starts.

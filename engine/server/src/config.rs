@@ -26,6 +26,8 @@ pub struct Config {
     pub threads: usize,
     /// The file the settings were read from, if any (`INFO server` reports it).
     pub config_file: Option<PathBuf>,
+    /// Users, allowlist, TLS, memcached/admin ports, limits (issue 3).
+    pub security: crate::security_config::SecurityConfig,
 }
 
 impl Default for Config {
@@ -38,6 +40,7 @@ impl Default for Config {
             maxmemory: 0,
             threads: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
             config_file: None,
+            security: Default::default(),
         }
     }
 }
@@ -63,6 +66,7 @@ struct FileConfig {
     fsync: Option<String>,
     maxmemory: Option<MemoryValue>,
     threads: Option<usize>,
+    security: Option<toml::Table>,
 }
 
 #[derive(Deserialize, Debug)]
@@ -171,6 +175,9 @@ impl Config {
         if let Some(threads) = file.threads {
             self.threads = parse_threads(&threads.to_string())?;
         }
+        if let Some(table) = &file.security {
+            self.security.apply_table(table).map_err(|e| ConfigError(format!("config file {}: {e}", path.display())))?;
+        }
         self.config_file = Some(path.clone());
         Ok(())
     }
@@ -188,7 +195,11 @@ impl Config {
                     parse_memory(value).ok_or_else(|| ConfigError(format!("maxmemory: not a memory size: {value:?}")))?
             }
             "threads" => self.threads = parse_threads(value)?,
-            other => return Err(ConfigError(format!("unknown option --{other}\n{USAGE}"))),
+            other => {
+                if !self.security.apply(other, value).map_err(ConfigError)? {
+                    return Err(ConfigError(format!("unknown option --{other}\n{USAGE}")));
+                }
+            }
         }
         Ok(())
     }

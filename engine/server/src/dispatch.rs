@@ -91,6 +91,16 @@ pub fn execute(shared: &Shared, session: &mut Session, reply: &mut Reply, args: 
         reply.error("NOAUTH Authentication required.");
         return Outcome::default();
     }
+    if spec.flags & flag::NO_AUTH == 0 {
+        if let Some(acl) = shared.auth.acl() {
+            if let Err(denied) = acl.permit(session.user.as_deref().unwrap_or("default"), index, &args) {
+                stats.record_rejected(index);
+                stats.error_replies.fetch_add(1, Relaxed);
+                reply.error(&denied.to_string());
+                return Outcome::default();
+            }
+        }
+    }
     session.handle.last_command.store(index, Relaxed);
     let Some(handler) = spec.handler else {
         return Outcome::default();
@@ -119,5 +129,8 @@ pub fn execute(shared: &Shared, session: &mut Session, reply: &mut Reply, args: 
         stats.error_replies.fetch_add(1, Relaxed);
     }
     stats.record_call(index, usec, failed);
+    if let Some(security) = shared.security.get() {
+        security.metrics.observe_resp(index, usec);
+    }
     Outcome { lsn }
 }

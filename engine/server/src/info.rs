@@ -19,6 +19,7 @@ const ALL_SECTIONS: &[&str] = &[
     "cpu",
     "commandstats",
     "keyspace",
+    "security",
 ];
 
 /// Which sections the arguments ask for (none: the default set).
@@ -127,7 +128,8 @@ fn render_section(shared: &Shared, section: &str, out: &mut String) {
         "clients" => {
             out.push_str("# Clients\r\n");
             line(out, "connected_clients", shared.clients.count());
-            line(out, "maxclients", 10000);
+            let maxclients = shared.security.get().map(|s| s.limits.maxclients.load(Relaxed)).unwrap_or(10000);
+            line(out, "maxclients", maxclients);
             line(out, "blocked_clients", 0);
         }
         "memory" => {
@@ -211,6 +213,11 @@ fn render_section(shared: &Shared, section: &str, out: &mut String) {
                     "cmdstat_{}:calls={calls},usec={usec},usec_per_call={per_call:.2},rejected_calls={rejected},failed_calls={failed}\r\n",
                     entry.fullname
                 );
+            }
+        }
+        "security" => {
+            if let Some(security) = shared.security.get() {
+                out.push_str(&security.info());
             }
         }
         "keyspace" => {

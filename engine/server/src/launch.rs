@@ -40,6 +40,7 @@ pub async fn start(config: Config) -> Result<Launched, String> {
     limits.idle_timeout_secs.store(sec.timeout_secs, Relaxed);
     limits.output_limit_bytes.store(sec.output_limit_bytes, Relaxed);
     limits.output_limit_secs.store(sec.output_limit_secs, Relaxed);
+    limits.max_bulk_len.store(sec.proto_max_bulk_len.min(crate::resp::frame::MAX_BULK_LEN as u64), Relaxed);
 
     let tls = match (sec.tls_port, &sec.tls_cert_file, &sec.tls_key_file) {
         (Some(port), Some(cert), Some(key)) => {

@@ -16,8 +16,16 @@
 //! - `config.rs`   — command line and TOML file; `settings.rs` — CONFIG GET/SET parameters.
 //! - `info.rs`, `stats.rs` — INFO sections and the counters behind them.
 //! - `glob.rs`     — Redis glob patterns (KEYS, SCAN MATCH, CONFIG GET).
+//! - issue 3, a managed instance: `acl/` (users, ACL), `allowlist.rs`, `limits.rs` +
+//!   `guarded.rs` (maxclients, idle timeout, output limit), `tls.rs` + `secure_listener.rs`,
+//!   `memcache/` (memcached text protocol), `admin_http.rs` + `prometheus.rs` + `metrics.rs`
+//!   (`/metrics`, `/healthz`), `log.rs` (JSON log lines), `security.rs` + `security_config.rs`
+//!   (settings, CONFIG/INFO entries) and `launch.rs`, which starts all of it around `Server`.
 //! - `error.rs`    — `CmdError`, the error enum of the command layer, worded as Redis.
 
+pub mod acl;
+pub mod admin_http;
+pub mod allowlist;
 pub mod auth;
 pub mod client;
 pub mod cmd;
@@ -26,14 +34,25 @@ pub mod conn;
 pub mod dispatch;
 pub mod error;
 pub mod glob;
+pub mod guarded;
 pub mod info;
+pub mod launch;
+pub mod limits;
 pub mod listener;
+pub mod log;
+pub mod memcache;
+pub mod metrics;
+pub mod prometheus;
 pub mod registry;
 pub mod resp;
+pub mod secure_listener;
+pub mod security;
+pub mod security_config;
 pub mod server;
 pub mod settings;
 pub mod stats;
 pub mod table;
+pub mod tls;
 
 pub use config::Config;
 pub use server::{Server, ServerError, Shared};

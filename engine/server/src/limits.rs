@@ -19,6 +19,9 @@ pub struct ConnLimits {
     pub output_limit_bytes: AtomicU64,
     /// ... for this many seconds without taking any of them is cut off.
     pub output_limit_secs: AtomicU64,
+    /// Redis' `proto-max-bulk-len`: the largest bulk string a request may carry; a bigger one
+    /// is a protocol error that closes the connection before its bytes are buffered.
+    pub max_bulk_len: AtomicU64,
     /// Connections open now on every port (counted by `Guarded` streams).
     pub open: AtomicUsize,
     /// Connections refused by the allowlist and by maxclients, and cut by the limits.
@@ -35,6 +38,7 @@ impl Default for ConnLimits {
             idle_timeout_secs: AtomicU64::new(0),
             output_limit_bytes: AtomicU64::new(64 << 20),
             output_limit_secs: AtomicU64::new(60),
+            max_bulk_len: AtomicU64::new(512 << 20),
             open: AtomicUsize::new(0),
             refused_allowlist: AtomicU64::new(0),
             refused_maxclients: AtomicU64::new(0),

@@ -1,8 +1,20 @@
 //! `basalt-server [--config FILE] [--bind ADDR] [--port N] [--dir PATH]
 //! [--fsync always|everysec|no] [--maxmemory BYTES] [--threads N]`
 
-use basalt_server::{Config, Server};
+use basalt_server::Config;
 use std::process::ExitCode;
+
+/// A start-up failure of the issue-3 parts (users file, TLS files, ports), already worded.
+#[derive(Debug)]
+struct StartError(String);
+
+impl std::fmt::Display for StartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for StartError {}
 
 fn main() -> ExitCode {
     let config = match Config::from_args(std::env::args().skip(1)) {
@@ -25,11 +37,11 @@ fn main() -> ExitCode {
         }
     };
     let result = runtime.block_on(async move {
-        let server = Server::bind(config.clone()).await?;
+        let server = basalt_server::launch::start(config.clone()).await.map_err(|e| Box::new(StartError(e)) as Box<dyn std::error::Error>)?;
         println!(
             "basalt-server {} ready to accept connections on {} (dir {}, fsync {}, maxmemory {}, threads {})",
             env!("CARGO_PKG_VERSION"),
-            server.local_addr(),
+            server.addrs.plain.or(server.addrs.tls).map(|a| a.to_string()).unwrap_or_default(),
             config.dir.display(),
             config.fsync.name(),
             config.maxmemory,
@@ -41,7 +53,7 @@ fn main() -> ExitCode {
             eprintln!("basalt-server: signal received, shutting down");
             shared.request_shutdown();
         });
-        server.run().await
+        server.run().await.map_err(|e| Box::new(e) as Box<dyn std::error::Error>)
     });
     match result {
         Ok(()) => {

@@ -11,6 +11,8 @@ use crate::limits::ConnLimits;
 use crate::metrics::Metrics;
 use crate::config::Config;
 use crate::security_config::{parse_output_limit, SecurityConfig};
+use crate::resp::frame::MAX_BULK_LEN;
+use crate::resp::Limits;
 use crate::server::Shared;
 use std::net::SocketAddr;
 use std::sync::atomic::Ordering::Relaxed;
@@ -54,7 +56,16 @@ pub const PARAMETERS: &[&str] = &[
     "encryption-at-rest",
 ];
 
-pub const LIVE: &[&str] = &["allowlist", "maxclients", "timeout", "client-output-buffer-limit", "requirepass"];
+pub const LIVE: &[&str] = &["allowlist", "maxclients", "timeout", "client-output-buffer-limit", "proto-max-bulk-len", "requirepass"];
+
+/// The framing limits of an authenticated RESP client: `proto-max-bulk-len` from the live
+/// setting (the defaults on a bare server).
+pub fn request_limits(shared: &Shared) -> Limits {
+    match shared.security.get() {
+        Some(security) => Limits { max_bulk_len: security.limits.max_bulk_len.load(Relaxed) as usize, ..Limits::DEFAULT },
+        None => Limits::DEFAULT,
+    }
+}
 
 /// `CONFIG GET` of one of our parameters, from the running config (launch writes the bound
 /// ports and the allowlist in effect back into it).
@@ -141,6 +152,13 @@ impl Security {
                 let (bytes, secs) = parse_output_limit(value)?;
                 self.limits.output_limit_bytes.store(bytes, Relaxed);
                 self.limits.output_limit_secs.store(secs, Relaxed);
+            }
+            "proto-max-bulk-len" => {
+                let bytes = crate::config::parse_memory(value).ok_or("argument must be a memory value")?;
+                if !(1024..=MAX_BULK_LEN as u64).contains(&bytes) {
+                    return Err(format!("argument must be between 1kb and {}mb", MAX_BULK_LEN >> 20));
+                }
+                self.limits.max_bulk_len.store(bytes, Relaxed);
             }
             "requirepass" => {
                 let rules = if value.is_empty() { vec!["nopass".to_string()] } else { vec!["resetpass".to_string(), format!(">{value}")] };

@@ -21,6 +21,8 @@ pub struct Shared {
     pub clients: Clients,
     pub auth: Box<dyn Authenticator>,
     pub run_id: String,
+    /// Users, allowlist, limits, metrics and extra ports (set by `launch`; empty in bare tests).
+    pub security: std::sync::OnceLock<Arc<crate::security::Security>>,
     /// The address actually bound (port 0 becomes a real port).
     pub local_addr: SocketAddr,
     shutdown: watch::Sender<bool>,
@@ -123,6 +125,7 @@ impl<L: Listener> Server<L> {
             clients: Clients::default(),
             auth,
             run_id: make_run_id(),
+            security: std::sync::OnceLock::new(),
             local_addr,
             shutdown,
         });

@@ -6,7 +6,13 @@ use crate::server::Shared;
 
 /// Every parameter CONFIG GET lists, in its Redis spelling. `save` and `appendonly` are
 /// read-only facts that tools such as redis-benchmark ask for.
-pub const PARAMETERS: &[&str] = &["appendfsync", "appendonly", "bind", "databases", "dir", "maxmemory", "port", "save", "threads"];
+pub const PARAMETERS: &[&str] = &[
+    "appendfsync", "appendonly", "bind", "databases", "dir", "maxmemory", "port", "save", "threads",
+    // issue 3 (security.rs):
+    "allowlist", "maxclients", "timeout", "client-output-buffer-limit", "proto-max-bulk-len", "requirepass", "aclfile",
+    "tls-port", "tls-cert-file", "tls-key-file", "tls-ca-cert-file", "tls-auth-clients", "memcached-port", "admin-port",
+    "encryption-at-rest",
+];
 
 /// Other names accepted when spelled out exactly (the CLI's own names).
 const ALIASES: &[(&str, &str)] = &[("fsync", "appendfsync"), ("io-threads", "threads")];
@@ -31,6 +37,7 @@ pub fn get(config: &Config, parameter: &str) -> String {
         "port" => config.port.to_string(),
         "save" => String::new(),
         "threads" => config.threads.to_string(),
+        other if crate::security::PARAMETERS.contains(&other) => crate::security::config_value(config, other),
         _ => String::new(),
     }
 }
@@ -51,6 +58,7 @@ pub fn set(shared: &Shared, parameter: &str, value: &str) -> Result<(), String> 
             shared.config.write().unwrap_or_else(|e| e.into_inner()).maxmemory = bytes;
             Ok(())
         }
+        other if crate::security::PARAMETERS.contains(&other) => crate::security::config_set(shared, other, value).map_err(|why| failed(&why)),
         _ => Err(failed("can't set immutable config")),
     }
 }

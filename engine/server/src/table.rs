@@ -174,6 +174,7 @@ const fn container(name: &'static str, arity: i32, flags: u32, acl: u32, group: 
 
 /// Every command the server knows, sorted by name.
 pub static COMMANDS: &[CommandSpec] = &[
+    cmd::acl::ACL_COMMAND,
     c("append", 3, WRITE | DENYOOM | FAST, KEY1, W_FAST | STRING, "string", "2.0.0", "Appends a string to the value of a key. Creates the key if it doesn't exist.", cmd::append::run),
     c("auth", -2, CONN_NOAUTH, NOKEY, CONNECTION | A_FAST, "connection", "1.0.0", "Authenticates the connection.", cmd::auth::run),
     container("client", -2, 0, SLOW, "connection", "2.4.0", "A container for client connection commands.", CLIENT_SUBCOMMANDS),

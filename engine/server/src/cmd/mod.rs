@@ -52,6 +52,16 @@ pub fn is(arg: &[u8], name: &str) -> bool {
 
 pub mod util;
 
+pub mod acl;
+pub mod acl_cat;
+pub mod acl_deluser;
+pub mod acl_getuser;
+pub mod acl_list;
+pub mod acl_load;
+pub mod acl_save;
+pub mod acl_setuser;
+pub mod acl_users;
+pub mod acl_whoami;
 pub mod append;
 pub mod auth;
 pub mod client_getname;
