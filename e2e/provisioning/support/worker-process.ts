@@ -32,14 +32,14 @@ export function workerEnv(databaseUrl: string, dataDir: string): NodeJS.ProcessE
   };
 }
 
-export function startWorker(databaseUrl: string, dataDir: string, name = 'worker'): WorkerProcess {
+export function startWorker(databaseUrl: string, dataDir: string, name = 'worker', extraEnv: NodeJS.ProcessEnv = {}): WorkerProcess {
   if (!fs.existsSync(WORKER_MAIN)) throw new Error(`the worker is not built (${WORKER_MAIN} missing)`);
   const logDir = path.join(dataDir, 'logs');
   fs.mkdirSync(logDir, { recursive: true });
   const logFile = path.join(logDir, `${name}.log`);
   const out = fs.openSync(logFile, 'a');
   const child = spawn(process.execPath, [WORKER_MAIN], {
-    env: workerEnv(databaseUrl, dataDir),
+    env: { ...workerEnv(databaseUrl, dataDir), ...extraEnv },
     stdio: ['ignore', out, out],
   });
   fs.closeSync(out);

@@ -15,6 +15,7 @@ module "local" {
   source = "../modules/local"
 
   instance_id         = var.instance_id
+  vm_kind             = var.local.vm_kind
   nodes               = local.nodes
   cpus                = var.vm_size.cpus
   memory_mb           = var.vm_size.memory_mb

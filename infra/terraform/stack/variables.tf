@@ -54,8 +54,9 @@ variable "addresses" {
 }
 
 variable "local" {
-  description = "Settings of the `local` target: where VM state and the base image live, the project bridge, SSH key and known_hosts."
+  description = "Settings of the `local` target: VM kind (nspawn, or the process fallback), where VM state and the base image live, the project bridge, SSH key and known_hosts."
   type = object({
+    vm_kind             = optional(string, "nspawn")
     vms_dir             = string
     image_dir           = string
     bridge              = string

@@ -44,6 +44,8 @@ export interface OperationEventInput {
 export interface NodeAddress {
   name: string;
   private_ip: string;
+  /** The pool address, when the node listens elsewhere (a process VM on loopback). */
+  allocated_ip?: string;
 }
 
 /** Holds a session-level advisory lock on its own connection until released (or the process dies). */
@@ -138,10 +140,12 @@ export class ProvisioningRepository {
         .where(and(eq(instances.region, region), ne(instances.status, 'deleted')));
       const mine = live.find((row) => row.id === instanceId);
       const held = addressesOf(mine?.nodes);
-      if (held.length >= names.length) return held.slice(0, names.length);
+      if (held.length >= names.length) {
+        return held.slice(0, names.length).map((n) => ({ name: n.name, private_ip: n.allocated_ip ?? n.private_ip }));
+      }
 
-      const taken = new Set([...reserved, ...live.flatMap((row) => addressesOf(row.nodes).map((n) => n.private_ip))]);
-      const given: NodeAddress[] = [...held];
+      const taken = new Set([...reserved, ...live.flatMap((row) => addressesOf(row.nodes).map((n) => n.allocated_ip ?? n.private_ip))]);
+      const given: NodeAddress[] = held.map((n) => ({ name: n.name, private_ip: n.allocated_ip ?? n.private_ip }));
       for (const address of hostAddresses(poolCidr)) {
         if (given.length === names.length) break;
         if (taken.has(address)) continue;

@@ -1,5 +1,6 @@
 // The worker's settings, from the environment the platform gives every process
 // (docs/DEVELOPING.md). Paths default to the repository's own .data and infra folders.
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseMasterKey } from '@basalt/db';
@@ -20,6 +21,8 @@ export interface WorkerConfig {
   vmsDir: string;
   imageDir: string;
   bridge: string;
+  /** `nspawn` VMs, or `process` VMs where containers cannot run (limits not enforced). */
+  vmKind: 'nspawn' | 'process';
   /** Schema of the Terraform pg backend's state table. */
   stateSchema: string;
   /** Jobs of each kind one worker runs at once. */
@@ -53,11 +56,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
     // The image is built once per machine by the bootstrap, whatever data dir this worker uses.
     imageDir: path.resolve(env.BASALT_VM_IMAGE ?? path.join(root, '.data', 'images', 'bookworm')),
     bridge: env.BASALT_BRIDGE ?? 'basalt0',
+    vmKind: vmKindOf(env.BASALT_LOCAL_VM_KIND, path.resolve(env.BASALT_VM_IMAGE ?? path.join(root, '.data', 'images', 'bookworm'))),
     stateSchema: env.BASALT_TF_STATE_SCHEMA ?? 'terraform_state',
     concurrency: positiveInt(env.BASALT_WORKER_CONCURRENCY, 10, 'BASALT_WORKER_CONCURRENCY'),
     pollingIntervalMs: positiveInt(env.BASALT_WORKER_POLL_MS, 500, 'BASALT_WORKER_POLL_MS'),
     reconcileIntervalMs: positiveInt(env.BASALT_RECONCILE_INTERVAL_MS, 30_000, 'BASALT_RECONCILE_INTERVAL_MS'),
   };
+}
+
+/**
+ * systemd-nspawn VMs need root, Linux, the tool and the image; anywhere else the `local`
+ * region falls back to process VMs. BASALT_LOCAL_VM_KIND chooses explicitly.
+ */
+function vmKindOf(chosen: string | undefined, imageDir: string): 'nspawn' | 'process' {
+  if (chosen === 'nspawn' || chosen === 'process') return chosen;
+  if (chosen) throw new ConfigError(`BASALT_LOCAL_VM_KIND must be nspawn or process, not ${chosen}`);
+  const canRun =
+    process.platform === 'linux' &&
+    process.getuid?.() === 0 &&
+    ['/usr/bin/systemd-nspawn', '/bin/systemd-nspawn'].some((file) => fs.existsSync(file)) &&
+    fs.existsSync(path.join(imageDir, 'etc'));
+  return canRun ? 'nspawn' : 'process';
 }
 
 function positiveInt(text: string | undefined, fallback: number, name: string): number {

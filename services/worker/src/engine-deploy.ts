@@ -5,11 +5,12 @@ import type { InstanceRow, RegionRow } from '@basalt/db';
 import type { JobContext } from './context.js';
 import type { OperationRun } from './operation.js';
 import type { Node } from './stack.js';
-import { regionSsh, sshCommonArgs } from './ssh.js';
+import { regionSsh, sshCommonArgs, type RegionSsh } from './ssh.js';
 import { runPlaybook, type PlaybookResult } from './ansible/ansible.js';
 import { ENGINE_PORT, engineVars, healthCredentials } from './engine-settings.js';
 import { pingAs } from './resp.js';
 import { StepError } from './errors.js';
+import { allowlistAdmits, poolNetwork } from './ipam.js';
 
 const RETRY = { attempts: 3, baseDelayMs: 2000 };
 
@@ -28,17 +29,7 @@ export async function deployEngine(
     ctx.repo.listAllowlist(instance.id),
     regionSsh(ctx.config.sshDir, region.id),
   ]);
-  const hosts = Object.fromEntries(
-    nodes.map((node) => [
-      node.name,
-      {
-        ansible_host: node.private_ip,
-        ansible_user: node.ssh_user,
-        ansible_ssh_private_key_file: ssh.privateKeyFile,
-        ansible_ssh_common_args: sshCommonArgs(ssh),
-      },
-    ]),
-  );
+  const hosts = Object.fromEntries(nodes.map((node) => [node.name, hostVars(node, ssh)]));
   const vars = engineVars({
     type,
     parameters: instance.parameters as Record<string, unknown>,
@@ -47,7 +38,6 @@ export async function deployEngine(
     masterKey: ctx.config.masterKey,
     features: ctx.engineFeatures,
     engineBinary: ctx.config.engineBinary,
-    dataDir: nodes[0]?.data_dir ?? '/var/lib/basalt',
   });
   const step = playbook === 'restart.yml' ? 'ansible_restart' : 'ansible_deploy';
   const result = await run.step(
@@ -74,11 +64,53 @@ export async function deployEngine(
   return result;
 }
 
-/** Connects to every node's endpoint as the instance's user and sends PING. */
-export async function checkEndpoints(ctx: JobContext, run: OperationRun, instance: InstanceRow, nodes: Node[]): Promise<void> {
+/**
+ * How Ansible reaches a node: SSH as its user for a VM; the local connection for a
+ * process VM (no SSH user), whose engine runs supervised in the VM's directory.
+ */
+function hostVars(node: Node, ssh: RegionSsh): Record<string, unknown> {
+  if (!node.ssh_user) {
+    return {
+      ansible_connection: 'local',
+      ansible_python_interpreter: '{{ ansible_playbook_python }}',
+      engine_supervisor: 'process',
+      engine_process_root: path.dirname(node.data_dir),
+      engine_bind: node.private_ip,
+      engine_data_dir: node.data_dir,
+    };
+  }
+  return {
+    ansible_host: node.private_ip,
+    ansible_user: node.ssh_user,
+    ansible_ssh_private_key_file: ssh.privateKeyFile,
+    ansible_ssh_common_args: sshCommonArgs(ssh),
+    engine_data_dir: node.data_dir,
+  };
+}
+
+/**
+ * Connects to every node's endpoint as the instance's user and sends PING — unless the
+ * instance's allowlist leaves out the control plane's own address, in which case the
+ * role's PING on the VM (loopback, always allowed) is the check.
+ */
+export async function checkEndpoints(
+  ctx: JobContext,
+  run: OperationRun,
+  instance: InstanceRow,
+  region: RegionRow,
+  nodes: Node[],
+): Promise<void> {
   await run.step(
     'health_check',
     async () => {
+      if (ctx.engineFeatures.has('allowlist')) {
+        const cidrs = (await ctx.repo.listAllowlist(instance.id)).map((entry) => entry.cidr);
+        const controlPlane = poolNetwork(region.addressPool).gateway;
+        if (!allowlistAdmits(cidrs, controlPlane)) {
+          await run.event('notice', 'health_check', `the allowlist leaves out the control plane (${controlPlane}); checked by PING on the VM only`);
+          return;
+        }
+      }
       const users = await ctx.repo.listUsers(instance.id);
       const credentials = ctx.engineFeatures.has('users') ? healthCredentials(ctx.config.masterKey, users) : undefined;
       for (const node of nodes) {

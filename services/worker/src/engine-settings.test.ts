@@ -22,7 +22,6 @@ describe('engine settings from the instance', () => {
       masterKey,
       features: new Set(['users']),
       engineBinary: '/bin/basalt-server',
-      dataDir: '/var/lib/basalt',
     });
     expect(vars.engine_maxmemory_mb).toBe(1536);
     expect(vars.engine_users).toEqual([
@@ -42,7 +41,6 @@ describe('engine settings from the instance', () => {
       masterKey,
       features: new Set(),
       engineBinary: '/bin/basalt-server',
-      dataDir: '/var/lib/basalt',
     });
     expect(vars.engine_users_supported).toBe(false);
     expect(vars.engine_health_password).toBe('');

@@ -38,7 +38,6 @@ export function engineVars(options: {
   masterKey: Buffer;
   features: ReadonlySet<string>;
   engineBinary: string;
-  dataDir: string;
 }): Record<string, unknown> {
   const size = vmSizeOf(options.type);
   const usersSupported = options.features.has('users');
@@ -48,7 +47,6 @@ export function engineVars(options: {
   return {
     engine_binary_src: options.engineBinary,
     engine_fsync: fsync,
-    engine_data_dir: options.dataDir,
     engine_port: ENGINE_PORT,
     // Leave a quarter of the VM's memory to the OS, the page cache and connections.
     engine_maxmemory_mb: Math.floor(size.memory_mb * 0.75),

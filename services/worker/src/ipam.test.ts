@@ -31,3 +31,16 @@ describe('region address pool', () => {
     expect(nodeNames('abc', 2)).toEqual(['abc-0', 'abc-1']);
   });
 });
+
+describe('allowlist membership', () => {
+  it('finds an address in its CIDR and not outside', async () => {
+    const { cidrContains, allowlistAdmits } = await import('./ipam.js');
+    expect(cidrContains('10.77.0.0/16', '10.77.3.4')).toBe(true);
+    expect(cidrContains('10.77.0.0/16', '10.78.0.1')).toBe(false);
+    expect(cidrContains('10.77.0.1', '10.77.0.1')).toBe(true);
+    expect(cidrContains('0.0.0.0/0', '192.0.2.1')).toBe(true);
+    expect(cidrContains('2001:db8::/32', '10.77.0.1')).toBe(false);
+    expect(allowlistAdmits([], '10.77.0.1')).toBe(true);
+    expect(allowlistAdmits(['192.0.2.0/24'], '10.77.0.1')).toBe(false);
+  });
+});

@@ -22,6 +22,8 @@ import {
 
 export interface Node {
   name: string;
+  /** The address the control plane allocated from the region's pool (IPAM reads it). */
+  allocated_ip: string;
   private_ip: string;
   public_ip: string;
   ssh_user: string;
@@ -55,6 +57,7 @@ async function writeVars(ctx: JobContext, instance: InstanceRow, region: RegionR
     disk_gb: instance.diskGib,
     addresses,
     local: {
+      vm_kind: ctx.config.vmKind,
       vms_dir: ctx.config.vmsDir,
       image_dir: ctx.config.imageDir,
       bridge: ctx.config.bridge,
@@ -119,7 +122,8 @@ export async function applyStack(
   if (!Array.isArray(nodes) || nodes.length !== addresses.length) {
     throw new StepError('terraform_apply', `the stack returned ${JSON.stringify(nodes)} instead of ${addresses.length} nodes`);
   }
-  return nodes as Node[];
+  // A process VM listens on a loopback twin of its address: keep the pool address too.
+  return (nodes as Omit<Node, 'allocated_ip'>[]).map((node, index) => ({ ...node, allocated_ip: addresses[index]! }));
 }
 
 export async function destroyStack(

@@ -64,3 +64,14 @@ variable "known_hosts_file" {
   description = "Absolute path of the project's known_hosts file; the VM's fresh host key is pinned there."
   type        = string
 }
+
+variable "vm_kind" {
+  description = "`nspawn`: VMs are systemd-nspawn containers (root on Linux). `process`: the fallback where containers cannot run — a directory per VM, the engine supervised as a process on a loopback address, limits not enforced."
+  type        = string
+  default     = "nspawn"
+
+  validation {
+    condition     = contains(["nspawn", "process"], var.vm_kind)
+    error_message = "vm_kind must be nspawn or process."
+  }
+}

@@ -16,7 +16,7 @@ export function applyConfig(ctx: JobContext, payload: ApplyUsersJob | ApplyAllow
       }
       const nodes = requireNodes(instance, 'load');
       await deployEngine(ctx, run, instance, region, nodes);
-      await checkEndpoints(ctx, run, instance, nodes);
+      await checkEndpoints(ctx, run, instance, region, nodes);
       await ctx.repo.updateInstance(instance.id, { status: 'running', health: 'healthy', fault: null });
     },
   });

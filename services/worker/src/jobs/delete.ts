@@ -7,7 +7,7 @@ import type { JobContext } from '../context.js';
 import { runOperation, type Outcome } from './run-operation.js';
 import { destroyStack } from '../stack.js';
 import { vmSizeOf } from '../engine-settings.js';
-import { recordedNodes } from './nodes.js';
+import { poolAddresses, recordedNodes } from './nodes.js';
 
 export function deleteInstance(ctx: JobContext, payload: DeleteJob): Promise<Outcome> {
   return runOperation(ctx, payload, {
@@ -15,7 +15,7 @@ export function deleteInstance(ctx: JobContext, payload: DeleteJob): Promise<Out
     failureStatus: 'error',
     work: async ({ instance, region, type, run }) => {
       await ctx.repo.updateInstance(instance.id, { status: 'deleting' });
-      const addresses = recordedNodes(instance).map((n) => n.private_ip);
+      const addresses = poolAddresses(recordedNodes(instance));
       if (addresses.length > 0) {
         await destroyStack(ctx, run, instance, region, vmSizeOf(type), addresses);
       } else {

@@ -6,18 +6,18 @@ import { runOperation, type Outcome } from './run-operation.js';
 import { applyStack } from '../stack.js';
 import { checkEndpoints, deployEngine, endpointsOf } from '../engine-deploy.js';
 import { vmSizeOf } from '../engine-settings.js';
-import { requireNodes } from './nodes.js';
+import { poolAddresses, requireNodes } from './nodes.js';
 
 export function modify(ctx: JobContext, payload: ModifyJob): Promise<Outcome> {
   return runOperation(ctx, payload, {
     steps: ['terraform_init', 'terraform_apply', 'ansible_deploy', 'health_check'],
     failureStatus: 'error',
     work: async ({ instance, region, type, run }) => {
-      const addresses = requireNodes(instance, 'load').map((n) => n.private_ip);
+      const addresses = poolAddresses(requireNodes(instance, 'load'));
       await run.event('modify', null, `changes: ${JSON.stringify(payload.changes ?? {})}`);
       const nodes = await applyStack(ctx, run, instance, region, vmSizeOf(type), addresses);
       await deployEngine(ctx, run, instance, region, nodes);
-      await checkEndpoints(ctx, run, instance, nodes);
+      await checkEndpoints(ctx, run, instance, region, nodes);
       await ctx.repo.updateInstance(instance.id, { status: 'running', health: 'healthy', fault: null, nodes, endpoints: endpointsOf(nodes) });
     },
   });

@@ -30,7 +30,7 @@ export function provision(ctx: JobContext, payload: ProvisionJob): Promise<Outco
       const nodes = await applyStack(ctx, run, instance, region, vmSizeOf(type), addresses);
       await ctx.repo.updateInstance(instance.id, { nodes });
       await deployEngine(ctx, run, instance, region, nodes);
-      await checkEndpoints(ctx, run, instance, nodes);
+      await checkEndpoints(ctx, run, instance, region, nodes);
       await ctx.repo.updateInstance(instance.id, {
         status: 'running',
         health: 'healthy',

@@ -12,7 +12,7 @@ export function restart(ctx: JobContext, payload: RestartJob): Promise<Outcome> 
     work: async ({ instance, region, run }) => {
       const nodes = requireNodes(instance, 'load');
       await deployEngine(ctx, run, instance, region, nodes, 'restart.yml');
-      await checkEndpoints(ctx, run, instance, nodes);
+      await checkEndpoints(ctx, run, instance, region, nodes);
       await ctx.repo.updateInstance(instance.id, { status: 'running', health: 'healthy', fault: null });
     },
   });
