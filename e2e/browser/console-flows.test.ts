@@ -142,7 +142,7 @@ describe('console flows', () => {
       'Pending',
       'just now',
     ]);
-    await snap(page, '05-instances-list', { docs: true });
+    await snap(page, '05-instances-list');
   });
 
   test('the detail page shows status, configuration, the waiting operation, users and operations', async () => {

@@ -69,7 +69,7 @@ const progressCard = () => page.getByRole('region', { name: /Operation progress/
 
 describe('live operation progress', () => {
   test('the page follows a create step by step and ends running with its endpoint', async () => {
-    const { id, operationId, password } = await createInstance('live-progress');
+    const { id, operationId, password } = await createInstance('sessions-cache');
     await page.goto(`/projects/${projectId}/instances/${id}`);
     await progressCard().getByText('Current step: Waiting for a worker').waitFor();
     await progressCard().getByText('Live').waitFor();
@@ -90,7 +90,7 @@ describe('live operation progress', () => {
       'ansible deploy: pending',
       'health check: pending',
     ]);
-    await snap(page, '10-operation-in-progress', { docs: false });
+    await snap(page, '10-operation-in-progress');
 
     for (let i = 1; i < STEPS.length; i++) {
       if (i > 1) await step(operationId, i, 'running');
@@ -120,7 +120,7 @@ describe('live operation progress', () => {
     await snap(page, '11-instance-running', { docs: true });
 
     await page.getByRole('link', { name: 'Instances' }).first().click();
-    const row = page.getByRole('table', { name: 'Instances' }).getByRole('row').filter({ hasText: 'live-progress' });
+    const row = page.getByRole('table', { name: 'Instances' }).getByRole('row').filter({ hasText: 'sessions-cache' });
     await row.getByText('10.77.0.5:6379').waitFor();
     await row.getByLabel('Status: Running').waitFor();
   });

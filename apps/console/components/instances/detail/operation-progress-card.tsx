@@ -38,7 +38,13 @@ export function OperationProgressCard({ projectId, operation }: { projectId: str
         </div>
         <p className="text-sm">
           <span className="text-muted">Current step: </span>
-          {progress.currentStep ? stepLabel(progress.currentStep) : progress.status === 'pending' ? 'Waiting for a worker' : '—'}
+          {progress.status === 'succeeded'
+            ? 'All steps done'
+            : progress.currentStep
+              ? stepLabel(progress.currentStep)
+              : progress.status === 'pending'
+                ? 'Waiting for a worker'
+                : '—'}
         </p>
         {progress.steps.length ? <StepList steps={progress.steps} /> : null}
         {progress.error ? <p className="text-sm text-danger">{progress.error}</p> : null}
