@@ -11,8 +11,15 @@ export async function npmDeps() {
   for (const ws of workspaces()) manifests.push(path.join(ws.dir, 'package.json'));
   const hash = hashInputs(manifests, process.version);
   if (fs.existsSync(path.join(ROOT, 'node_modules')) && stampMatches('npm', hash)) return 'ready';
-  const r = run('npm', ['ci', '--no-audit', '--no-fund'], { cwd: ROOT });
-  if (r.code !== 0) throw new Error(`npm ci failed:\n${tail(r.out)}`);
+  // A fresh clone installs exactly the lockfile; a tree that already has node_modules is brought
+  // up to date in place, so a developer's running processes keep their modules.
+  const fresh = !fs.existsSync(path.join(ROOT, 'node_modules'));
+  const r = run('npm', [fresh ? 'ci' : 'install', '--no-audit', '--no-fund'], { cwd: ROOT });
+  if (r.code !== 0) {
+    // npm prints its usage after the cause; show the cause.
+    const cause = r.out.split('\n').filter((l) => /npm error (code|`npm ci`|Missing|Invalid|\S.*(ERR|E[A-Z]{3,}))/.test(l));
+    throw new Error(`npm ${fresh ? 'ci' : 'install'} failed:\n${(cause.length ? cause.join('\n') : tail(r.out))}`);
+  }
   writeStamp('npm', hash);
   return 'installed';
 }
