@@ -4,6 +4,7 @@ import { CatalogRepository, createQueues, migrate } from '@basalt/db';
 import { createApp } from './app.factory.js';
 import { loadConfig } from './config.js';
 import { AuthService } from './auth/auth.service.js';
+import { installClientErrorHandler } from './common/client-error.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -16,7 +17,13 @@ async function main(): Promise<void> {
   await boss.start();
   await createQueues(boss);
   await app.listen(config.port, process.env.BASALT_API_HOST ?? '0.0.0.0');
-  const address = app.getHttpServer().address();
+  const server = app.getHttpServer();
+  // Idle keep-alive connections outlive a proxy's (60 s), so the server never closes one that a
+  // client (console proxy, load balancer) is just reusing.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  installClientErrorHandler(server);
+  const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   // Tests and scripts read this line to learn the port when BASALT_API_PORT=0.
   console.log(`Basalt API listening on port ${port} (${migrations} migrations applied)`);

@@ -41,6 +41,7 @@ export class AuditLogQuery {
   @Type(() => Number)
   @IsInt()
   @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
   cursor?: number;
 }
 

@@ -7,7 +7,9 @@ import cookieParser from 'cookie-parser';
 import { toErrorResponse } from './error.filter.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-export const BODY_LIMIT = '256kb';
+// A full allowlist (1000 entries with descriptions) fits; anything larger is a 413.
+export const BODY_LIMIT = '1mb';
+const DRAIN_LIMIT_MS = 5_000;
 
 export function installHttpPlumbing(app: NestExpressApplication): void {
   app.disable('x-powered-by');
@@ -23,6 +25,16 @@ export function installHttpPlumbing(app: NestExpressApplication): void {
   app.use(express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const { status, body } = toErrorResponse(error, req.requestId ?? randomUUID());
-    res.status(status).json(body);
+    const send = () => res.status(status).json(body);
+    if (req.complete) return send();
+    // The parser stopped reading (e.g. body too large): drain the rest, briefly, so the client
+    // gets the 413 instead of a reset connection, and close the connection after it.
+    res.setHeader('Connection', 'close');
+    const timer = setTimeout(send, DRAIN_LIMIT_MS);
+    req.on('end', () => {
+      clearTimeout(timer);
+      send();
+    });
+    req.resume();
   });
 }
