@@ -7,6 +7,7 @@ use crate::client::Session;
 use crate::dispatch;
 use crate::resp::{parse_frame, Frame, Limits, Parsed, Reply};
 use crate::server::Shared;
+use crate::stats::LocalStats;
 use basalt_storage::Lsn;
 use bytes::{Buf, BytesMut};
 use std::net::SocketAddr;
@@ -27,11 +28,15 @@ struct PendingWrites {
     lsn: Option<Lsn>,
     replies_from: usize,
     commands: usize,
+    /// A command of the batch read keys: it may have seen other clients' writes that are not
+    /// durable yet, so its reply waits for them too (as Redis answers only after its AOF flush).
+    read: bool,
+    stats: LocalStats,
 }
 
 impl PendingWrites {
     fn new() -> PendingWrites {
-        PendingWrites { lsn: None, replies_from: 0, commands: 0 }
+        PendingWrites { lsn: None, replies_from: 0, commands: 0, read: false, stats: LocalStats::new() }
     }
 }
 
@@ -68,6 +73,7 @@ where
     let mut reply = Reply::new();
     // Bytes the next frame needs before it is worth parsing again (large bulk strings).
     let mut need = 0usize;
+    let mut pending = PendingWrites::new();
     loop {
         if input.capacity() - input.len() < READ_CHUNK {
             let want = need.saturating_sub(input.len()).clamp(READ_CHUNK, 64 << 20);
@@ -81,7 +87,6 @@ where
         if input.len() < need {
             continue;
         }
-        let mut pending = PendingWrites::new();
         let mut consumed = 0usize;
         let limits = if session.user.is_some() { crate::security::request_limits(shared) } else { Limits::UNAUTHENTICATED };
         loop {
@@ -90,7 +95,9 @@ where
                 Ok(Parsed::Complete(len)) => {
                     if !frame.is_empty() {
                         let mark = reply.out.len();
-                        let outcome = dispatch::execute(shared, session, &mut reply, frame.args(buffered));
+                        let outcome =
+                            dispatch::execute(shared, session, &mut reply, frame.args(buffered), &mut pending.stats);
+                        pending.read |= outcome.read;
                         if let Some(lsn) = outcome.lsn {
                             if pending.lsn.is_none() {
                                 pending.replies_from = mark;
@@ -147,8 +154,11 @@ async fn flush<S>(shared: &Shared, stream: &mut S, reply: &mut Reply, pending: &
 where
     S: AsyncWrite + Unpin,
 {
-    if let Some(lsn) = pending.lsn.take() {
-        if let Err(e) = shared.db.wait_durable(lsn).await {
+    let wrote = pending.lsn.take();
+    let seen = if std::mem::take(&mut pending.read) { Some(shared.db.last_lsn()) } else { None };
+    if let Some(lsn) = wrote.max(seen).filter(|&lsn| lsn > 0) {
+        let waited = shared.db.wait_durable(lsn).await;
+        if let (Err(e), Some(_)) = (waited, wrote) {
             // Never acknowledge a write that is not in the log: every reply of this batch from
             // the first write on becomes the error.
             reply.out.truncate(pending.replies_from);
@@ -161,6 +171,7 @@ where
     }
     pending.commands = 0;
     pending.replies_from = 0;
+    pending.stats.flush(&shared.stats);
     if reply.out.is_empty() {
         return true;
     }

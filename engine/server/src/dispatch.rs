@@ -6,6 +6,7 @@ use crate::cmd::Ctx;
 use crate::registry::registry;
 use crate::resp::{Args, Reply};
 use crate::server::Shared;
+use crate::stats::LocalStats;
 use crate::table::flag;
 use basalt_storage::Lsn;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -16,6 +17,8 @@ use std::time::Instant;
 #[derive(Default, Clone, Copy)]
 pub struct Outcome {
     pub lsn: Option<Lsn>,
+    /// The command read keys (its reply must not overtake the writes it may have seen).
+    pub read: bool,
 }
 
 fn unknown_command(reply: &mut Reply, args: &Args<'_>) {
@@ -42,10 +45,16 @@ fn unknown_command(reply: &mut Reply, args: &Args<'_>) {
 }
 
 /// Runs one command and writes its reply.
-pub fn execute(shared: &Shared, session: &mut Session, reply: &mut Reply, args: Args<'_>) -> Outcome {
+pub fn execute(
+    shared: &Shared,
+    session: &mut Session,
+    reply: &mut Reply,
+    args: Args<'_>,
+    local: &mut LocalStats,
+) -> Outcome {
     let reg = registry();
     let stats = &shared.stats;
-    stats.total_commands.fetch_add(1, Relaxed);
+    local.count_command();
     let Some(mut index) = reg.lookup(args.get(0)) else {
         stats.unknown_commands.fetch_add(1, Relaxed);
         stats.error_replies.fetch_add(1, Relaxed);
@@ -126,11 +135,11 @@ pub fn execute(shared: &Shared, session: &mut Session, reply: &mut Reply, args: 
         }
     };
     if failed {
-        stats.error_replies.fetch_add(1, Relaxed);
+        local.count_error();
     }
-    stats.record_call(index, usec, failed);
+    local.record_call(index, usec, failed);
     if let Some(security) = shared.security.get() {
         security.metrics.observe_resp(index, usec);
     }
-    Outcome { lsn }
+    Outcome { lsn, read: spec.flags & flag::READONLY != 0 }
 }

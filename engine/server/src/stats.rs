@@ -69,6 +69,66 @@ impl Stats {
     }
 }
 
+/// Counts of one connection, added to the shared `Stats` once per pipeline (before its replies
+/// are sent, so INFO is exact for anything a client has seen answered). Keeps the atomics off
+/// the per-command path.
+pub struct LocalStats {
+    /// Per registry index: calls, microseconds, failed calls.
+    per_command: Vec<(u64, u64, u64)>,
+    touched: Vec<usize>,
+    commands: u64,
+    errors: u64,
+}
+
+impl LocalStats {
+    pub fn new() -> LocalStats {
+        LocalStats { per_command: vec![(0, 0, 0); registry().entries.len()], touched: Vec::new(), commands: 0, errors: 0 }
+    }
+
+    pub fn record_call(&mut self, index: usize, usec: u64, failed: bool) {
+        let slot = &mut self.per_command[index];
+        if slot.0 == 0 && slot.2 == 0 {
+            self.touched.push(index);
+        }
+        slot.0 += 1;
+        slot.1 += usec;
+        slot.2 += failed as u64;
+    }
+
+    pub fn count_command(&mut self) {
+        self.commands += 1;
+    }
+
+    pub fn count_error(&mut self) {
+        self.errors += 1;
+    }
+
+    pub fn flush(&mut self, stats: &Stats) {
+        for &index in &self.touched {
+            let (calls, usec, failed) = std::mem::take(&mut self.per_command[index]);
+            let stat = &stats.commands[index];
+            stat.calls.fetch_add(calls, Relaxed);
+            stat.usec.fetch_add(usec, Relaxed);
+            if failed > 0 {
+                stat.failed_calls.fetch_add(failed, Relaxed);
+            }
+        }
+        self.touched.clear();
+        if self.commands > 0 {
+            stats.total_commands.fetch_add(std::mem::take(&mut self.commands), Relaxed);
+        }
+        if self.errors > 0 {
+            stats.error_replies.fetch_add(std::mem::take(&mut self.errors), Relaxed);
+        }
+    }
+}
+
+impl Default for LocalStats {
+    fn default() -> Self {
+        LocalStats::new()
+    }
+}
+
 impl Default for Stats {
     fn default() -> Self {
         Stats::new()
