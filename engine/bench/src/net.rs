@@ -54,6 +54,8 @@ impl AsyncWrite for Stream {
 #[derive(Clone)]
 pub struct Connector {
     pub addr: SocketAddr,
+    /// Every address the name resolved to; tried in order.
+    pub addrs: Vec<SocketAddr>,
     pub tls: Option<(TlsConnector, ServerName<'static>)>,
     pub protocol: Protocol,
     pub auth: Option<Auth>,
@@ -72,11 +74,13 @@ impl Connector {
         timeout: Duration,
     ) -> Result<Connector, String> {
         use std::net::ToSocketAddrs;
-        let addr = (server, port)
+        let mut addrs: Vec<SocketAddr> = (server, port)
             .to_socket_addrs()
             .map_err(|e| format!("cannot resolve {server}:{port}: {e}"))?
-            .next()
-            .ok_or_else(|| format!("{server}:{port} resolves to no address"))?;
+            .collect();
+        // Prefer IPv4 (servers here bind 127.0.0.1), then whatever else the name gave.
+        addrs.sort_by_key(|a| !a.is_ipv4());
+        let addr = *addrs.first().ok_or_else(|| format!("{server}:{port} resolves to no address"))?;
         let tls = match tls {
             Some(opts) => Some((
                 TlsConnector::from(crate::tls::client_config(opts)?),
@@ -84,7 +88,7 @@ impl Connector {
             )),
             None => None,
         };
-        Ok(Connector { addr, tls, protocol, auth, select_db, timeout })
+        Ok(Connector { addr, addrs, tls, protocol, auth, select_db, timeout })
     }
 
     /// Connect and run the handshake, all within the timeout.
@@ -96,7 +100,7 @@ impl Connector {
     }
 
     async fn open_inner(&self) -> Result<Stream, String> {
-        let tcp = TcpStream::connect(self.addr)
+        let tcp = TcpStream::connect(&self.addrs[..])
             .await
             .map_err(|e| format!("connection to {} failed: {e}", self.addr))?;
         let _ = tcp.set_nodelay(true);
