@@ -4,13 +4,14 @@
 // The page follows over Server-Sent Events (through the console's /v1 proxy) without reloads:
 // steps and percentage, then `running` with endpoints and the redis-cli command; a failed
 // create shows its step and message.
-import { createBasaltClient } from '@basalt/api-client';
+import type { BasaltClient } from '@basalt/api-client';
 import { createDatabase, ProvisioningRepository, type Database } from '@basalt/db';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from './support/browser.js';
 import { startConsolePlatform, type ConsolePlatform } from './support/platform.js';
 import { snap } from './support/screenshots.js';
+import { apiSession, logInThroughForm } from './support/session.js';
 
 const STEPS = ['allocate_addresses', 'terraform_apply', 'ansible_deploy', 'health_check'];
 
@@ -20,25 +21,17 @@ let worker: ProvisioningRepository;
 let browser: Browser;
 let page: Page;
 let projectId: string;
-let api: ReturnType<typeof createBasaltClient>;
+let api: BasaltClient;
 
 beforeAll(async () => {
   platform = await startConsolePlatform();
   database = createDatabase(platform.databaseUrl, { max: 2 });
   worker = new ProvisioningRepository(database.db, database.pool);
-  const login = await createBasaltClient({ baseUrl: platform.apiUrl }).POST('/v1/auth/login', { body: platform.admin });
-  const cookie = login.response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-  api = createBasaltClient({ baseUrl: platform.apiUrl, sessionCookie: cookie });
-  projectId = login.data!.projects[0]!.id;
-
+  ({ api, projectId } = await apiSession(platform.apiUrl, platform.admin));
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1440, height: 900 }, baseURL: platform.consoleUrl });
   page.setDefaultTimeout(20_000);
-  await page.goto('/login');
-  await page.getByLabel('E-mail').fill(platform.admin.email);
-  await page.getByLabel('Password').fill(platform.admin.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/instances$/);
+  await logInThroughForm(page, platform.admin);
 });
 
 afterAll(async () => {

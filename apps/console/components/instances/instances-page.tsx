@@ -8,15 +8,14 @@ import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { Input } from '@/components/ui/input'
 import { useInstancesQuery } from '@/data/instances/instances-query'
+import { useDebounced } from '@/lib/use-debounced'
 import { InstancesTable } from './instances-table'
 
 export function InstancesPage({ projectId }: { projectId: string }) {
-  const { data: instances, error, isPending, refetch, isFetching } = useInstancesQuery(projectId)
   const [filter, setFilter] = useState('')
-  const needle = filter.trim().toLowerCase()
-  const shown = (instances ?? []).filter(
-    (i) => !needle || i.name.toLowerCase().includes(needle) || i.instance_type.includes(needle) || i.region.includes(needle),
-  )
+  const name = useDebounced(filter.trim())
+  const { data: instances, error, isPending, refetch, isFetching, hasNextPage, fetchNextPage, isFetchingNextPage } =
+    useInstancesQuery(projectId, { name: name || undefined })
 
   return (
     <>
@@ -34,8 +33,9 @@ export function InstancesPage({ projectId }: { projectId: string }) {
       <main className="space-y-4 px-8 py-6">
         <div className="flex items-center gap-2">
           <Input
-            aria-label="Filter instances"
-            placeholder="Filter by name, type or region"
+            type="search"
+            aria-label="Filter instances by name"
+            placeholder="Filter by name"
             className="max-w-xs"
             value={filter}
             onChange={(e) => setFilter(e.target.value)}
@@ -49,11 +49,22 @@ export function InstancesPage({ projectId }: { projectId: string }) {
           {isPending ? (
             <p className="px-5 py-10 text-center text-sm text-muted">Loading instances…</p>
           ) : instances && instances.length === 0 ? (
-            <EmptyState projectId={projectId} />
+            name ? (
+              <p className="px-5 py-10 text-center text-sm text-muted">No instance name contains “{name}”.</p>
+            ) : (
+              <EmptyState projectId={projectId} />
+            )
           ) : (
-            <InstancesTable projectId={projectId} instances={shown} />
+            <InstancesTable projectId={projectId} instances={instances ?? []} />
           )}
         </Card>
+        {hasNextPage ? (
+          <div className="flex justify-center">
+            <Button variant="secondary" onClick={() => fetchNextPage()} disabled={isFetchingNextPage}>
+              {isFetchingNextPage ? 'Loading…' : 'Load more instances'}
+            </Button>
+          </div>
+        ) : null}
       </main>
     </>
   )
