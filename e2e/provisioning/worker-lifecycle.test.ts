@@ -107,8 +107,10 @@ describe('an instance on a local VM, driven by the worker', () => {
     const operationId = await requestOperation(cp, instance.id, 'applyUsers');
     const operation = await waitForOperation(cp, operationId);
     expect(operation.status).toBe('succeeded');
-    const stats = (await operationEvents(cp, operationId)).find((e) => e.kind === 'ansible_stats');
-    expect(stats?.data).toMatchObject({ changed: 0 });
+    const events = await operationEvents(cp, operationId);
+    const changed = events.filter((e) => e.kind === 'ansible').map((e) => e.message);
+    const stats = events.find((e) => e.kind === 'ansible_stats');
+    expect(stats?.data, changed.join('\n')).toMatchObject({ changed: 0 });
   });
 
   test('resize to kv.standard.large changes the limits and keeps the data', async () => {
