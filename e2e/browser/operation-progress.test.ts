@@ -5,9 +5,10 @@
 // steps and percentage, then `running` with endpoints and the redis-cli command; a failed
 // create shows its step and message.
 import type { BasaltClient } from '@basalt/api-client';
-import { createDatabase, ProvisioningRepository, type Database } from '@basalt/db';
+import { BenchmarksRepository, createDatabase, ProvisioningRepository, type Database } from '@basalt/db';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { measureMemtierDefault } from './support/bench.js';
 import { launchChromium } from './support/browser.js';
 import { startConsolePlatform, type ConsolePlatform } from './support/platform.js';
 import { snap } from './support/screenshots.js';
@@ -22,6 +23,7 @@ let browser: Browser;
 let page: Page;
 let projectId: string;
 let api: BasaltClient;
+let runningInstanceId = '';
 
 beforeAll(async () => {
   platform = await startConsolePlatform();
@@ -63,6 +65,7 @@ const progressCard = () => page.getByRole('region', { name: /Operation progress/
 describe('live operation progress', () => {
   test('the page follows a create step by step and ends running with its endpoint', async () => {
     const { id, operationId, password } = await createInstance('sessions-cache');
+    runningInstanceId = id;
     await page.goto(`/projects/${projectId}/instances/${id}`);
     await progressCard().getByText('Current step: Waiting for a worker').waitFor();
     await progressCard().getByText('Live').waitFor();
@@ -116,6 +119,41 @@ describe('live operation progress', () => {
     const row = page.getByRole('table', { name: 'Instances' }).getByRole('row').filter({ hasText: 'sessions-cache' });
     await row.getByText('10.77.0.5:6379').waitFor();
     await row.getByLabel('Status: Running').waitFor();
+  });
+
+  test('a benchmark started from the console shows the results measured for it', async () => {
+    const id = runningInstanceId;
+    expect(id).not.toBe('');
+    await page.goto(`/projects/${projectId}/instances/${id}`);
+    await page.getByRole('tab', { name: 'Benchmarks' }).click();
+    await page.getByRole('button', { name: 'Run benchmark' }).click();
+    await page.getByText('Benchmark queued').waitFor();
+    const runs = page.getByRole('table', { name: 'Benchmark runs' });
+    await runs.getByRole('row').filter({ hasText: 'memtier-default' }).getByText('pending').waitFor();
+    const listed = await api.GET('/v1/projects/{project}/instances/{instance}/benchmarks', { params: { path: { project: projectId, instance: id } } });
+    expect(listed.data!.items.map((b) => [b.workload, b.status])).toEqual([['memtier-default', 'pending']]);
+
+    // The run itself, as the benchmark job would do it: basalt-bench against a real engine,
+    // its memtier JSON stored as the results.
+    const measured = await measureMemtierDefault(2);
+    await new BenchmarksRepository(database.db).update(listed.data!.items[0]!.id, {
+      status: 'succeeded',
+      results: { ...measured.report, command: measured.command },
+      finishedAt: new Date(),
+    });
+    const totals = (measured.report['ALL STATS'] as Record<string, Record<string, number>>).Totals!['Ops/sec']!;
+    expect(totals).toBeGreaterThan(0);
+
+    const results = page.getByRole('table', { name: 'Benchmark results' });
+    await results.waitFor({ timeout: 30_000 }); // the tab polls pending runs
+    const row = results.getByRole('row').filter({ hasText: 'Totals' });
+    await expect(row.getByRole('cell').nth(1).textContent()).resolves.toBe(
+      new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }).format(totals),
+    );
+    await expect(results.getByRole('row').allTextContents()).resolves.toHaveLength(4); // header, Sets, Gets, Totals
+    await page.getByRole('figure', { name: 'Throughput by workload' }).locator('.recharts-bar-rectangle').first().waitFor();
+    await page.getByLabel('Benchmark command', { exact: true }).getByText(measured.command).waitFor();
+    await snap(page, '13-benchmark-results');
   });
 
   test('a failed create shows the failing step and message', async () => {

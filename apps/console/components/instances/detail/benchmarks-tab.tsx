@@ -8,8 +8,19 @@ import { formatDateTime, formatNumber } from '../format'
 import { BenchmarkChart } from './benchmark-chart'
 import { benchmarkRows } from './benchmark-rows'
 import { OperationStatusBadge } from './operation-status-badge'
+import { RunBenchmark } from './run-benchmark'
+import type { Instance } from '@/data/instances/instance-query'
 
-export function BenchmarksTab({ projectId, instanceId }: { projectId: string; instanceId: string }) {
+export function BenchmarksTab({ projectId, instance }: { projectId: string; instance: Instance }) {
+  return (
+    <div className="space-y-5">
+      <RunBenchmark projectId={projectId} instance={instance} />
+      <BenchmarkResults projectId={projectId} instanceId={instance.id} />
+    </div>
+  )
+}
+
+function BenchmarkResults({ projectId, instanceId }: { projectId: string; instanceId: string }) {
   const { data: benchmarks, error, isPending } = useInstanceBenchmarksQuery(projectId, instanceId)
   if (error) return <Alert tone="danger">Could not load benchmarks: {error.message}</Alert>
   if (isPending) return <p className="text-sm text-muted">Loading benchmarks…</p>

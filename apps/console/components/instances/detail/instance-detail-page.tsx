@@ -72,7 +72,7 @@ export function InstanceDetailPage({ projectId, instanceId }: { projectId: strin
             <OperationsTab projectId={projectId} instanceId={instance.id} />
           </TabsContent>
           <TabsContent value="benchmarks">
-            <BenchmarksTab projectId={projectId} instanceId={instance.id} />
+            <BenchmarksTab projectId={projectId} instance={instance} />
           </TabsContent>
         </Tabs>
       </main>
