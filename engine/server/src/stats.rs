@@ -58,7 +58,23 @@ impl Stats {
         self.commands[index].rejected_calls.fetch_add(1, Relaxed);
     }
 
-    /// `CONFIG RESETSTAT`-style reset of the command counters.
+    /// CONFIG RESETSTAT: command counters and the totals of `INFO stats` start again from 0.
+    pub fn reset(&self) {
+        self.reset_commands();
+        for counter in [
+            &self.total_commands,
+            &self.total_connections,
+            &self.rejected_connections,
+            &self.net_input_bytes,
+            &self.net_output_bytes,
+            &self.error_replies,
+            &self.unknown_commands,
+        ] {
+            counter.store(0, Relaxed);
+        }
+    }
+
+    /// Resets the per-command counters.
     pub fn reset_commands(&self) {
         for stat in &self.commands {
             stat.calls.store(0, Relaxed);

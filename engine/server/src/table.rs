@@ -164,6 +164,7 @@ const COMMAND_SUBCOMMANDS: &[CommandSpec] = &[
 const CONFIG_SUBCOMMANDS: &[CommandSpec] = &[
     c("get", -3, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "2.0.0", "Returns the effective values of configuration parameters.", cmd::config_get::run),
     c("help", 2, LOADING | STALE, NOKEY, SLOW, "server", "5.0.0", "Returns helpful text about the different subcommands.", cmd::config_help::run),
+    c("resetstat", 2, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "2.0.0", "Resets the server's statistics.", cmd::config_resetstat::run),
     c("set", -4, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "2.0.0", "Sets configuration parameters in-flight.", cmd::config_set::run),
 ];
 

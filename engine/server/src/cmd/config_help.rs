@@ -10,6 +10,8 @@ const LINES: &[&str] = &[
     "    Return parameters matching the glob-like <pattern> and their values.",
     "SET <directive> <value>",
     "    Set the configuration <directive> to <value> (appendfsync and maxmemory at run time).",
+    "RESETSTAT",
+    "    Reset statistics reported by the INFO command.",
     "HELP",
     "    Print this help.",
 ];

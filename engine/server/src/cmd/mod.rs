@@ -77,6 +77,7 @@ pub mod command_help;
 pub mod command_info;
 pub mod config_get;
 pub mod config_help;
+pub mod config_resetstat;
 pub mod config_set;
 pub mod dbsize;
 pub mod decr;
