@@ -16,10 +16,19 @@ function engineFeatures(): Set<string> {
     return new Set(process.env.BASALT_ENGINE_FEATURES.split(',').map((f) => f.trim()).filter(Boolean));
   }
   const binary = process.env.BASALT_ENGINE_BIN ?? path.join(ROOT, 'engine', 'target', 'release', 'basalt-server');
-  const usage = spawnSync(binary, ['--help'], { encoding: 'utf8', timeout: 10_000 });
-  const text = `${usage.stdout ?? ''}${usage.stderr ?? ''}`;
-  const flags: Record<string, string> = { users: '--users-file', allowlist: '--allowlist', tls: '--tls-port' };
-  return new Set(Object.entries(flags).filter(([, flag]) => text.includes(flag)).map(([feature]) => feature));
+  // As services/worker/src/engine-features.ts probes: a known flag stops at the bad port.
+  const probes: Record<string, string[]> = {
+    users: ['--users-file', '/nonexistent/basalt-probe.acl'],
+    allowlist: ['--allowlist', '127.0.0.1/32'],
+    tls: ['--tls-port', '6380'],
+  };
+  const found = new Set<string>();
+  for (const [feature, flag] of Object.entries(probes)) {
+    const run = spawnSync(binary, [...flag, '--port', 'not-a-port'], { encoding: 'utf8', timeout: 10_000 });
+    const text = `${run.stdout ?? ''}${run.stderr ?? ''}`;
+    if (run.status !== null && !text.includes(`unknown option ${flag[0]}`) && /port/.test(text)) found.add(feature);
+  }
+  return found;
 }
 
 /** The VM's machine name, as infra/terraform/modules/local/scripts/vm-lib.sh derives it. */

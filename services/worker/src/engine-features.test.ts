@@ -4,26 +4,38 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { detectEngineFeatures } from './engine-features.js';
 
-async function fakeUsage(text: string): Promise<string> {
+/** A stand-in binary that knows some flags, answering as basalt-server's argument parser does. */
+async function engineKnowing(flags: string[]): Promise<string> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'basalt-usage-'));
   const file = path.join(dir, 'server');
-  await fs.writeFile(file, `#!/bin/sh\necho "${text}" >&2\nexit 2\n`, { mode: 0o755 });
+  const known = `${flags.join('|') || 'never-matches'})`;
+  await fs.writeFile(
+    file,
+    `#!/bin/sh\ncase "$1" in\n  ${known} echo "basalt-server: port must be 0-65535, not \\"$4\\"" >&2 ;;\n  *) echo "basalt-server: unknown option $1" >&2 ;;\nesac\nexit 1\n`,
+    { mode: 0o755 },
+  );
   return file;
 }
 
-describe('engine features from the binary usage', () => {
-  it('finds users, allowlist and TLS flags', async () => {
-    const binary = await fakeUsage('Usage: basalt-server [--port N] [--users-file PATH] [--allowlist CIDRS] [--tls-port N]');
+describe('engine features probed from the binary', () => {
+  it('finds users, allowlist and TLS in an engine that knows their flags', async () => {
+    const binary = await engineKnowing(['--users-file', '--allowlist', '--tls-port']);
     expect([...(await detectEngineFeatures(binary, {}))].sort()).toEqual(['allowlist', 'tls', 'users']);
   });
 
   it('finds none in an engine without them', async () => {
-    const binary = await fakeUsage('Usage: basalt-server [--config FILE] [--port N]');
-    expect(await detectEngineFeatures(binary, {})).toEqual(new Set());
+    expect(await detectEngineFeatures(await engineKnowing([]), {})).toEqual(new Set());
+  });
+
+  it('finds some', async () => {
+    expect(await detectEngineFeatures(await engineKnowing(['--allowlist']), {})).toEqual(new Set(['allowlist']));
+  });
+
+  it('finds none when the binary is missing', async () => {
+    expect(await detectEngineFeatures('/nonexistent/basalt-server', {})).toEqual(new Set());
   });
 
   it('lets BASALT_ENGINE_FEATURES decide', async () => {
     expect(await detectEngineFeatures('/nonexistent', { BASALT_ENGINE_FEATURES: 'users' })).toEqual(new Set(['users']));
   });
-
 });

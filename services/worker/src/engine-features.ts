@@ -1,16 +1,28 @@
-// What the basalt-server binary being deployed supports, read from its own usage text:
-// users (--users-file), an IP allowlist (--allowlist), TLS (--tls-port). The role renders
-// only those settings, since the engine refuses config keys it does not know.
+// What the basalt-server binary being deployed supports: users (--users-file), an IP
+// allowlist (--allowlist), TLS (--tls-port). The role renders only those settings, since
+// the engine refuses config keys it does not know. Each flag is probed by running the
+// binary with it and a bad --port: an engine that knows the flag stops at the port, one
+// that does not says `unknown option`. Nothing starts listening.
 // BASALT_ENGINE_FEATURES (comma-separated), when set, says it instead.
 import { runCommand } from './process.js';
 
-const FLAGS: Record<string, string> = { users: '--users-file', allowlist: '--allowlist', tls: '--tls-port' };
+const PROBES: Record<string, string[]> = {
+  users: ['--users-file', '/nonexistent/basalt-probe.acl'],
+  allowlist: ['--allowlist', '127.0.0.1/32'],
+  tls: ['--tls-port', '6380'],
+};
 
 export async function detectEngineFeatures(binary: string, env: NodeJS.ProcessEnv = process.env): Promise<Set<string>> {
   if (env.BASALT_ENGINE_FEATURES !== undefined) {
     return new Set(env.BASALT_ENGINE_FEATURES.split(',').map((f) => f.trim()).filter(Boolean));
   }
-  const result = await runCommand(binary, ['--help'], { timeoutMs: 10_000 });
-  const usage = result.stdout + result.stderr;
-  return new Set(Object.entries(FLAGS).filter(([, flag]) => usage.includes(flag)).map(([feature]) => feature));
+  const found = new Set<string>();
+  for (const [feature, flag] of Object.entries(PROBES)) {
+    const result = await runCommand(binary, [...flag, '--port', 'not-a-port'], { timeoutMs: 10_000 });
+    const output = result.stdout + result.stderr;
+    if (result.exitCode !== null && !result.timedOut && !output.includes(`unknown option ${flag[0]}`) && /port/.test(output)) {
+      found.add(feature);
+    }
+  }
+  return found;
 }
