@@ -1,8 +1,9 @@
-import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule, RequestMethod } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { ApiConfig } from './config.js';
 import { DatabaseModule } from './database/database.module.js';
 import { AuthGuard } from './common/auth.guard.js';
+import { AuthCache } from './common/auth-cache.js';
 import { ErrorFilter } from './common/error.filter.js';
 import { IdempotencyInterceptor } from './common/idempotency.interceptor.js';
 import { RequestValidationPipe } from './common/validation.pipe.js';
@@ -57,6 +58,7 @@ export class AppModule implements NestModule {
         { provide: APP_FILTER, useClass: ErrorFilter },
         { provide: APP_PIPE, useClass: RequestValidationPipe },
         { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+        AuthCache,
         AuthService,
         ApiKeyService,
         ProjectAccess,
@@ -73,6 +75,14 @@ export class AppModule implements NestModule {
   }
 
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(AuditMiddleware).forRoutes('*path');
+    // Only mutating calls are audited, so reads skip the middleware entirely.
+    consumer
+      .apply(AuditMiddleware)
+      .forRoutes(
+        { path: '*path', method: RequestMethod.POST },
+        { path: '*path', method: RequestMethod.PUT },
+        { path: '*path', method: RequestMethod.PATCH },
+        { path: '*path', method: RequestMethod.DELETE },
+      );
   }
 }

@@ -14,6 +14,8 @@ export class ApiConfig {
   /** Seconds an old instance-user password stays valid after a reset. */
   passwordRotationSeconds: number;
   sessionTtlSeconds: number;
+  /** How long credential and membership lookups are cached in this process (ms). */
+  authCacheMs: number;
   secureCookies: boolean;
 }
 
@@ -37,6 +39,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   config.loginAttemptsPerMinute = intFromEnv(env, 'BASALT_LOGIN_ATTEMPTS_PER_MINUTE', 30);
   config.passwordRotationSeconds = intFromEnv(env, 'BASALT_PASSWORD_ROTATION_SECONDS', 86_400);
   config.sessionTtlSeconds = intFromEnv(env, 'BASALT_SESSION_TTL_SECONDS', 7 * 86_400);
+  config.authCacheMs = intFromEnv(env, 'BASALT_AUTH_CACHE_MS', 2000);
   config.secureCookies = env.BASALT_SECURE_COOKIES === '1';
   return config;
 }

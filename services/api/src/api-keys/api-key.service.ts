@@ -4,11 +4,15 @@ import { UsersRepository } from '@basalt/db';
 import { Invalid, NotFound } from '../common/errors.js';
 import { hashToken } from '../common/password-hash.js';
 import type { AuthContext } from '../common/request-context.js';
+import { AuthCache } from '../common/auth-cache.js';
 import { type ApiKeyDto, type CreatedApiKeyDto, toApiKeyDto } from './api-key.dto.js';
 
 @Injectable()
 export class ApiKeyService {
-  constructor(private readonly users: UsersRepository) {}
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly cache: AuthCache,
+  ) {}
 
   /** Key format `bsk_<8 id chars>_<secret>`; only its SHA-256 is stored. */
   async create(auth: AuthContext, name: string, expiresAt?: string): Promise<CreatedApiKeyDto> {
@@ -26,5 +30,7 @@ export class ApiKeyService {
 
   async revoke(auth: AuthContext, id: string): Promise<void> {
     if (!(await this.users.revokeApiKey(auth.user.id, id))) throw new NotFound('API key');
+    // Only the hash identifies a cached key, so forget them all; revocations are rare.
+    this.cache.credentials.clear();
   }
 }

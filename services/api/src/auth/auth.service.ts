@@ -7,6 +7,7 @@ import { TooManyRequests, Unauthenticated } from '../common/errors.js';
 import { hashPassword, hashToken, verifyPassword } from '../common/password-hash.js';
 import { RateLimiter } from '../common/rate-limiter.js';
 import type { UserDto } from './auth.dto.js';
+import { AuthCache } from '../common/auth-cache.js';
 
 // Verified against when the e-mail is unknown, so both paths take the same time.
 const DUMMY_HASH = hashPassword(randomBytes(16).toString('hex'));
@@ -24,6 +25,7 @@ export class AuthService {
     private readonly users: UsersRepository,
     private readonly projects: ProjectsRepository,
     private readonly config: ApiConfig,
+    private readonly cache: AuthCache,
   ) {
     this.loginLimiter = new RateLimiter(config.loginAttemptsPerMinute / 60, config.loginAttemptsPerMinute);
   }
@@ -40,8 +42,10 @@ export class AuthService {
     return { user, token };
   }
 
-  logout(sessionTokenHash: string | null): Promise<void> {
-    return sessionTokenHash ? this.users.deleteSession(sessionTokenHash) : Promise.resolve();
+  async logout(sessionTokenHash: string | null): Promise<void> {
+    if (!sessionTokenHash) return;
+    await this.users.deleteSession(sessionTokenHash);
+    this.cache.credentials.delete(`session:${sessionTokenHash}`);
   }
 
   /** A new user always starts with a project of their own. */

@@ -9,6 +9,8 @@ import { PUBLIC_ROUTE } from './decorators.js';
 import { TooManyRequests, Unauthenticated } from './errors.js';
 import { hashToken } from './password-hash.js';
 import { RateLimiter } from './rate-limiter.js';
+import { AuthCache } from './auth-cache.js';
+import type { AuthContext } from './request-context.js';
 
 export const SESSION_COOKIE = 'basalt_session';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -20,6 +22,7 @@ export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly users: UsersRepository,
+    private readonly cache: AuthCache,
     config: ApiConfig,
   ) {
     this.limiter = new RateLimiter(config.rateLimitPerSecond, config.rateLimitPerSecond * 2);
@@ -36,20 +39,27 @@ export class AuthGuard implements CanActivate {
     return true;
   }
 
-  private async authenticate(request: Request) {
+  private async authenticate(request: Request): Promise<AuthContext> {
     const header = request.header('authorization');
     if (header) {
-      const match = /^Bearer\s+(\S+)$/i.exec(header);
+      const match = /^Bearer\s+(\S{1,200})$/i.exec(header);
       if (!match) throw new Unauthenticated('Authorization header must be "Bearer <api key>"');
-      const found = await this.users.findUserByApiKey(hashToken(match[1]!));
-      if (!found) throw new Unauthenticated('Invalid, revoked or expired API key');
-      return { user: found.user, apiKeyId: found.apiKey.id, sessionTokenHash: null };
+      const keyHash = hashToken(match[1]!);
+      const auth = await this.cache.credentials.get(`key:${keyHash}`, async () => {
+        const found = await this.users.findUserByApiKey(keyHash);
+        return found && { user: found.user, apiKeyId: found.apiKey.id, sessionTokenHash: null };
+      });
+      if (!auth) throw new Unauthenticated('Invalid, revoked or expired API key');
+      return auth;
     }
     const token = request.cookies?.[SESSION_COOKIE];
     if (typeof token === 'string' && token.length > 0 && token.length < 200) {
       const tokenHash = hashToken(token);
-      const user = await this.users.findUserBySession(tokenHash);
-      if (user) return { user, apiKeyId: null, sessionTokenHash: tokenHash };
+      const auth = await this.cache.credentials.get(`session:${tokenHash}`, async () => {
+        const user = await this.users.findUserBySession(tokenHash);
+        return user && { user, apiKeyId: null, sessionTokenHash: tokenHash };
+      });
+      if (auth) return auth;
       throw new Unauthenticated('Session expired; log in again');
     }
     throw new Unauthenticated();

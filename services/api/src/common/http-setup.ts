@@ -13,6 +13,8 @@ const DRAIN_LIMIT_MS = 5_000;
 
 export function installHttpPlumbing(app: NestExpressApplication): void {
   app.disable('x-powered-by');
+  // API responses change with every operation; hashing each body for an ETag is wasted work.
+  app.set('etag', false);
   app.set('trust proxy', 'loopback');
   app.set('query parser', 'simple');
   app.use((req: Request, res: Response, next: NextFunction) => {

@@ -5,15 +5,29 @@ import { ProjectsRepository, type ProjectWithRole } from '@basalt/db';
 import { Forbidden, NotFound } from '../common/errors.js';
 import type { AuthContext } from '../common/request-context.js';
 import type { ProjectRoleName } from './project.dto.js';
+import { ApiConfig } from '../config.js';
+import { TtlCache } from '../common/ttl-cache.js';
 
 const RANK: Record<ProjectRoleName, number> = { viewer: 0, member: 1, owner: 2 };
 
 @Injectable()
 export class ProjectAccess {
-  constructor(private readonly projects: ProjectsRepository) {}
+  private readonly memberships: TtlCache<ProjectWithRole | undefined>;
+
+  constructor(
+    private readonly projects: ProjectsRepository,
+    config: ApiConfig,
+  ) {
+    this.memberships = new TtlCache(config.authCacheMs);
+  }
+
+  /** Call after changing a project's name or members. */
+  forget(projectId: string): void {
+    this.memberships.deletePrefix(`${projectId}:`);
+  }
 
   async require(auth: AuthContext, projectId: string, minimum: ProjectRoleName = 'viewer'): Promise<ProjectWithRole> {
-    const project = await this.projects.getForUser(projectId, auth.user.id);
+    const project = await this.memberships.get(`${projectId}:${auth.user.id}`, () => this.projects.getForUser(projectId, auth.user.id));
     if (!project) throw new NotFound('Project');
     if (RANK[project.role] < RANK[minimum]) throw new Forbidden(`This needs the ${minimum} role in the project; you are ${project.role}`);
     return project;

@@ -28,6 +28,7 @@ export class ProjectService {
   async rename(auth: AuthContext, projectId: string, name: string): Promise<ProjectDto> {
     const project = await this.access.require(auth, projectId, 'owner');
     await this.projects.rename(projectId, name.trim());
+    this.access.forget(projectId);
     return toProjectDto({ ...project, name: name.trim() });
   }
 
@@ -42,6 +43,7 @@ export class ProjectService {
     if (!user) throw new NotFound('User');
     if (await this.projects.getMember(projectId, user.id)) throw new Conflict(`${user.email} is already a member`, 'already_member');
     await this.projects.setMember(projectId, user.id, role);
+    this.access.forget(projectId);
     return toMemberDto((await this.projects.getMember(projectId, user.id))!);
   }
 
@@ -51,6 +53,7 @@ export class ProjectService {
     if (!member) throw new NotFound('Member');
     if (member.role === 'owner' && role !== 'owner') await this.assertAnotherOwner(projectId, userId);
     await this.projects.setMember(projectId, userId, role);
+    this.access.forget(projectId);
     return toMemberDto({ ...member, role });
   }
 
@@ -60,6 +63,7 @@ export class ProjectService {
     if (!member) throw new NotFound('Member');
     if (member.role === 'owner') await this.assertAnotherOwner(projectId, userId);
     await this.projects.removeMember(projectId, userId);
+    this.access.forget(projectId);
   }
 
   private async assertAnotherOwner(projectId: string, userId: string): Promise<void> {
