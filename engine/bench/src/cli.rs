@@ -243,6 +243,9 @@ impl Config {
         if args.threads == 0 || args.clients == 0 {
             return Err("--threads and --clients must be at least 1".into());
         }
+        if args.threads > 1024 {
+            return Err("--threads must be at most 1024".into());
+        }
         if args.pipeline == 0 {
             return Err("--pipeline must be at least 1".into());
         }
@@ -269,6 +272,24 @@ impl Config {
             &args.data_size_pattern,
         )?;
         let connections = args.threads as u64 * args.clients as u64;
+        let buffers = (sizes.max() as u64 + 4096) * connections;
+        if sizes.max() as u64 > 512 * 1024 * 1024 || buffers > 8 << 30 {
+            return Err(format!(
+                "values of {} bytes on {connections} connections need {} MiB of value buffers; use smaller values or fewer connections",
+                sizes.max(),
+                buffers >> 20
+            ));
+        }
+        if let Some(sd) = args.key_stddev {
+            if !(sd.is_finite() && sd >= 0.0) {
+                return Err("--key-stddev must be a number >= 0".into());
+            }
+        }
+        if let Some(m) = args.key_median {
+            if !(m >= args.key_minimum as f64 && m <= args.key_maximum as f64) {
+                return Err("--key-median must lie between --key-minimum and --key-maximum".into());
+            }
+        }
         let stop = match (&args.requests, args.test_time) {
             (_, Some(0)) => return Err("--test-time must be at least 1 second".into()),
             (_, Some(secs)) => Stop::Seconds(secs),
@@ -277,6 +298,7 @@ impl Config {
                 if args.key_pattern == "P:P" {
                     n = n / connections + 1;
                 }
+                let n = n.max(1);
                 eprintln!("setting requests to {n}");
                 Stop::Requests(n)
             }

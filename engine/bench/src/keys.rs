@@ -58,8 +58,8 @@ impl KeyGen {
         conn_count: u64,
     ) -> KeyGen {
         let (min, max) = if pattern == KeyPattern::Parallel {
-            let span = max - min + 1;
-            let slice = (span / conn_count).max(1);
+            let span = (max - min).saturating_add(1);
+            let slice = (span / conn_count.max(1)).max(1);
             let lo = (min + slice * conn_index).min(max);
             let hi = if conn_index + 1 == conn_count { max } else { (lo + slice - 1).min(max) };
             (lo, hi)
@@ -78,12 +78,16 @@ impl KeyGen {
                 self.next = if k >= self.max { self.min } else { k + 1 };
                 k
             }
-            KeyPattern::Gaussian => loop {
-                let v = (self.median + rng.gaussian() * self.stddev).round();
-                if v >= self.min as f64 && v <= self.max as f64 {
-                    break v as u64;
+            KeyPattern::Gaussian => {
+                for _ in 0..64 {
+                    let v = (self.median + rng.gaussian() * self.stddev).round();
+                    if v >= self.min as f64 && v <= self.max as f64 {
+                        return v as u64;
+                    }
                 }
-            },
+                // Far tails only: clamp rather than loop.
+                (self.median.round().max(self.min as f64).min(self.max as f64)) as u64
+            }
         }
     }
 

@@ -194,8 +194,8 @@ pub fn parse(argv: &[String]) -> Result<YcsbArgs, String> {
         }
         i += 1;
     }
-    if threads == 0 {
-        return Err("threads must be at least 1".into());
+    if threads == 0 || threads > 100_000 {
+        return Err("threads must be between 1 and 100000".into());
     }
     if let Some(t) = target {
         if t <= 0.0 {

@@ -104,6 +104,9 @@ impl Workload {
         if fieldcount == 0 || fieldlength == 0 {
             return Err("fieldcount and fieldlength must be at least 1".into());
         }
+        if fieldcount as u64 * fieldlength as u64 > 64 * 1024 * 1024 {
+            return Err("fieldcount x fieldlength must be at most 64 MiB per record".into());
+        }
         let maxscanlength: u64 = get(props, "maxscanlength", 1000)?;
         let latest_zetan = if distribution == Distribution::Latest && phase == Phase::Run {
             zeta(0, recordcount.max(1), ZIPFIAN_CONSTANT, 0.0)
