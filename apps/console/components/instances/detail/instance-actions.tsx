@@ -1,5 +1,5 @@
 'use client'
-import { RotateCw, Trash2 } from 'lucide-react'
+import { RotateCw, SlidersHorizontal, Trash2 } from 'lucide-react'
 import { useRouter } from 'next/navigation'
 import { useState } from 'react'
 import { Alert } from '@/components/ui/alert'
@@ -10,14 +10,19 @@ import { Input } from '@/components/ui/input'
 import { useInstanceDeleteMutation } from '@/data/instances/instance-delete-mutation'
 import type { Instance } from '@/data/instances/instance-query'
 import { useInstanceRestartMutation } from '@/data/instances/instance-restart-mutation'
+import { ModifyDialog } from './modify-dialog'
 
 export function InstanceActions({ projectId, instance }: { projectId: string; instance: Instance }) {
   const restart = useInstanceRestartMutation(projectId, instance.id)
   const [deleting, setDeleting] = useState(false)
+  const [modifying, setModifying] = useState(false)
   const gone = instance.status === 'deleting' || instance.status === 'deleted'
   return (
     <>
       {restart.error ? <span className="text-xs text-danger">{restart.error.message}</span> : null}
+      <Button variant="secondary" onClick={() => setModifying(true)} disabled={instance.status !== 'running'}>
+        <SlidersHorizontal className="size-4" aria-hidden /> Modify
+      </Button>
       <Button
         variant="secondary"
         onClick={() => restart.mutate()}
@@ -29,6 +34,7 @@ export function InstanceActions({ projectId, instance }: { projectId: string; in
         <Trash2 className="size-4" aria-hidden /> Delete
       </Button>
       <DeleteDialog projectId={projectId} instance={instance} open={deleting} onOpenChange={setDeleting} />
+      <ModifyDialog projectId={projectId} instance={instance} open={modifying} onOpenChange={setModifying} />
     </>
   )
 }

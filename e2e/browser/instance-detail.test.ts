@@ -1,9 +1,10 @@
-// Live progress in the console: an instance is created through the API, its detail page is
-// open in Chromium, and the operation advances the way the worker advances it — rows and
-// events written through @basalt/db's ProvisioningRepository, the repository the worker uses.
-// The page follows over Server-Sent Events (through the console's /v1 proxy) without reloads:
-// steps and percentage, then `running` with endpoints and the redis-cli command; a failed
-// create shows its step and message.
+// An instance's life in the console, in Chromium against the real API and console. The
+// instance is created through the API; its operation advances the way the worker advances it —
+// rows and events written through @basalt/db's ProvisioningRepository, the repository the
+// worker uses. The page follows over Server-Sent Events (through the console's /v1 proxy):
+// steps and percentage, then `running` with endpoints and the redis-cli command. On the
+// running instance: a benchmark measured by basalt-bench against basalt-server, database users,
+// the allowlist and a resize. A failed create shows its step and message.
 import type { BasaltClient } from '@basalt/api-client';
 import { BenchmarksRepository, createDatabase, ProvisioningRepository, type Database } from '@basalt/db';
 import type { Browser, Page } from 'playwright-core';
@@ -154,6 +155,77 @@ describe('live operation progress', () => {
     await page.getByRole('figure', { name: 'Throughput by workload' }).locator('.recharts-bar-rectangle').first().waitFor();
     await page.getByLabel('Benchmark command', { exact: true }).getByText(measured.command).waitFor();
     await snap(page, '13-benchmark-results');
+  });
+
+  test('database users: added and reset with the password shown once, the old one revoked', async () => {
+    const id = runningInstanceId;
+    const path = { params: { path: { project: projectId, instance: id } } };
+    await page.goto(`/projects/${projectId}/instances/${id}`);
+    await page.getByRole('tab', { name: 'Users' }).click();
+    const users = page.getByRole('table', { name: 'Database users' });
+    await users.getByRole('cell', { name: 'default', exact: true }).waitFor();
+
+    await page.getByRole('button', { name: 'Add user' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add database user' });
+    await dialog.getByLabel('Username').fill('reporting');
+    await dialog.getByRole('combobox', { name: 'Permission' }).click();
+    await page.getByRole('option', { name: 'Read only' }).click();
+    await dialog.getByRole('button', { name: 'Add user' }).click();
+    const secret = page.getByRole('region', { name: 'Password of reporting' });
+    const first = (await secret.getByLabel('Password of reporting', { exact: true }).textContent())!.trim();
+    expect(first.length).toBeGreaterThanOrEqual(12);
+    await users.getByRole('row').filter({ hasText: 'reporting' }).getByText('Read only').waitFor();
+    const listed = await api.GET('/v1/projects/{project}/instances/{instance}/users', path);
+    expect(listed.data!.items.map((u) => [u.username, u.permission])).toContainEqual(['reporting', 'read_only']);
+
+    await users.getByRole('row').filter({ hasText: 'reporting' }).getByRole('button', { name: 'Reset password' }).click();
+    await expect.poll(async () => (await secret.getByLabel('Password of reporting', { exact: true }).textContent())?.trim()).not.toBe(first);
+    const revoke = users.getByRole('button', { name: 'Revoke the previous password of reporting' });
+    await revoke.waitFor();
+    await revoke.click();
+    await revoke.waitFor({ state: 'detached' });
+    const after = await api.GET('/v1/projects/{project}/instances/{instance}/users', path);
+    expect(after.data!.items.find((u) => u.username === 'reporting')!.old_password_valid_until).toBeNull();
+  });
+
+  test('the allowlist refuses a bad CIDR and saves good ones', async () => {
+    const id = runningInstanceId;
+    await page.getByRole('tab', { name: 'Allowlist' }).click();
+    await page.getByRole('button', { name: 'Add entry' }).click();
+    await page.getByLabel('Allowlist entry 1 CIDR').fill('192.168.1.7/24');
+    await page.getByRole('button', { name: 'Save allowlist' }).click();
+    await page.getByText('“192.168.1.7/24” is not an IP address or CIDR block.').waitFor();
+    await page.getByLabel('Allowlist entry 1 CIDR').fill('192.168.1.0/24');
+    await page.getByLabel('Allowlist entry 1 description').fill('office');
+    await page.getByRole('button', { name: 'Add entry' }).click();
+    await page.getByLabel('Allowlist entry 2 CIDR').fill('2001:db8::/48');
+    await page.getByRole('button', { name: 'Save allowlist' }).click();
+    await page.getByText('Allowlist saved').waitFor();
+    const saved = await api.GET('/v1/projects/{project}/instances/{instance}/allowlist', { params: { path: { project: projectId, instance: id } } });
+    expect(saved.data!.items.map((e) => [e.cidr, e.description]).sort()).toEqual([
+      ['192.168.1.0/24', 'office'],
+      ['2001:db8::/48', ''],
+    ]);
+  });
+
+  test('modify resizes a running instance and the new operation shows up', async () => {
+    const id = runningInstanceId;
+    await page.getByRole('button', { name: 'Modify' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Modify sessions-cache' });
+    await dialog.getByRole('radio', { name: /kv\.standard\.large, 2 vCPU, 8 GiB/ }).check();
+    await dialog.getByLabel('Disk (GiB)').fill('5');
+    await dialog.getByRole('button', { name: 'Apply changes' }).click();
+    await dialog.getByText('Disks only grow: at least 10 GiB.').waitFor();
+    await dialog.getByLabel('Disk (GiB)').fill('20');
+    await dialog.getByRole('button', { name: 'Apply changes' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByRole('tab', { name: 'Overview' }).click();
+    await page.getByLabel('Status: Modifying').waitFor();
+    await progressCard().getByRole('heading', { name: 'Operation progress · modify' }).waitFor();
+    await progressCard().getByText('Current step: Waiting for a worker').waitFor();
+    const instance = await api.GET('/v1/projects/{project}/instances/{instance}', { params: { path: { project: projectId, instance: id } } });
+    expect(instance.data!.status).toBe('modifying');
+    expect(instance.data!.current_operation?.type).toBe('modify');
   });
 
   test('a failed create shows the failing step and message', async () => {
