@@ -95,7 +95,8 @@ describe('a process VM (fallback of the local region)', () => {
   });
 
   test('a second deploy changes nothing', async () => {
-    const operationId = await requestOperation(cp, instance.id, 'applyUsers');
+    // A modify with nothing to change runs the whole stack and the full engine role again.
+    const operationId = await requestOperation(cp, instance.id, 'modify', { changes: {} });
     expect((await waitForOperation(cp, operationId)).status).toBe('succeeded');
     const events = await cp.database.db.select().from((await import('@basalt/db')).schema.operationEvents);
     const stats = events.find((e) => e.operationId === operationId && e.kind === 'ansible_stats');

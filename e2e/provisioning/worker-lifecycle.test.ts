@@ -104,7 +104,8 @@ describe('an instance on a local VM, driven by the worker', () => {
   });
 
   test('a second deploy with nothing changed reports no change', async () => {
-    const operationId = await requestOperation(cp, instance.id, 'applyUsers');
+    // A modify with nothing to change runs the whole stack and the full engine role again.
+    const operationId = await requestOperation(cp, instance.id, 'modify', { changes: {} });
     const operation = await waitForOperation(cp, operationId);
     expect(operation.status).toBe('succeeded');
     const events = await operationEvents(cp, operationId);

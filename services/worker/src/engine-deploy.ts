@@ -20,7 +20,7 @@ export async function deployEngine(
   instance: InstanceRow,
   region: RegionRow,
   nodes: Node[],
-  playbook: 'engine.yml' | 'restart.yml' = 'engine.yml',
+  playbook: 'engine.yml' | 'restart.yml' | 'live-config.yml' = 'engine.yml',
 ): Promise<PlaybookResult> {
   const type = await ctx.catalog.getInstanceType(instance.instanceType);
   if (!type) throw new StepError('ansible', `unknown instance type ${instance.instanceType}`);
@@ -39,7 +39,7 @@ export async function deployEngine(
     features: ctx.engineFeatures,
     engineBinary: ctx.config.engineBinary,
   });
-  const step = playbook === 'restart.yml' ? 'ansible_restart' : 'ansible_deploy';
+  const step = { 'engine.yml': 'ansible_deploy', 'restart.yml': 'ansible_restart', 'live-config.yml': 'ansible_apply' }[playbook];
   const result = await run.step(
     step,
     () =>

@@ -1,5 +1,5 @@
 // apply-users / apply-allowlist: PostgreSQL holds the desired users and allowlist; the
-// engine role renders them into the config and restarts the engine when they changed.
+// live-config playbook renders them and the engine reloads them without a restart.
 import type { ApplyAllowlistJob, ApplyUsersJob } from '@basalt/db';
 import type { JobContext } from '../context.js';
 import { runOperation, type Outcome } from './run-operation.js';
@@ -8,14 +8,14 @@ import { requireNodes } from './nodes.js';
 
 export function applyConfig(ctx: JobContext, payload: ApplyUsersJob | ApplyAllowlistJob, what: 'users' | 'allowlist'): Promise<Outcome> {
   return runOperation(ctx, payload, {
-    steps: ['ansible_deploy', 'health_check'],
+    steps: ['ansible_apply', 'health_check'],
     failureStatus: 'error',
     work: async ({ instance, region, run }) => {
       if (!ctx.engineFeatures.has(what)) {
         await run.event('notice', null, `the deployed engine does not support ${what} yet; they are kept in PostgreSQL for the next deploy`);
       }
       const nodes = requireNodes(instance, 'load');
-      await deployEngine(ctx, run, instance, region, nodes);
+      await deployEngine(ctx, run, instance, region, nodes, 'live-config.yml');
       await checkEndpoints(ctx, run, instance, region, nodes);
       await ctx.repo.updateInstance(instance.id, { status: 'running', health: 'healthy', fault: null });
     },
