@@ -31,21 +31,29 @@ start_basalt() { # fsync
   local dir="$WORK/basalt-$1"; mkdir -p "$dir"; BPORT=$(free_port)
   taskset -c "$SERVER_CPU" "$BASALT" --bind 127.0.0.1 --port "$BPORT" --dir "$dir" --fsync "$1" --threads 1 \
     >"$dir.log" 2>&1 &
-  PIDS+=($!); wait_ping "$BPORT"
+  BPID=$!; PIDS+=($!); wait_ping "$BPORT"
 }
 start_redis() { # appendfsync
   local dir="$WORK/redis-$1"; mkdir -p "$dir"; RPORT=$(free_port)
   taskset -c "$SERVER_CPU" redis-server --bind 127.0.0.1 --port "$RPORT" --dir "$dir" --save '' \
     --appendonly yes --appendfsync "$1" --daemonize no --logfile "$dir.log" &
-  PIDS+=($!); wait_ping "$RPORT"
+  RPID=$!; PIDS+=($!); wait_ping "$RPORT"
 }
 
 median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 
-# One redis-benchmark run of SET then GET; prints "set_rps set_p99 get_rps get_p99".
-run() { # port pipeline size requests
-  taskset -c "$CLIENT_CPU" redis-benchmark -p "$1" -c 50 -P "$2" -d "$3" -n "$4" -r 100000 -t set,get --csv 2>/dev/null |
-    awk -F'","' '/^"SET"/ {gsub(/"/,"",$7); s=$2" "$7} /^"GET"/ {gsub(/"/,"",$7); g=$2" "$7} END {print s, g}'
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+
+# One redis-benchmark run of SET then GET; prints "set_rps set_p99 get_rps get_p99 cpu_us"
+# where cpu_us is the server's CPU time (user + system) per request, which, unlike ops/s,
+# does not depend on how busy the rest of the machine is.
+run() { # port pid pipeline size requests
+  local t0 t1 out
+  t0=$(cpu_ticks "$2")
+  out=$(taskset -c "$CLIENT_CPU" redis-benchmark -p "$1" -c 50 -P "$3" -d "$4" -n "$5" -r 100000 -t set,get --csv 2>/dev/null |
+    awk -F'","' '/^"SET"/ {gsub(/"/,"",$7); s=$2" "$7} /^"GET"/ {gsub(/"/,"",$7); g=$2" "$7} END {print s, g}')
+  t1=$(cpu_ticks "$2")
+  echo "$out $(awk -v t=$((t1 - t0)) -v hz="$(getconf CLK_TCK)" -v n="$5" 'BEGIN {printf "%.1f", t / hz * 1e6 / (2 * n)}')"
 }
 
 fsync_latency() { # dir -> "p50 p99" in microseconds, fdatasync after a 128-byte append
@@ -64,8 +72,8 @@ read -r F50 F99 <<<"$(fsync_latency "$WORK")"
 echo "fsync latency of $WORK's file system (fdatasync after a 128-byte append): p50 ${F50} us, p99 ${F99} us"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| durability | -P | value | cmd | Basalt ops/s | Redis ops/s | Basalt/Redis | Basalt p99 ms | Redis p99 ms |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "| durability | -P | value | cmd | Basalt ops/s | Redis ops/s | Basalt/Redis | Basalt p99 ms | Redis p99 ms | server CPU us/req Basalt / Redis |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 for mode in everysec always; do
   start_basalt "$mode"; start_redis "$mode"; bport=$BPORT; rport=$RPORT
   for P in 1 32; do
@@ -73,15 +81,17 @@ for mode in everysec always; do
     for size in 128 4096; do
       : >"$WORK/b"; : >"$WORK/r"
       for _ in $(seq "$ROUNDS"); do
-        run "$bport" "$P" "$size" "$n" >>"$WORK/b"
-        run "$rport" "$P" "$size" "$n" >>"$WORK/r"
+        run "$bport" "$BPID" "$P" "$size" "$n" >>"$WORK/b"
+        run "$rport" "$RPID" "$P" "$size" "$n" >>"$WORK/r"
       done
       for c in SET GET; do
         if [ $c = SET ]; then i=1; else i=3; fi
         b=$(cut -d' ' -f$i "$WORK/b" | median); r=$(cut -d' ' -f$i "$WORK/r" | median)
         bp=$(cut -d' ' -f$((i + 1)) "$WORK/b" | median); rp=$(cut -d' ' -f$((i + 1)) "$WORK/r" | median)
         ratio=$(awk -v b="$b" -v r="$r" 'BEGIN {printf "%.2f", b / r}')
-        echo "| $mode | $P | $size B | $c | $b | $r | $ratio | $bp | $rp |"
+        cpu="$(cut -d' ' -f5 "$WORK/b" | median) / $(cut -d' ' -f5 "$WORK/r" | median)"
+        [ $c = GET ] && cpu="(SET+GET together)"
+        echo "| $mode | $P | $size B | $c | $b | $r | $ratio | $bp | $rp | $cpu |"
       done
     done
   done

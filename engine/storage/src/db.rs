@@ -481,7 +481,7 @@ impl Db {
     /// log file otherwise (the waiting task then writes the buffer itself). Errors once the
     /// log is poisoned, for any LSN not already durable.
     pub fn wait_durable(&self, lsn: Lsn) -> Durable {
-        Durable { wal: self.inner.wal.clone(), lsn: lsn.min(self.inner.wal.appended()) }
+        Durable { wal: self.inner.wal.clone(), lsn: lsn.min(self.inner.wal.appended()), yielded: false }
     }
 
     /// `wait_durable` for threads outside an async runtime.
@@ -562,14 +562,18 @@ impl Db {
 pub struct Durable {
     wal: Arc<Wal>,
     lsn: Lsn,
+    /// Under `everysec`/`no`: whether this wait already let other ready tasks run once, so
+    /// that the connections served in the same scheduler pass share one `write(2)`.
+    yielded: bool,
 }
 
 impl Future for Durable {
     type Output = Result<(), StorageError>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let wal = &self.wal;
-        let lsn = self.lsn;
+        let this = self.get_mut();
+        let wal = &this.wal;
+        let lsn = this.lsn;
         if wal.durable() >= lsn {
             return Poll::Ready(Ok(()));
         }
@@ -577,12 +581,15 @@ impl Future for Durable {
             return Poll::Ready(Err(wal.poison_error()));
         }
         if wal.mode() != Fsync::Always {
-            if wal.written() < lsn {
-                if let Err(e) = wal.write_out() {
-                    return Poll::Ready(Err(e));
-                }
+            if wal.written() >= lsn {
+                return Poll::Ready(Ok(()));
             }
-            return Poll::Ready(Ok(()));
+            if !this.yielded {
+                this.yielded = true;
+                cx.waker().wake_by_ref();
+                return Poll::Pending;
+            }
+            return Poll::Ready(wal.write_out());
         }
         wal.register_waiter(lsn, cx.waker());
         if wal.is_done(lsn) {
