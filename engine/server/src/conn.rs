@@ -175,7 +175,8 @@ where
     if reply.out.is_empty() {
         return true;
     }
-    let ok = stream.write_all(&reply.out).await.is_ok();
+    // flush: a TLS stream may keep the last records in its buffer when the socket was full.
+    let ok = stream.write_all(&reply.out).await.is_ok() && stream.flush().await.is_ok();
     shared.stats.net_output_bytes.fetch_add(reply.out.len() as u64, Relaxed);
     reply.out.clear();
     if reply.out.capacity() > 4 << 20 {

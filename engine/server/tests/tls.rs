@@ -72,6 +72,14 @@ async fn tls_beside_plaintext_then_tls_only_with_client_certs() {
     wrong.send(b"PING\r\n").await;
     assert!(!wrong.until_closed().await.contains("PONG"));
     assert_eq!(secure.call(&["PING"]).await, "+PONG\r\n");
+    // A reply far bigger than the socket buffer arrives whole (TLS records left in the
+    // session's buffer must be flushed, not wait for the next reply).
+    let big = "x".repeat(8 << 20);
+    assert_eq!(secure.call(&["SET", "big", &big]).await, "+OK\r\n");
+    for _ in 0..3 {
+        let reply = secure.call(&["GET", "big"]).await;
+        assert!(reply.len() == big.len() + 12 && reply.starts_with("$8388608\r\nxxx"), "{}", reply.len());
+    }
     server.stop().await;
 
     let server = start(

@@ -96,6 +96,22 @@ pub fn execute(ctx: &mut Ctx<'_>, request: Request<'_>) {
     }
 }
 
+/// `sep` then the decimal digits of `n`, without a temporary String.
+fn push_number(out: &mut Vec<u8>, sep: u8, mut n: u64) {
+    out.push(sep);
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[i..]);
+}
+
 fn get(ctx: &mut Ctx<'_>, keys: &[&[u8]], with_cas: bool, touch: Option<i64>) -> Result<(), StorageError> {
     let db = &ctx.shared.db;
     for key in keys {
@@ -128,15 +144,21 @@ fn get(ctx: &mut Ctx<'_>, keys: &[&[u8]], with_cas: bool, touch: Option<i64>) ->
             continue;
         };
         ctx.stats.get_hits.fetch_add(1, Relaxed);
-        let meta = ctx.meta.get(key, &value);
+        let (flags, cas) = if with_cas {
+            let meta = ctx.meta.get(key, &value);
+            (meta.flags, meta.cas)
+        } else {
+            (ctx.meta.flags(key, &value), 0)
+        };
         let out = &mut *ctx.out;
         out.extend_from_slice(b"VALUE ");
         out.extend_from_slice(key);
+        push_number(out, b' ', flags as u64);
+        push_number(out, b' ', value.len() as u64);
         if with_cas {
-            out.extend_from_slice(format!(" {} {} {}\r\n", meta.flags, value.len(), meta.cas).as_bytes());
-        } else {
-            out.extend_from_slice(format!(" {} {}\r\n", meta.flags, value.len()).as_bytes());
+            push_number(out, b' ', cas);
         }
+        out.extend_from_slice(b"\r\n");
         out.extend_from_slice(&value);
         out.extend_from_slice(b"\r\n");
     }
@@ -176,7 +198,7 @@ fn store(ctx: &mut Ctx<'_>, mode: StoreMode, key: &[u8], flags: u32, exptime: i6
                 let Some(old) = current else {
                     return "NOT_STORED";
                 };
-                let old_flags = meta.get(key, &old).flags;
+                let old_flags = meta.flags(key, &old);
                 let mut joined = Vec::with_capacity(old.len() + data.len());
                 if mode == StoreMode::Append {
                     joined.extend_from_slice(&old);
@@ -242,7 +264,7 @@ fn incr(ctx: &mut Ctx<'_>, key: &[u8], delta: u64, decr: bool, noreply: bool) ->
         };
         let next = if decr { n.saturating_sub(delta) } else { n.wrapping_add(delta) };
         let text = next.to_string();
-        let flags = meta.get(key, &old).flags;
+        let flags = meta.flags(key, &old);
         let value = Bytes::from(text.clone().into_bytes());
         meta.stored(key, &value, flags);
         slot.get_mut().expect("the item exists").value = Value::Str(value);

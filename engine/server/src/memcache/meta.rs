@@ -64,12 +64,27 @@ impl MetaTable {
         }
     }
 
-    /// Records that `key` now holds `value` with `flags`; returns its new CAS unique.
-    pub fn stored(&self, key: &[u8], value: &[u8], flags: u32) -> u64 {
+    /// The flags of `key` holding `value` (0 without a matching record); creates nothing, so
+    /// a plain `get` costs one lookup.
+    pub fn flags(&self, key: &[u8], value: &[u8]) -> u32 {
+        match self.shard(key).get(key) {
+            Some(m) if m.fingerprint == self.hash(value) => m.flags,
+            _ => 0,
+        }
+    }
+
+    /// Records that `key` now holds `value` with `flags`. Flags 0 need no record (an item
+    /// without one reads as flags 0 and gets a CAS unique on its first `gets`), so the common
+    /// case costs a removal, not a value hash and an allocation; removing also retires any
+    /// CAS unique handed out for the old value, even when the new bytes are the same.
+    pub fn stored(&self, key: &[u8], value: &[u8], flags: u32) {
+        if flags == 0 {
+            self.remove(key);
+            return;
+        }
         let cas = self.next_cas.fetch_add(1, Relaxed);
         let meta = Meta { flags, cas, fingerprint: self.hash(value) };
         self.shard(key).insert(Bytes::copy_from_slice(key), meta);
-        cas
     }
 
     /// Whether `cas` is the current CAS unique of `key` holding `value`.
