@@ -16,6 +16,7 @@
 //! - `config.rs`   — command line and TOML file; `settings.rs` — CONFIG GET/SET parameters.
 //! - `info.rs`, `stats.rs` — INFO sections and the counters behind them.
 //! - `glob.rs`     — Redis glob patterns (KEYS, SCAN MATCH, CONFIG GET).
+//! - `fdlimit.rs`  — lifts the open-files limit so thousands of clients can connect.
 //! - issue 3, a managed instance: `acl/` (users, ACL), `allowlist.rs`, `limits.rs` +
 //!   `guarded.rs` (maxclients, idle timeout, output limit), `tls.rs` + `secure_listener.rs`,
 //!   `memcache/` (memcached text protocol), `admin_http.rs` + `prometheus.rs` + `metrics.rs`
@@ -33,6 +34,7 @@ pub mod config;
 pub mod conn;
 pub mod dispatch;
 pub mod error;
+pub mod fdlimit;
 pub mod glob;
 pub mod guarded;
 pub mod info;

@@ -24,6 +24,11 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // Thousands of connections need thousands of descriptors: lift the soft limit to the hard one.
+    let descriptors = basalt_server::fdlimit::raise();
+    if descriptors < 4096 {
+        eprintln!("basalt-server: only {descriptors} file descriptors available; fewer clients can connect");
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(config.threads)
         .thread_name("basalt-net")
