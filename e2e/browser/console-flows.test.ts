@@ -232,6 +232,27 @@ describe('console flows', () => {
     expect(await page.getByText(key).count()).toBe(0);
   });
 
+  test('the project switcher creates a project and moves between projects', async () => {
+    const homeProject = new URL(page.url()).pathname.split('/')[2];
+    await page.getByRole('button', { name: /^Project: / }).click();
+    await page.getByRole('menuitem', { name: 'New project' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New project' });
+    await dialog.getByLabel('Project name').fill('analytics');
+    await dialog.getByRole('button', { name: 'Create project' }).click();
+    await page.getByRole('button', { name: 'Project: analytics' }).waitFor();
+    await page.getByText('No instances yet').waitFor();
+    const analytics = new URL(page.url()).pathname.split('/')[2];
+    expect(analytics).not.toBe(homeProject);
+    const projects = await (await adminClient()).GET('/v1/projects');
+    expect(projects.data!.items.find((p) => p.id === analytics)).toMatchObject({ name: 'analytics', role: 'owner' });
+
+    await page.getByRole('button', { name: 'Project: analytics' }).click();
+    const other = projects.data!.items.find((p) => p.id === homeProject)!;
+    await page.getByRole('menuitem', { name: new RegExp(`^${other.name}`) }).click();
+    await page.waitForURL(`**/projects/${homeProject}/instances`);
+    await page.getByRole('link', { name: instanceName }).waitFor();
+  });
+
   test('signing out ends the session', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/login/);
