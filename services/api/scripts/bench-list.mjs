@@ -1,9 +1,9 @@
 // Benchmark of the instance list: 10,000 instances in one project, then autocannon at a fixed
 // 200 requests/s on loopback against GET /v1/projects/{p}/instances (first page, default sort).
-// Usage: DATABASE_URL=postgres://... node services/api/scripts/bench-list.mjs [--rate 200] [--duration 30]
+// Usage: DATABASE_URL=postgres://... [BASALT_API_WORKERS=2] node services/api/scripts/bench-list.mjs [--rate 200] [--duration 30]
 // Needs a built API (npm run build -w @basalt/api). Exits 1 when p99 is not under 50 ms.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -102,7 +102,14 @@ try {
   if (process.env.BENCH_PAUSE) { console.log(`PAUSE ${url} ${key}`); await new Promise((r) => setTimeout(r, Number(process.env.BENCH_PAUSE))); }
   await autocannon({ url, headers, connections: 10, amount: 500 }); // warm-up
   // CPU the API process spends, from /proc (clock ticks of 10 ms), to tell cost from contention.
-  const cpuMs = () => readFileSync(`/proc/${api.pid}/stat`, 'utf8').split(') ')[1].split(' ').slice(11, 13).reduce((a, b) => a + Number(b), 0) * 10;
+  // With BASALT_API_WORKERS > 1 the work happens in the primary's children: count them too.
+  const stat = (pid) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const cpuMs = () =>
+    readdirSync('/proc')
+      .filter((pid) => /^\d+$/.test(pid))
+      .map((pid) => { try { return [pid, stat(pid)]; } catch { return [pid, null]; } })
+      .filter(([pid, fields]) => fields && (Number(pid) === api.pid || Number(fields[1]) === api.pid))
+      .reduce((sum, [, fields]) => sum + (Number(fields[11]) + Number(fields[12])) * 10, 0);
   const cpuBefore = cpuMs();
   const result = await autocannon({
     url,

@@ -49,6 +49,10 @@ export async function startApi(extraEnv: Record<string, string> = {}): Promise<R
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
     child.on('exit', (code) => reject(new Error(`API exited with ${code}:\n${output}`)));
+  }).catch(async (error: unknown) => {
+    child.kill('SIGKILL');
+    await database.drop();
+    throw error;
   });
   return {
     baseUrl: `http://127.0.0.1:${port}`,
