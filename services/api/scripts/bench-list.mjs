@@ -119,6 +119,8 @@ try {
     duration: Number(values.duration),
   });
   const cpuPerRequest = (cpuMs() - cpuBefore) / Math.max(result.requests.total, 1);
+  // Control: the same load on /v1/health (one trivial query) shows what the host itself adds.
+  const control = await autocannon({ url: `${base}/v1/health`, connections: Number(values.connections), overallRate: Number(values.rate), duration: Math.min(Number(values.duration), 15) });
   const l = result.latency;
   console.log(
     `autocannon: ${values.connections} connections, overallRate ${values.rate}/s, ${values.duration} s: ` +
@@ -126,6 +128,8 @@ try {
   );
   console.log(`API CPU per request: ${cpuPerRequest.toFixed(2)} ms; load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
   console.log(`latency ms: p50 ${l.p50}, p90 ${l.p90}, p97.5 ${l.p97_5}, p99 ${l.p99}, max ${l.max}, mean ${l.average}`);
+  const c = control.latency;
+  console.log(`control GET /v1/health at the same rate: p50 ${c.p50}, p99 ${c.p99}, max ${c.max} ms`);
   const ok = l.p99 < 50 && result.non2xx === 0 && result.errors === 0;
   console.log(ok ? 'PASS: p99 under 50 ms' : 'FAIL: p99 not under 50 ms or errors');
   process.exitCode = ok ? 0 : 1;
