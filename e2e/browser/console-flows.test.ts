@@ -100,6 +100,9 @@ describe('console flows', () => {
     await page.getByLabel('Allowlist entry 1 CIDR').fill('10.0.0.0/8');
     await page.getByLabel('Allowlist entry 1 description').fill('office');
     await page.getByRole('switch', { name: 'Deletion protection' }).click();
+    await page.getByRole('combobox', { name: 'Write-ahead log fsync' }).click();
+    await page.getByRole('option', { name: /^always/ }).click();
+    await page.getByLabel('Tags').fill('team=web\nenv=e2e');
     await snap(page, '03-create-form');
     await page.getByRole('button', { name: 'Create instance' }).click();
 
@@ -120,6 +123,8 @@ describe('console flows', () => {
       status: 'creating',
       deletion_protection: true,
       tls_enabled: false,
+      parameters: { fsync: 'always' },
+      tags: { team: 'web', env: 'e2e' },
     });
     const allowlist = await api.GET('/v1/projects/{project}/instances/{instance}/allowlist', {
       params: { path: { project: projectId, instance: created.id } },
@@ -159,6 +164,7 @@ describe('console flows', () => {
     await page.getByText('Endpoints appear when provisioning').waitFor();
     await expect(page.getByRole('region', { name: 'Configuration' }).textContent()).resolves.toContain('Deletion protectionOn');
     await expect(page.getByRole('region', { name: 'Configuration' }).textContent()).resolves.toContain('kv.standard.xlarge');
+    await page.getByRole('region', { name: 'Configuration' }).getByText('team=web').waitFor();
     await snap(page, '06-instance-overview');
 
     await page.getByRole('tab', { name: 'Users' }).click();

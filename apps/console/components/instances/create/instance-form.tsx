@@ -13,6 +13,7 @@ import { ApiError } from '@/data/fetcher'
 import { useInstanceCreateMutation, type InstanceCreateResult } from '@/data/instances/instance-create-mutation'
 import { AllowlistEditor } from './allowlist-editor'
 import { InstanceTypePicker } from './instance-type-picker'
+import { AdvancedSettings } from './advanced-settings'
 import { PASSWORD_MAX, PASSWORD_MIN, toCreateRequest, validateInstanceForm, type InstanceFormValues } from './validation'
 
 const INITIAL: InstanceFormValues = {
@@ -25,6 +26,9 @@ const INITIAL: InstanceFormValues = {
   allowlist: [{ cidr: '', description: '' }],
   tlsEnabled: false,
   deletionProtection: false,
+  fsync: 'default',
+  maxmemoryPolicy: 'default',
+  tags: '',
 }
 
 export function InstanceForm({ projectId, onCreated }: { projectId: string; onCreated: (result: InstanceCreateResult) => void }) {
@@ -187,6 +191,8 @@ export function InstanceForm({ projectId, onCreated }: { projectId: string; onCr
           />
         </CardBody>
       </Card>
+
+      <AdvancedSettings values={values} onChange={set} tagsError={shown.tags} />
 
       <div className="flex justify-end gap-2">
         <Button type="submit" disabled={create.isPending || types.isPending}>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { InstanceType } from '@/data/catalog/instance-types-query'
-import { isCidr, toCreateRequest, validateInstanceForm, type InstanceFormValues } from './validation'
+import { isCidr, parseTags, toCreateRequest, validateInstanceForm, type InstanceFormValues } from './validation'
 
 const xlarge: InstanceType = {
   id: 'kv.standard.xlarge',
@@ -25,6 +25,9 @@ const valid: InstanceFormValues = {
   allowlist: [{ cidr: '10.0.0.0/8', description: 'office' }],
   tlsEnabled: true,
   deletionProtection: false,
+  fsync: 'default',
+  maxmemoryPolicy: 'default',
+  tags: '',
 }
 
 describe('isCidr', () => {
@@ -80,6 +83,18 @@ describe('validateInstanceForm', () => {
   })
 })
 
+describe('parseTags', () => {
+  it('reads key=value lines, blank lines ignored', () => {
+    expect(parseTags('team=web\n\n env = staging \nowner=a=b')).toEqual({ tags: { team: 'web', env: 'staging', owner: 'a=b' } })
+    expect(parseTags('')).toEqual({ tags: {} })
+  })
+  it('names a bad key, a repeated key and too many tags', () => {
+    expect(parseTags('has space=1')).toEqual({ error: expect.stringMatching(/“has space” is not a tag key/) })
+    expect(parseTags('a=1\na=2')).toEqual({ error: 'a is tagged twice.' })
+    expect(parseTags(Array.from({ length: 51 }, (_, i) => `k${i}=v`).join('\n'))).toEqual({ error: 'At most 50 tags.' })
+  })
+})
+
 describe('toCreateRequest', () => {
   it('builds the API body, leaving the password out unless the user set one', () => {
     expect(toCreateRequest({ ...valid, allowlist: [...valid.allowlist, { cidr: ' ', description: '' }] })).toEqual({
@@ -91,6 +106,10 @@ describe('toCreateRequest', () => {
       allowlist: [{ cidr: '10.0.0.0/8', description: 'office' }],
       tls_enabled: true,
       deletion_protection: false,
+    })
+    expect(toCreateRequest({ ...valid, fsync: 'always', maxmemoryPolicy: 'allkeys-lru', tags: 'team=web' })).toMatchObject({
+      parameters: { fsync: 'always', maxmemory_policy: 'allkeys-lru' },
+      tags: { team: 'web' },
     })
     expect(toCreateRequest({ ...valid, customPassword: true, password: 'a-long-enough-secret' }).password).toBe(
       'a-long-enough-secret',

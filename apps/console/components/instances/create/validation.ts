@@ -18,9 +18,54 @@ export interface InstanceFormValues {
   allowlist: AllowlistRow[]
   tlsEnabled: boolean
   deletionProtection: boolean
+  /** `default` leaves the engine's default in place. */
+  fsync: 'default' | FsyncPolicy
+  maxmemoryPolicy: 'default' | MaxmemoryPolicy
+  /** One `key=value` per line. */
+  tags: string
 }
 
-export type InstanceFormErrors = Partial<Record<'name' | 'instanceType' | 'region' | 'diskGib' | 'password' | 'allowlist', string>>
+export type FsyncPolicy = NonNullable<NonNullable<InstanceCreateVariables['parameters']>['fsync']>
+export type MaxmemoryPolicy = NonNullable<NonNullable<InstanceCreateVariables['parameters']>['maxmemory_policy']>
+
+export const FSYNC_POLICIES: { value: FsyncPolicy; label: string }[] = [
+  { value: 'always', label: 'always — every write is on disk before the reply' },
+  { value: 'everysec', label: 'everysec — at most one second of writes at risk' },
+  { value: 'no', label: 'no — the operating system decides' },
+]
+
+export const MAXMEMORY_POLICIES: MaxmemoryPolicy[] = [
+  'noeviction',
+  'allkeys-lru',
+  'allkeys-lfu',
+  'allkeys-random',
+  'volatile-lru',
+  'volatile-lfu',
+  'volatile-random',
+  'volatile-ttl',
+]
+
+export const TAG_KEY = /^[A-Za-z0-9_.:/+@-]{1,64}$/
+export const TAGS_MAX = 50
+
+/** `key=value` lines into a tags map, or the first problem found. */
+export function parseTags(text: string): { tags: Record<string, string> } | { error: string } {
+  const tags: Record<string, string> = {}
+  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean)
+  if (lines.length > TAGS_MAX) return { error: `At most ${TAGS_MAX} tags.` }
+  for (const line of lines) {
+    const at = line.indexOf('=')
+    const key = (at < 0 ? line : line.slice(0, at)).trim()
+    const value = at < 0 ? '' : line.slice(at + 1).trim()
+    if (!TAG_KEY.test(key)) return { error: `“${key}” is not a tag key: 1–64 letters, digits or _ . : / + @ -.` }
+    if (value.length > 256) return { error: `The value of ${key} is longer than 256 characters.` }
+    if (key in tags) return { error: `${key} is tagged twice.` }
+    tags[key] = value
+  }
+  return { tags }
+}
+
+export type InstanceFormErrors = Partial<Record<'name' | 'instanceType' | 'region' | 'diskGib' | 'password' | 'allowlist' | 'tags', string>>
 
 export const NAME_PATTERN = /^[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/
 export const PASSWORD_MIN = 12
@@ -105,6 +150,8 @@ export function validateInstanceForm(values: InstanceFormValues, type: InstanceT
   if (rows.length > ALLOWLIST_MAX) errors.allowlist = `At most ${ALLOWLIST_MAX} entries.`
   const bad = rows.find((row) => !isCidr(row.cidr))
   if (bad) errors.allowlist = `“${bad.cidr || '(empty)'}” is not an IP address or CIDR block with its host bits zero.`
+  const tags = parseTags(values.tags)
+  if ('error' in tags) errors.tags = tags.error
   const seen = new Set<string>()
   for (const row of rows) {
     const cidr = row.cidr.trim()
@@ -131,5 +178,17 @@ export function toCreateRequest(values: InstanceFormValues): InstanceCreateVaria
       .map((row) => ({ cidr: row.cidr.trim(), description: row.description.trim() })),
     tls_enabled: values.tlsEnabled,
     deletion_protection: values.deletionProtection,
+    ...(values.fsync !== 'default' || values.maxmemoryPolicy !== 'default'
+      ? {
+          parameters: {
+            ...(values.fsync !== 'default' ? { fsync: values.fsync } : {}),
+            ...(values.maxmemoryPolicy !== 'default' ? { maxmemory_policy: values.maxmemoryPolicy } : {}),
+          },
+        }
+      : {}),
+    ...(() => {
+      const parsed = parseTags(values.tags)
+      return 'tags' in parsed && Object.keys(parsed.tags).length ? { tags: parsed.tags } : {}
+    })(),
   }
 }

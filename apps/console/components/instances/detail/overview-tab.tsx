@@ -1,4 +1,5 @@
 import { Alert } from '@/components/ui/alert'
+import { Badge } from '@/components/ui/badge'
 import { Card, CardBody, CardHeader, CardTitle } from '@/components/ui/card'
 import type { Instance } from '@/data/instances/instance-query'
 import { formatDateTime, formatGib } from '../format'
@@ -38,6 +39,24 @@ export function OverviewTab({ projectId, instance }: { projectId: string; instan
             {instance.engine_version ? <Item term="Engine version" value={instance.engine_version} /> : null}
             <Item term="TLS" value={instance.tls_enabled ? 'Enabled' : 'Disabled'} />
             <Item term="Deletion protection" value={<DeletionProtectionSwitch projectId={projectId} instance={instance} />} />
+            <Item term="fsync" value={instance.parameters.fsync ?? 'Engine default'} />
+            <Item term="Eviction policy" value={instance.parameters.maxmemory_policy ?? 'Engine default'} />
+            <Item
+              term="Tags"
+              value={
+                Object.keys(instance.tags).length ? (
+                  <span className="flex flex-wrap gap-1">
+                    {Object.entries(instance.tags).map(([k, v]) => (
+                      <Badge key={k} className="font-mono">
+                        {v ? `${k}=${v}` : k}
+                      </Badge>
+                    ))}
+                  </span>
+                ) : (
+                  '—'
+                )
+              }
+            />
             <Item term="Created" value={formatDateTime(instance.created_at)} />
           </dl>
         </CardBody>
