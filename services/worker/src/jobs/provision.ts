@@ -4,13 +4,47 @@
 import type { ProvisionJob } from '@basalt/db';
 import type { JobContext } from '../context.js';
 import { runOperation, type Outcome } from './run-operation.js';
+import fs from 'node:fs';
+import path from 'node:path';
 import { nodeNames, poolNetwork } from '../ipam.js';
+import { addressAnswers } from '../address-probe.js';
+import { ENGINE_PORT } from '../engine-settings.js';
 import { applyStack } from '../stack.js';
 import { checkEndpoints, deployEngine, endpointsOf } from '../engine-deploy.js';
 import { vmSizeOf } from '../engine-settings.js';
 import { StepError } from '../errors.js';
 
 export const PROVISION_STEPS = ['allocate_addresses', 'terraform_init', 'terraform_apply', 'ansible_deploy', 'health_check'];
+
+/**
+ * Addresses from the region's pool; one that something else on the bridge already
+ * answers at (another control plane on this host) is skipped and the next one taken.
+ * Addresses this instance already holds, with its VM here, are kept as they are.
+ */
+async function allocate(ctx: JobContext, instanceId: string, regionId: string, pool: string): Promise<string[]> {
+  const network = poolNetwork(pool);
+  const names = nodeNames(instanceId, 1);
+  const skipped: string[] = [];
+  for (let attempt = 0; attempt < 32; attempt++) {
+    const given = await ctx.repo.allocateAddresses(instanceId, regionId, pool, names, [network.gateway, ...skipped]);
+    const taken: string[] = [];
+    for (const node of given) {
+      if (fs.existsSync(path.join(ctx.config.vmsDir, node.name))) continue;
+      const probe = ctx.config.vmKind === 'process' ? { ip: loopbackTwin(node.private_ip), port: ENGINE_PORT } : { ip: node.private_ip, port: 22 };
+      if (await addressAnswers(probe.ip, probe.port)) taken.push(node.private_ip);
+    }
+    if (taken.length === 0) return given.map((node) => node.private_ip);
+    ctx.log(`[${instanceId}] ${taken.join(', ')} already answer on this host; taking other addresses`);
+    skipped.push(...taken);
+    await ctx.repo.updateInstance(instanceId, { nodes: [] });
+  }
+  throw new StepError('allocate_addresses', `no free address found in ${pool} after skipping ${skipped.length} in use`);
+}
+
+/** The loopback address a process VM listens on for a pool address (10.77.0.5 -> 127.77.0.5). */
+function loopbackTwin(ip: string): string {
+  return ['127', ...ip.split('.').slice(1)].join('.');
+}
 
 export function provision(ctx: JobContext, payload: ProvisionJob): Promise<Outcome> {
   return runOperation(ctx, payload, {
@@ -21,12 +55,7 @@ export function provision(ctx: JobContext, payload: ProvisionJob): Promise<Outco
         throw new StepError('load', `instance ${instance.id} is ${instance.status}; not provisioning it`);
       }
       await ctx.repo.updateInstance(instance.id, { status: 'creating', fault: null });
-      const addresses = await run.step('allocate_addresses', async () => {
-        const network = poolNetwork(region.addressPool);
-        const names = nodeNames(instance.id, 1);
-        const given = await ctx.repo.allocateAddresses(instance.id, region.id, region.addressPool, names, [network.gateway]);
-        return given.map((node) => node.private_ip);
-      });
+      const addresses = await run.step('allocate_addresses', () => allocate(ctx, instance.id, region.id, region.addressPool));
       const nodes = await applyStack(ctx, run, instance, region, vmSizeOf(type), addresses);
       await ctx.repo.updateInstance(instance.id, { nodes });
       await deployEngine(ctx, run, instance, region, nodes);

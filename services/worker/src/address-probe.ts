@@ -1,0 +1,19 @@
+// Whether an address is already taken on this host's bridge. The pool belongs to one
+// control plane, but several (another database: a second `npm start`, a test run) can
+// share this host: an address that already answers is skipped, as a cloud skips an IP
+// that something else holds in the subnet.
+import net from 'node:net';
+
+/** Something answers at ip:port (a connection, or a refusal from a live host). */
+export function addressAnswers(ip: string, port: number, timeoutMs = 300): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: ip, port });
+    const done = (answer: boolean) => {
+      socket.destroy();
+      resolve(answer);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.on('connect', () => done(true));
+    socket.on('error', (error: NodeJS.ErrnoException) => done(error.code === 'ECONNREFUSED'));
+  });
+}

@@ -1,0 +1,83 @@
+// Address allocation from a region's pool through @basalt/db against a real PostgreSQL:
+// concurrent allocations never share an address, an instance keeps its addresses, and a
+// deleted instance's addresses go back to the pool.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { CatalogRepository, createDatabase, migrate, ProvisioningRepository, schema, type Database } from '@basalt/db';
+import { createTestDatabase, type TestDatabase } from './test-support/database.js';
+
+let testDb: TestDatabase;
+let database: Database;
+let repo: ProvisioningRepository;
+let projectId: string;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase('worker_ipam');
+  await migrate(testDb.url);
+  database = createDatabase(testDb.url, { max: 12 });
+  await new CatalogRepository(database.db).seed();
+  repo = new ProvisioningRepository(database.db, database.pool);
+  const [user] = await database.db.insert(schema.users).values({ email: 'ipam@test', passwordHash: 'x' }).returning();
+  const [project] = await database.db.insert(schema.projects).values({ name: 'ipam', createdBy: user!.id }).returning();
+  projectId = project!.id;
+});
+
+afterAll(async () => {
+  await database?.close();
+  await testDb?.drop();
+});
+
+async function newInstance(name: string): Promise<string> {
+  const [row] = await database.db
+    .insert(schema.instances)
+    .values({ projectId, name, instanceType: 'kv.standard.small', region: 'local', engineVersion: '1.0', diskGib: 10 })
+    .returning();
+  return row!.id;
+}
+
+const POOL = '10.99.0.0/28';
+const GATEWAY = '10.99.0.1';
+
+describe('address allocation', () => {
+  it('gives concurrent instances distinct addresses, lowest first, skipping the gateway', async () => {
+    const ids = await Promise.all(Array.from({ length: 8 }, (_, i) => newInstance(`many-${i}`)));
+    const given = await Promise.all(ids.map((id) => repo.allocateAddresses(id, 'local', POOL, [`${id}-0`], [GATEWAY])));
+    const addresses = given.map((g) => g[0]!.private_ip).sort((a, b) => Number(a.split('.')[3]) - Number(b.split('.')[3]));
+    expect(addresses).toEqual(['10.99.0.2', '10.99.0.3', '10.99.0.4', '10.99.0.5', '10.99.0.6', '10.99.0.7', '10.99.0.8', '10.99.0.9']);
+    const stored = await repo.getInstance(ids[0]!);
+    expect(stored!.nodes).toEqual(given[0]);
+  });
+
+  it('keeps the addresses an instance holds', async () => {
+    const id = await newInstance('keeps');
+    const first = await repo.allocateAddresses(id, 'local', POOL, [`${id}-0`], [GATEWAY]);
+    expect(await repo.allocateAddresses(id, 'local', POOL, [`${id}-0`], [GATEWAY])).toEqual(first);
+  });
+
+  it('counts a process VM by its pool address, not its loopback one', async () => {
+    const id = await newInstance('process');
+    const [node] = await repo.allocateAddresses(id, 'local', POOL, [`${id}-0`], [GATEWAY]);
+    await repo.updateInstance(id, {
+      nodes: [{ ...node, private_ip: `127.${node!.private_ip.split('.').slice(1).join('.')}`, allocated_ip: node!.private_ip }],
+    });
+    const other = await newInstance('after-process');
+    const [next] = await repo.allocateAddresses(other, 'local', POOL, [`${other}-0`], [GATEWAY]);
+    expect(next!.private_ip).not.toBe(node!.private_ip);
+  });
+
+  it('runs out with a clear error, and a deleted instance frees its address', async () => {
+    for (const name of ['filler-1', 'filler-2']) {
+      const id = await newInstance(name);
+      await repo.allocateAddresses(id, 'local', POOL, [`${id}-0`], [GATEWAY]);
+    }
+    const full = await newInstance('one-too-many');
+    const error = await repo.allocateAddresses(full, 'local', POOL, [`${full}-0`], [GATEWAY]).catch((e: unknown) => e);
+    expect(String(error)).toMatch(/no free address left in 10\.99\.0\.0\/28/);
+
+    const [victim] = await database.db.select().from(schema.instances).where(eq(schema.instances.name, 'keeps'));
+    const freed = (victim!.nodes as { private_ip: string }[])[0]!.private_ip;
+    await repo.updateInstance(victim!.id, { status: 'deleted', nodes: [] });
+    const [node] = await repo.allocateAddresses(full, 'local', POOL, [`${full}-0`], [GATEWAY]);
+    expect(node!.private_ip).toBe(freed);
+  });
+});
