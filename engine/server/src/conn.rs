@@ -120,7 +120,8 @@ where
                     }
                 }
                 Ok(Parsed::Incomplete(needed)) => {
-                    need = needed.saturating_sub(consumed);
+                    // `needed` counts from the start of this frame, which `advance` below makes the buffer start.
+                    need = needed;
                     break;
                 }
                 Err(e) => {

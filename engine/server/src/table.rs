@@ -168,6 +168,7 @@ const CONFIG_SUBCOMMANDS: &[CommandSpec] = &[
     c("set", -4, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "2.0.0", "Sets configuration parameters in-flight.", cmd::config_set::run),
 ];
 
+#[allow(clippy::too_many_arguments)]
 /// A container command: no handler of its own, subcommands picked by the second argument.
 const fn container(name: &'static str, arity: i32, flags: u32, acl: u32, group: &'static str, since: &'static str, summary: &'static str, subcommands: &'static [CommandSpec]) -> CommandSpec {
     CommandSpec { name, arity, flags, first_key: 0, last_key: 0, key_step: 0, acl, group, since, summary, handler: None, subcommands }

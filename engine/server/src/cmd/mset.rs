@@ -7,14 +7,14 @@ use basalt_storage::{Entry, Value};
 use bytes::Bytes;
 
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
-    if args.len() % 2 == 0 {
+    if args.len().is_multiple_of(2) {
         return Err(CmdError::WrongArgs("mset"));
     }
     let keys: Vec<&[u8]> = args.tail(1).iter().step_by(2).collect();
     let ((), lsn) = ctx.shared.db.batch(&keys, |txn| {
-        for pair in 0..keys.len() {
+        for (pair, key) in keys.iter().enumerate() {
             let value = Bytes::copy_from_slice(args.get(2 + 2 * pair));
-            txn.put(keys[pair], Entry::new(Value::Str(value)));
+            txn.put(key, Entry::new(Value::Str(value)));
         }
     })?;
     ctx.wrote(lsn);

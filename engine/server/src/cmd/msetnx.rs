@@ -7,7 +7,7 @@ use basalt_storage::{Entry, Value};
 use bytes::Bytes;
 
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
-    if args.len() % 2 == 0 {
+    if args.len().is_multiple_of(2) {
         return Err(CmdError::WrongArgs("msetnx"));
     }
     let keys: Vec<&[u8]> = args.tail(1).iter().step_by(2).collect();
@@ -15,9 +15,9 @@ pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
         if keys.iter().any(|k| txn.get(k).is_some()) {
             return false;
         }
-        for pair in 0..keys.len() {
+        for (pair, key) in keys.iter().enumerate() {
             let value = Bytes::copy_from_slice(args.get(2 + 2 * pair));
-            txn.put(keys[pair], Entry::new(Value::Str(value)));
+            txn.put(key, Entry::new(Value::Str(value)));
         }
         true
     })?;

@@ -30,13 +30,13 @@ pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
         i += 1;
     }
     let elements = args.len() - i;
-    if elements == 0 || elements % 2 == 1 {
+    if elements == 0 || !elements.is_multiple_of(2) {
         return Err(CmdError::Syntax);
     }
     if nx && xx {
         return Err(CmdError::msg("ERR XX and NX options at the same time are not compatible"));
     }
-    if (gt && nx) || (lt && nx) || (gt && lt) {
+    if (nx && (gt || lt)) || (gt && lt) {
         return Err(CmdError::msg("ERR GT, LT, and/or NX options at the same time are not compatible"));
     }
     if incr && elements > 2 {
