@@ -259,6 +259,17 @@ describe('console flows', () => {
     await page.getByRole('link', { name: instanceName }).waitFor();
   });
 
+  test('the activity page lists who changed what, refusals included', async () => {
+    await page.getByRole('link', { name: 'Activity' }).click();
+    const table = page.getByRole('table', { name: 'Activity' });
+    await table.waitFor();
+    const created = table.getByRole('row').filter({ hasText: 'POST /v1/projects/:project/instances' }).filter({ hasText: '202' });
+    await expect(created.getByRole('cell').nth(1).textContent()).resolves.toBe(platform.admin.email);
+    // The delete refused while deletion protection was on is on record too.
+    await table.getByRole('row').filter({ hasText: 'DELETE /v1/projects/:project/instances/:instance' }).filter({ hasText: '409' }).waitFor();
+    await snap(page, '08-activity');
+  });
+
   test('signing out ends the session', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/login/);

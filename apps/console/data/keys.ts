@@ -7,6 +7,8 @@ export const queryKeys = {
   regions: () => ['catalog', 'regions'] as const,
   instanceTypes: () => ['catalog', 'instance-types'] as const,
   apiKeys: () => ['api-keys'] as const,
+  auditLog: (project: string) => ['projects', project, 'audit-log'] as const,
+  members: (project: string) => ['projects', project, 'members'] as const,
   instances: {
     all: (project: string) => ['projects', project, 'instances'] as const,
     list: (project: string) => ['projects', project, 'instances', 'list'] as const,
