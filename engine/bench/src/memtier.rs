@@ -164,7 +164,6 @@ fn run_once(cfg: &Arc<Config>, connector: &Arc<Connector>, run_no: u32, base_see
     let plan = RunPlan {
         label: format!("RUN #{run_no}"),
         threads: cfg.threads,
-        connections_per_thread: cfg.clients,
         kinds: KINDS.len(),
         total_ops,
         test_time,

@@ -28,7 +28,6 @@ pub struct RunPlan {
     /// e.g. "RUN #1" or "YCSB run".
     pub label: String,
     pub threads: u32,
-    pub connections_per_thread: u32,
     /// Names of the command kinds recorded (table rows).
     pub kinds: usize,
     /// Known total of operations, for the percentage shown.

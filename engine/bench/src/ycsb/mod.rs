@@ -67,7 +67,6 @@ pub fn main(argv: Vec<String>) -> i32 {
     let plan = RunPlan {
         label: format!("YCSB {}", if phase == Phase::Load { "load" } else { "run" }),
         threads: os_threads,
-        connections_per_thread: a.threads.div_ceil(os_threads),
         kinds: KINDS.len(),
         total_ops: Some(total_ops),
         test_time: None,
