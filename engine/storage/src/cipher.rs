@@ -152,6 +152,26 @@ impl Cipher {
         out.extend_from_slice(tag.as_ref());
     }
 
+    /// Seals in place, without allocating: `buf[at..at + NONCE_LEN]` was reserved for the nonce
+    /// (`reserve_nonce`) and everything after it is the plaintext; the tag is appended. The
+    /// result is the same `nonce | ciphertext | tag` layout `seal` writes.
+    pub fn seal_tail(&self, aad: &[u8], buf: &mut Vec<u8>, at: usize) {
+        let nonce = self.next_nonce();
+        buf[at..at + NONCE_LEN].copy_from_slice(&nonce);
+        let tag = self
+            .key
+            .seal_in_place_separate_tag(Nonce::assume_unique_for_key(nonce), Aad::from(aad), &mut buf[at + NONCE_LEN..])
+            .expect("AES-GCM seals any length the log can hold");
+        buf.extend_from_slice(tag.as_ref());
+    }
+
+    /// Reserves the nonce bytes at the end of `buf` for `seal_tail`; returns where they start.
+    pub fn reserve_nonce(buf: &mut Vec<u8>) -> usize {
+        let at = buf.len();
+        buf.extend_from_slice(&[0u8; NONCE_LEN]);
+        at
+    }
+
     /// Opens a sealed field in place; the plaintext is the returned prefix of `sealed`'s tail.
     pub fn open<'a>(&self, aad: &[u8], sealed: &'a mut [u8]) -> Result<&'a [u8], CipherError> {
         if sealed.len() < SEAL_OVERHEAD {
@@ -201,6 +221,13 @@ mod tests {
         assert_eq!(other.open(b"key1", &mut sealed.clone()), Err(CipherError::Open));
         assert_eq!(other.verify_check_token(&c.check_token()), Err(CipherError::Open));
         c.verify_check_token(&c.check_token()).unwrap();
+        // In-place sealing writes the same layout.
+        let mut buf = b"head".to_vec();
+        let at = Cipher::reserve_nonce(&mut buf);
+        buf.extend_from_slice(b"a value");
+        c.seal_tail(b"key1", &mut buf, at);
+        assert_eq!(&buf[..4], b"head");
+        assert_eq!(c.open(b"key1", &mut buf[4..]).unwrap(), b"a value");
         // Nonces differ between two seals of the same text.
         let (mut a, mut b) = (Vec::new(), Vec::new());
         c.seal(b"", b"x", &mut a);
