@@ -4,7 +4,7 @@
 // worker uses. The page follows over Server-Sent Events (through the console's /v1 proxy):
 // steps and percentage, then `running` with endpoints and the redis-cli command. On the
 // running instance: a benchmark measured by basalt-bench against basalt-server, database users,
-// the allowlist and a resize. A failed create shows its step and message.
+// the allowlist, a resize and a restart. A failed create shows its step and message.
 import type { BasaltClient } from '@basalt/api-client';
 import { BenchmarksRepository, createDatabase, ProvisioningRepository, type Database } from '@basalt/db';
 import type { Browser, Page } from 'playwright-core';
@@ -226,6 +226,22 @@ describe('live operation progress', () => {
     const instance = await api.GET('/v1/projects/{project}/instances/{instance}', { params: { path: { project: projectId, instance: id } } });
     expect(instance.data!.status).toBe('modifying');
     expect(instance.data!.current_operation?.type).toBe('modify');
+  });
+
+  test('restart is offered on a running instance only, and starts a restart operation', async () => {
+    const { id, operationId } = await createInstance('restart-me');
+    await page.goto(`/projects/${projectId}/instances/${id}`);
+    const restart = page.getByRole('button', { name: 'Restart' });
+    await page.getByLabel('Status: Creating').waitFor();
+    expect(await restart.isDisabled()).toBe(true);
+    await worker.updateInstance(id, { status: 'running', health: 'healthy' });
+    await worker.updateOperation(operationId, { status: 'succeeded', progress: 100, finishedAt: new Date() });
+    await page.getByLabel('Status: Running').waitFor({ timeout: 30_000 }); // the page polls while creating
+    await restart.click();
+    await page.getByLabel('Status: Restarting').waitFor();
+    await progressCard().getByRole('heading', { name: 'Operation progress · restart' }).waitFor();
+    const after = await api.GET('/v1/projects/{project}/instances/{instance}', { params: { path: { project: projectId, instance: id } } });
+    expect([after.data!.status, after.data!.current_operation?.type]).toEqual(['restarting', 'restart']);
   });
 
   test('a failed create shows the failing step and message', async () => {
