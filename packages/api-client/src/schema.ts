@@ -555,7 +555,7 @@ export interface components {
             password: string;
             name?: string;
             /** @default false */
-            is_admin: boolean;
+            is_admin?: boolean;
         };
         CreateApiKeyDto: {
             /** @example terraform */
@@ -701,7 +701,7 @@ export interface components {
              */
             cidr: string;
             /** @default  */
-            description: string;
+            description?: string;
         };
         InstanceParametersDto: {
             /**
@@ -727,7 +727,7 @@ export interface components {
              * @default 1.0
              * @enum {string}
              */
-            engine_version: "1.0";
+            engine_version?: "1.0";
             /** @description Defaults to the type's minimum */
             disk_gib?: number;
             /**
@@ -737,9 +737,9 @@ export interface components {
             password?: string;
             allowlist?: components["schemas"]["AllowlistEntryInputDto"][];
             /** @default false */
-            tls_enabled: boolean;
+            tls_enabled?: boolean;
             /** @default false */
-            deletion_protection: boolean;
+            deletion_protection?: boolean;
             /**
              * @example {
              *       "team": "web"
@@ -1990,8 +1990,8 @@ export interface operations {
     listInstances: {
         parameters: {
             query?: {
-                /** @description Comma-separated statuses (creating, running, modifying, restarting, deleting, deleted, create_failed, error); deleted ones are hidden unless asked for */
-                status?: string[];
+                /** @description Statuses to include (repeat the parameter or separate with commas); deleted instances are hidden unless asked for */
+                status?: ("creating" | "running" | "modifying" | "restarting" | "deleting" | "deleted" | "create_failed" | "error")[];
                 region?: string;
                 instance_type?: string;
                 /** @description Case-insensitive substring of the name */

@@ -102,6 +102,8 @@ describe('list', () => {
     expect((await list({ instance_type: 'kv.standard.large' })).data!.items.map((i) => i.name)).toEqual(['list-a']);
     expect((await list({ status: 'running' })).data!.items).toHaveLength(0);
     expect((await list({ status: 'creating,running', name: 'list' })).data!.items).toHaveLength(3);
+    expect((await list({ status: ['creating', 'running'], name: 'list' })).data!.items).toHaveLength(3);
+    expect((await list({ status: ['deleted'], name: 'list' })).data!.items).toHaveLength(0);
   });
 
   it('sorts by name both ways and pages with cursors without gaps or repeats', async () => {

@@ -232,7 +232,11 @@ export class CreatedInstanceDto extends InstanceAcceptedDto {
 const splitList = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.split(',').filter(Boolean) : value);
 
 export class InstanceListQuery {
-  @ApiProperty({ required: false, description: `Comma-separated statuses (${INSTANCE_STATUSES.join(', ')}); deleted ones are hidden unless asked for` })
+  @ApiPropertyOptional({
+    enum: INSTANCE_STATUSES,
+    isArray: true,
+    description: 'Statuses to include (repeat the parameter or separate with commas); deleted instances are hidden unless asked for',
+  })
   @IsOptional()
   @Transform(splitList)
   @IsArray()

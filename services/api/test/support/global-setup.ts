@@ -29,4 +29,6 @@ export default function setup(): void {
   if (stale(dbRoot, 'dist/index.js')) execFileSync(process.execPath, [tsc, '-p', join(dbRoot, 'tsconfig.json')], { stdio: 'inherit' });
   if (stale(clientRoot, 'dist/index.js')) execFileSync(process.execPath, [join(clientRoot, 'node_modules/typescript/bin/tsc'), '-p', join(clientRoot, 'tsconfig.json')], { stdio: 'inherit' });
   if (stale(apiRoot, 'dist/main.js')) execFileSync(process.execPath, [tsc, '-p', join(apiRoot, 'tsconfig.build.json')], { stdio: 'inherit' });
+  // Vitest strips types; check the tests' use of the typed client against the generated spec types.
+  execFileSync(process.execPath, [tsc, '-p', join(apiRoot, 'tsconfig.test.json')], { stdio: 'inherit' });
 }
