@@ -27,7 +27,14 @@ pub(crate) struct RecordBuf {
 
 impl RecordBuf {
     pub fn new() -> RecordBuf {
-        RecordBuf { buf: vec![0u8; HEADER + 4], nops: 0, puts: Vec::new() }
+        RecordBuf::with_capacity(0)
+    }
+
+    /// A record with room for about `payload` bytes of ops, so building it does not regrow.
+    pub fn with_capacity(payload: usize) -> RecordBuf {
+        let mut buf = Vec::with_capacity(HEADER + 4 + payload);
+        buf.resize(HEADER + 4, 0);
+        RecordBuf { buf, nops: 0, puts: Vec::new() }
     }
 
     pub fn put(&mut self, key: &[u8], expires_at_ms: Option<u64>, value: &Value) {

@@ -347,7 +347,19 @@ impl Db {
     /// `Change::shard` indexes `guards`.
     fn commit(&self, guards: &mut [MutexGuard<'_, Shard>], changes: &mut [Change<'_>], now: u64) -> Lsn {
         let inner = &self.inner;
-        let mut rec = RecordBuf::new();
+        let estimate: usize = changes
+            .iter()
+            .filter(|ch| ch.dirty)
+            .map(|ch| {
+                let value = match ch.entry.as_ref().map(|e| &e.value) {
+                    Some(crate::value::Value::Str(b)) => b.len(),
+                    Some(_) => 256,
+                    None => 0,
+                };
+                ch.key.len() + value + 32
+            })
+            .sum();
+        let mut rec = RecordBuf::with_capacity(estimate);
         for ch in changes.iter_mut() {
             if !ch.dirty {
                 continue;

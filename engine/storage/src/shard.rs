@@ -65,7 +65,6 @@ impl Shard {
         c.used_memory.fetch_add(mem, Relaxed);
         match self.map.get_full_mut(key) {
             Some((_, k, item)) => {
-                let k = k.clone();
                 if item.resident {
                     c.used_memory.fetch_sub(item.mem, Relaxed);
                 }
@@ -73,6 +72,7 @@ impl Shard {
                 let old_exp = item.entry.expires_at_ms;
                 *item = Item { entry, resident: true, kind, loc, mem, access: access_clock(now_ms) };
                 if old_exp != new_exp {
+                    let k = k.clone();
                     if let Some(t) = old_exp {
                         self.expires.remove(&(t, k.clone()));
                         c.expires.fetch_sub(1, Relaxed);

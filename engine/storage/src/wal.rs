@@ -206,7 +206,12 @@ impl Wal {
                 c.data.extend_from_slice(data);
                 c.last_lsn = lsn;
             }
-            _ => b.chunks.push(Chunk { seg, data: data.clone(), last_lsn: lsn }),
+            _ => {
+                // Room for the records that follow before the next write-out.
+                let mut chunk = Vec::with_capacity(data.len().max(64 << 10));
+                chunk.extend_from_slice(data);
+                b.chunks.push(Chunk { seg, data: chunk, last_lsn: lsn })
+            }
         }
         self.appended.store(lsn, Release);
         drop(b);
