@@ -21,7 +21,10 @@ async function main() {
   const secrets = loadSecrets(dataDir);
   const pg = await startPostgres({ dir: path.join(dataDir, 'pg'), database: 'basalt', password: secrets.pgPassword });
   let platform;
+  let stopping = false;
   const shutdown = async (code) => {
+    if (stopping) return; // children exiting because we stop them are not failures
+    stopping = true;
     await platform?.stop();
     await pg.stop().catch(() => {});
     process.exit(code);
@@ -48,6 +51,7 @@ async function main() {
   console.log(`${'='.repeat(width)}\n Ctrl-C stops everything.\n`);
   for (const proc of platform.procs) {
     proc.child.on('exit', () => {
+      if (stopping) return;
       console.error(`\n${proc.name} exited (${proc.code}); its last lines:\n${logTail(proc)}`);
       shutdown(1);
     });
