@@ -15,13 +15,28 @@ export interface WorkerProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
+/**
+ * The engine binary this test deploys, copied once into its data dir: a rebuild of
+ * engine/target in the shared tree during the test must not count as a change.
+ */
+function pinnedEngine(dataDir: string): string {
+  const pinned = path.join(dataDir, 'engine', 'basalt-server');
+  if (!fs.existsSync(pinned)) {
+    const built = process.env.BASALT_ENGINE_BIN ?? path.join(ROOT, 'engine', 'target', 'release', 'basalt-server');
+    fs.mkdirSync(path.dirname(pinned), { recursive: true });
+    fs.copyFileSync(built, pinned);
+    fs.chmodSync(pinned, 0o755);
+  }
+  return pinned;
+}
+
 /** The environment the platform gives the worker (scripts/lib/paths.mjs toolEnv + secrets). */
 export function workerEnv(databaseUrl: string, dataDir: string): NodeJS.ProcessEnv {
   const tools = path.join(ROOT, '.tools');
   return {
     ...process.env,
     BASALT_ROOT: ROOT,
-    BASALT_ENGINE_BIN: process.env.BASALT_ENGINE_BIN ?? path.join(ROOT, 'engine', 'target', 'release', 'basalt-server'),
+    BASALT_ENGINE_BIN: pinnedEngine(dataDir),
     PATH: [path.join(tools, 'bin'), path.join(tools, 'ansible', 'bin'), process.env.PATH].join(path.delimiter),
     TF_CLI_CONFIG_FILE: path.join(ROOT, 'infra', 'terraform', 'terraformrc'),
     CHECKPOINT_DISABLE: '1',

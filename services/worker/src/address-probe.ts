@@ -4,8 +4,12 @@
 // that something else holds in the subnet.
 import net from 'node:net';
 
-/** Something answers at ip:port (a connection, or a refusal from a live host). */
+/**
+ * Something answers at ip:port: a connection, or — on the bridge, where only a live host
+ * can refuse — a refusal. On loopback every address refuses, so there only a connection counts.
+ */
 export function addressAnswers(ip: string, port: number, timeoutMs = 300): Promise<boolean> {
+  const refusalCounts = !ip.startsWith('127.');
   return new Promise((resolve) => {
     const socket = net.connect({ host: ip, port });
     const done = (answer: boolean) => {
@@ -14,6 +18,6 @@ export function addressAnswers(ip: string, port: number, timeoutMs = 300): Promi
     };
     socket.setTimeout(timeoutMs, () => done(false));
     socket.on('connect', () => done(true));
-    socket.on('error', (error: NodeJS.ErrnoException) => done(error.code === 'ECONNREFUSED'));
+    socket.on('error', (error: NodeJS.ErrnoException) => done(refusalCounts && error.code === 'ECONNREFUSED'));
   });
 }
