@@ -295,3 +295,10 @@ export const idempotencyKeys = pgTable(
   },
   (t) => [primaryKey({ columns: [t.principal, t.key] })],
 );
+
+/** Facts about the deployment itself, e.g. a check value proving BASALT_MASTER_KEY is unchanged. */
+export const controlPlaneSettings = pgTable('control_plane_settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+  updatedAt: updatedAt(),
+});

@@ -16,11 +16,17 @@ export interface RunningApi {
 
 const mainJs = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 
-export async function startApi(extraEnv: Record<string, string> = {}): Promise<RunningApi> {
-  const database = await createTestDatabase();
+export interface StartOptions {
+  /** Reuse this database instead of creating one (it is then not dropped on stop). */
+  databaseUrl?: string;
+  masterKey?: string;
+}
+
+export async function startApi(extraEnv: Record<string, string> = {}, options: StartOptions = {}): Promise<RunningApi> {
+  const database = options.databaseUrl ? { url: options.databaseUrl, drop: async () => {} } : await createTestDatabase();
   const adminEmail = 'admin@example.com';
   const adminPassword = `pw-${randomBytes(8).toString('hex')}`;
-  const masterKey = randomBytes(32).toString('base64');
+  const masterKey = options.masterKey ?? randomBytes(32).toString('base64');
   let output = '';
   const child: ChildProcess = spawn(process.execPath, [mainJs], {
     env: {
@@ -37,7 +43,7 @@ export async function startApi(extraEnv: Record<string, string> = {}): Promise<R
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`API did not start:\n${output}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`API did not start:\n${output}`)), 90_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /listening on port (\d+)/.exec(output);
