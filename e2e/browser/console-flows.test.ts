@@ -82,6 +82,7 @@ describe('console flows', () => {
     await page.getByLabel('Allowlist entry 1 CIDR').fill('10.0.0.1/8');
     await page.getByRole('button', { name: 'Create instance' }).click();
     await page.getByText(/Use 1–63 lowercase letters/).waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('name'); // focus moves to the first problem
     await page.getByText(/“10\.0\.0\.1\/8” is not an IP address or CIDR block/).waitFor();
     await snap(page, '02-create-form-errors');
     const list = await (await adminClient()).GET('/v1/projects/{project}/instances', {
@@ -264,7 +265,7 @@ describe('console flows', () => {
     const table = page.getByRole('table', { name: 'Activity' });
     await table.waitFor();
     const created = table.getByRole('row').filter({ hasText: 'POST /v1/projects/:project/instances' }).filter({ hasText: '202' });
-    await expect(created.getByRole('cell').nth(1).textContent()).resolves.toBe(platform.admin.email);
+    await created.getByRole('cell', { name: platform.admin.email, exact: true }).waitFor();
     // The delete refused while deletion protection was on is on record too.
     await table.getByRole('row').filter({ hasText: 'DELETE /v1/projects/:project/instances/:instance' }).filter({ hasText: '409' }).waitFor();
     await snap(page, '08-activity');

@@ -2,13 +2,11 @@
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { useState, type ReactNode } from 'react'
 import { isUnauthorized } from '@/data/fetcher'
+import { goToLogin } from '@/lib/to-login'
 
 /** Any 401 means the session is gone: go to the login page and come back here afterwards. */
 function toLogin(error: unknown) {
-  if (!isUnauthorized(error) || typeof window === 'undefined') return
-  if (window.location.pathname.startsWith('/login')) return
-  const next = window.location.pathname + window.location.search
-  window.location.assign(`/login?next=${encodeURIComponent(next)}`)
+  if (isUnauthorized(error)) goToLogin({ returnHere: true })
 }
 
 export function Providers({ children }: { children: ReactNode }) {

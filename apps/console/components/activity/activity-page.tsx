@@ -9,8 +9,9 @@ import { formatDateTime } from '@/components/instances/format'
 import { useAuditLogQuery, type AuditEntry } from '@/data/audit/audit-log-query'
 import { useProjectMembersQuery } from '@/data/projects/project-members-query'
 
-function who(entry: AuditEntry, emails: Map<string, string>): string {
-  const user = entry.user_id ? (emails.get(entry.user_id) ?? 'a former member') : 'anonymous'
+function who(entry: AuditEntry, emails: Map<string, string> | null): string {
+  // Members are listed by e-mail; anyone no longer a member is shown by the start of their ID.
+  const user = !entry.user_id ? 'anonymous' : !emails ? '…' : (emails.get(entry.user_id) ?? `user ${entry.user_id.slice(0, 8)}`)
   return entry.api_key_id ? `${user} (API key)` : user
 }
 
@@ -18,7 +19,7 @@ function who(entry: AuditEntry, emails: Map<string, string>): string {
 export function ActivityPage({ projectId }: { projectId: string }) {
   const log = useAuditLogQuery(projectId)
   const members = useProjectMembersQuery(projectId)
-  const emails = new Map((members.data ?? []).map((m) => [m.user_id, m.email]))
+  const emails = members.data ? new Map(members.data.map((m) => [m.user_id, m.email])) : members.error ? new Map<string, string>() : null
   return (
     <>
       <PageHeader title="Activity" description="Every change made in this project, newest first." />

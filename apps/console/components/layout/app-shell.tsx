@@ -6,6 +6,7 @@ import type { ReactNode } from 'react'
 import { Button } from '@/components/ui/button'
 import { useLogoutMutation } from '@/data/auth/logout-mutation'
 import { useSessionQuery } from '@/data/auth/session-query'
+import { goToLogin } from '@/lib/to-login'
 import { cn } from '@/lib/utils'
 import { Logo } from './logo'
 import { ProjectSwitcher } from './project-switcher'
@@ -66,7 +67,7 @@ function UserMenu() {
         variant="ghost"
         size="sm"
         className="w-full justify-start text-sidebar-ink hover:bg-white/5 hover:text-white"
-        onClick={() => logout.mutate(undefined, { onSettled: () => window.location.assign('/login') })}
+        onClick={() => logout.mutate(undefined, { onSettled: () => goToLogin() })}
       >
         <LogOut className="size-4" aria-hidden /> Sign out
       </Button>

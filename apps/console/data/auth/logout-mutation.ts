@@ -9,6 +9,7 @@ export function useLogoutMutation() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: logout,
-    onSettled: () => queryClient.clear(),
+    // Stop every query first, so none refetches into a 401 while the page leaves.
+    onMutate: () => queryClient.cancelQueries(),
   })
 }

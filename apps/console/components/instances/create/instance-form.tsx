@@ -1,5 +1,5 @@
 'use client'
-import { useEffect, useMemo, useState, type FormEvent } from 'react'
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Card, CardBody, CardHeader, CardTitle } from '@/components/ui/card'
@@ -37,6 +37,7 @@ export function InstanceForm({ projectId, onCreated }: { projectId: string; onCr
   const create = useInstanceCreateMutation(projectId)
   const [values, setValues] = useState<InstanceFormValues>(INITIAL)
   const [submitted, setSubmitted] = useState(false)
+  const formRef = useRef<HTMLFormElement>(null)
   const set = (patch: Partial<InstanceFormValues>) => setValues((v) => ({ ...v, ...patch }))
 
   const type = types.data?.find((t) => t.id === values.instanceType)
@@ -56,14 +57,18 @@ export function InstanceForm({ projectId, onCreated }: { projectId: string; onCr
   const onSubmit = (event: FormEvent) => {
     event.preventDefault()
     setSubmitted(true)
-    if (Object.keys(errors).length) return
+    if (Object.keys(errors).length) {
+      // Take the user to the first field that needs fixing once the errors have rendered.
+      requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus())
+      return
+    }
     create.mutate(toCreateRequest(values), { onSuccess: onCreated })
   }
 
   const apiError = create.error instanceof ApiError ? create.error : null
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-label="Create instance" className="grid max-w-5xl gap-5">
+    <form ref={formRef} onSubmit={onSubmit} noValidate aria-label="Create instance" className="grid max-w-5xl gap-5">
       {create.error ? (
         <Alert tone="danger">
           {create.error.message}
