@@ -1193,7 +1193,10 @@ export interface operations {
     createUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Retry-safe key (1-255 visible ASCII characters, kept 24 h per user): a retry with the same body gets the first response again */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1289,7 +1292,10 @@ export interface operations {
     createApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Retry-safe key (1-255 visible ASCII characters, kept 24 h per user): a retry with the same body gets the first response again */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1422,7 +1428,10 @@ export interface operations {
     createProject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Retry-safe key (1-255 visible ASCII characters, kept 24 h per user): a retry with the same body gets the first response again */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1638,7 +1647,10 @@ export interface operations {
     addProjectMember: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Retry-safe key (1-255 visible ASCII characters, kept 24 h per user): a retry with the same body gets the first response again */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 project: string;
             };
@@ -2052,7 +2064,10 @@ export interface operations {
     createInstance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Retry-safe key (1-255 visible ASCII characters, kept 24 h per user): a retry with the same body gets the first response again */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 project: string;
             };
@@ -2318,7 +2333,10 @@ export interface operations {
     restartInstance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Retry-safe key (1-255 visible ASCII characters, kept 24 h per user): a retry with the same body gets the first response again */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 project: string;
                 instance: string;
@@ -2443,7 +2461,10 @@ export interface operations {
     createInstanceUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Retry-safe key (1-255 visible ASCII characters, kept 24 h per user): a retry with the same body gets the first response again */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 project: string;
                 instance: string;
@@ -2663,7 +2684,10 @@ export interface operations {
     resetInstanceUserPassword: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Retry-safe key (1-255 visible ASCII characters, kept 24 h per user): a retry with the same body gets the first response again */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 project: string;
                 instance: string;
@@ -2744,7 +2768,10 @@ export interface operations {
     revokeOldInstanceUserPassword: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Retry-safe key (1-255 visible ASCII characters, kept 24 h per user): a retry with the same body gets the first response again */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 project: string;
                 instance: string;
@@ -3212,7 +3239,10 @@ export interface operations {
     createInstanceBenchmark: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Retry-safe key (1-255 visible ASCII characters, kept 24 h per user): a retry with the same body gets the first response again */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 project: string;
                 instance: string;

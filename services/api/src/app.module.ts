@@ -1,5 +1,5 @@
 import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule, RequestMethod } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { ApiConfig } from './config.js';
 import { DatabaseModule } from './database/database.module.js';
 import { AuthGuard } from './common/auth.guard.js';
@@ -57,7 +57,7 @@ export class AppModule implements NestModule {
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: ErrorFilter },
         { provide: APP_PIPE, useClass: RequestValidationPipe },
-        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+        IdempotencyInterceptor,
         AuthCache,
         AuthService,
         ApiKeyService,

@@ -202,6 +202,12 @@ describe('Idempotency-Key', () => {
     expect(other.error!.code).toBe('idempotency_key_reused');
   });
 
+  it('rejects a malformed key with 400', async () => {
+    const bad = await admin.client.POST('/v1/projects/{project}/instances', { params: { path: { project } }, body: createBody('idem-bad'), headers: { 'Idempotency-Key': 'has space' } });
+    expect(bad.response.status).toBe(400);
+    expect(bad.error!.code).toBe('invalid_idempotency_key');
+  });
+
   it('frees the key when the request failed, so a corrected retry goes through', async () => {
     const headers = { 'Idempotency-Key': 'create-idem-3' };
     const bad = await admin.client.POST('/v1/projects/{project}/instances', { params: { path: { project } }, body: createBody('idem-3', { region: 'mars' }), headers });

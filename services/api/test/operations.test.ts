@@ -60,6 +60,13 @@ describe('operations', () => {
     expect(text).toMatch(/id: \d+/);
     const { done } = await reader.read();
     expect(done).toBe(true);
+
+    // Reconnecting with Last-Event-ID resumes after that event: nothing is sent twice.
+    const lastId = Math.max(...[...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1])));
+    const resumed = await fetch(`${api.baseUrl}/v1/operations/${operationId}/events`, { headers: { cookie: admin.cookie, 'last-event-id': String(lastId) } });
+    const rest = await resumed.text();
+    expect(rest).not.toContain('event: progress');
+    expect(rest).toContain('event: operation');
   });
 
   it('refuses the stream of an unknown operation with 404', async () => {

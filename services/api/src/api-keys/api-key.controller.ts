@@ -3,6 +3,7 @@ import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, 
 import { Auth } from '../common/decorators.js';
 import type { AuthContext } from '../common/request-context.js';
 import { ApiErrors } from '../common/api-errors.js';
+import { Idempotent } from '../common/idempotent.decorator.js';
 import { IdParams } from '../common/params.js';
 import { ApiKeyListDto, CreateApiKeyDto, CreatedApiKeyDto } from './api-key.dto.js';
 import { ApiKeyService } from './api-key.service.js';
@@ -13,6 +14,7 @@ export class ApiKeyController {
   constructor(private readonly service: ApiKeyService) {}
 
   @Post()
+  @Idempotent()
   @ApiOperation({ operationId: 'createApiKey', summary: 'Create an API key; the key is returned only here' })
   @ApiCreatedResponse({ type: CreatedApiKeyDto })
   @ApiErrors(400, 401, 409, 429)

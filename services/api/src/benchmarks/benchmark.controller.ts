@@ -3,6 +3,7 @@ import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nest
 import { Auth } from '../common/decorators.js';
 import type { AuthContext } from '../common/request-context.js';
 import { ApiErrors } from '../common/api-errors.js';
+import { Idempotent } from '../common/idempotent.decorator.js';
 import { InstanceBenchmarkParams, ProjectInstanceParams } from '../common/params.js';
 import { BenchmarkAcceptedDto, BenchmarkDto, BenchmarkListDto, CreateBenchmarkDto } from './benchmark.dto.js';
 import { BenchmarkService } from './benchmark.service.js';
@@ -22,6 +23,7 @@ export class BenchmarkController {
 
   @Post()
   @HttpCode(202)
+  @Idempotent()
   @ApiOperation({ operationId: 'createInstanceBenchmark', summary: 'Queue a benchmark run on a running instance' })
   @ApiAcceptedResponse({ type: BenchmarkAcceptedDto })
   @ApiErrors(400, 401, 403, 404, 409, 429)

@@ -3,6 +3,7 @@ import { ApiAcceptedResponse, ApiCreatedResponse, ApiOkResponse, ApiOperation, A
 import { Auth } from '../common/decorators.js';
 import type { AuthContext } from '../common/request-context.js';
 import { ApiErrors } from '../common/api-errors.js';
+import { Idempotent } from '../common/idempotent.decorator.js';
 import { InstanceUserParams, ProjectInstanceParams } from '../common/params.js';
 import {
   CreateInstanceUserDto,
@@ -29,6 +30,7 @@ export class InstanceUserController {
   }
 
   @Post()
+  @Idempotent()
   @ApiOperation({ operationId: 'createInstanceUser', summary: 'Create a database user; the password is returned once' })
   @ApiCreatedResponse({ type: InstanceUserWithPasswordDto })
   @ApiErrors(400, 401, 403, 404, 409, 429)
@@ -46,6 +48,7 @@ export class InstanceUserController {
 
   @Post(':username/reset-password')
   @HttpCode(200)
+  @Idempotent()
   @ApiOperation({ operationId: 'resetInstanceUserPassword', summary: 'New password (returned once); the old one stays valid until revoked or the rotation window ends' })
   @ApiOkResponse({ type: InstanceUserWithPasswordDto })
   @ApiErrors(400, 401, 403, 404, 409, 429)
@@ -55,6 +58,7 @@ export class InstanceUserController {
 
   @Post(':username/revoke-old-password')
   @HttpCode(200)
+  @Idempotent()
   @ApiOperation({ operationId: 'revokeOldInstanceUserPassword', summary: 'End the rotation window now' })
   @ApiOkResponse({ type: InstanceUserChangeDto })
   @ApiErrors(400, 401, 403, 404, 409, 429)

@@ -3,6 +3,7 @@ import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nest
 import { Auth } from '../common/decorators.js';
 import type { AuthContext } from '../common/request-context.js';
 import { ApiErrors } from '../common/api-errors.js';
+import { Idempotent } from '../common/idempotent.decorator.js';
 import { ProjectInstanceParams, ProjectParams } from '../common/params.js';
 import {
   CreatedInstanceDto,
@@ -22,6 +23,7 @@ export class InstanceController {
 
   @Post()
   @HttpCode(202)
+  @Idempotent()
   @ApiOperation({ operationId: 'createInstance', summary: 'Create an instance; returns the default password once' })
   @ApiAcceptedResponse({ type: CreatedInstanceDto })
   @ApiErrors(400, 401, 403, 404, 409, 429)
@@ -56,6 +58,7 @@ export class InstanceController {
 
   @Post(':instance/restart')
   @HttpCode(202)
+  @Idempotent()
   @ApiOperation({ operationId: 'restartInstance' })
   @ApiAcceptedResponse({ type: InstanceAcceptedDto })
   @ApiErrors(400, 401, 403, 404, 409, 429)

@@ -3,6 +3,7 @@ import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, 
 import { Auth } from '../common/decorators.js';
 import type { AuthContext } from '../common/request-context.js';
 import { ApiErrors } from '../common/api-errors.js';
+import { Idempotent } from '../common/idempotent.decorator.js';
 import { ProjectMemberParams, ProjectParams } from '../common/params.js';
 import {
   AddMemberDto,
@@ -30,6 +31,7 @@ export class ProjectController {
   }
 
   @Post()
+  @Idempotent()
   @ApiOperation({ operationId: 'createProject', summary: 'Create a project; the caller becomes its owner' })
   @ApiCreatedResponse({ type: ProjectDto })
   @ApiErrors(400, 401, 409, 429)
@@ -62,6 +64,7 @@ export class ProjectController {
   }
 
   @Post(':project/members')
+  @Idempotent()
   @ApiOperation({ operationId: 'addProjectMember', summary: 'Add an existing user (owner)' })
   @ApiCreatedResponse({ type: MemberDto })
   @ApiErrors(400, 401, 403, 404, 409)

@@ -6,6 +6,7 @@ import { UsersRepository } from '@basalt/db';
 import { Auth } from '../common/decorators.js';
 import type { AuthContext } from '../common/request-context.js';
 import { ApiErrors } from '../common/api-errors.js';
+import { Idempotent } from '../common/idempotent.decorator.js';
 import { Conflict, Forbidden } from '../common/errors.js';
 import { UserDto } from '../auth/auth.dto.js';
 import { AuthService, toUserDto } from '../auth/auth.service.js';
@@ -26,6 +27,7 @@ export class UserController {
   ) {}
 
   @Post()
+  @Idempotent()
   @ApiOperation({ operationId: 'createUser', summary: 'Create a user with a default project (administrators)' })
   @ApiCreatedResponse({ type: UserDto })
   @ApiErrors(400, 401, 403, 409, 429)
