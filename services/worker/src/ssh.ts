@@ -34,12 +34,34 @@ async function ensureKey(sshDir: string, region: string): Promise<RegionSsh> {
   } catch {
     // Not there yet: made below. Another worker may race; ssh-keygen into a temp name, then rename.
   }
-  const temp = `${privateKeyFile}.${process.pid}`;
+  const temp = `${privateKeyFile}.${process.pid}.${Date.now()}`;
   const result = await runCommand('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', `basalt-${region}`, '-f', temp]);
   if (result.exitCode !== 0) throw new StepError('ssh_key', `ssh-keygen failed: ${result.stderr.trim()}`, result.exitCode);
-  await fs.rename(temp, privateKeyFile);
-  await fs.rename(`${temp}.pub`, ssh.publicKeyFile);
+  // Public key first, by a link that fails when it exists: of two workers making the key
+  // at once, exactly one wins and both use its pair.
+  try {
+    await fs.link(`${temp}.pub`, ssh.publicKeyFile);
+    await fs.rename(temp, privateKeyFile);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    await fs.rm(temp, { force: true });
+    await waitFor(privateKeyFile);
+  } finally {
+    await fs.rm(`${temp}.pub`, { force: true });
+  }
   return ssh;
+}
+
+async function waitFor(file: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      await fs.access(file);
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  throw new StepError('ssh_key', `${file} did not appear`);
 }
 
 /** ssh options for Ansible: the project's known_hosts, new hosts accepted once. */
