@@ -184,6 +184,7 @@ describe('live operation progress', () => {
     await revoke.waitFor();
     await revoke.click();
     await revoke.waitFor({ state: 'detached' });
+    await snap(page, '14-users');
     const after = await api.GET('/v1/projects/{project}/instances/{instance}/users', path);
     expect(after.data!.items.find((u) => u.username === 'reporting')!.old_password_valid_until).toBeNull();
   });
@@ -201,6 +202,7 @@ describe('live operation progress', () => {
     await page.getByLabel('Allowlist entry 2 CIDR').fill('2001:db8::/48');
     await page.getByRole('button', { name: 'Save allowlist' }).click();
     await page.getByText('Allowlist saved').waitFor();
+    await snap(page, '15-allowlist');
     const saved = await api.GET('/v1/projects/{project}/instances/{instance}/allowlist', { params: { path: { project: projectId, instance: id } } });
     expect(saved.data!.items.map((e) => [e.cidr, e.description]).sort()).toEqual([
       ['192.168.1.0/24', 'office'],
