@@ -49,10 +49,13 @@ export interface JobPayloads {
   benchmark: BenchmarkJob;
 }
 
-/** Creates every queue (idempotent); call once after `boss.start()`. */
+/**
+ * Creates every queue (idempotent); call once after `boss.start()`. A job may run Terraform and
+ * Ansible for a long while, so it expires after an hour rather than pg-boss's 15 minutes.
+ */
 export async function createQueues(boss: PgBoss): Promise<void> {
   for (const name of Object.values(QUEUES)) {
-    if (!(await boss.getQueue(name))) await boss.createQueue(name, { name, retryLimit: 2, retryDelay: 5 });
+    if (!(await boss.getQueue(name))) await boss.createQueue(name, { name, retryLimit: 2, retryDelay: 5, expireInSeconds: 3600 });
   }
 }
 
