@@ -118,7 +118,7 @@ impl Config {
         while i < args.len() {
             let arg = &args[i];
             if arg == "-h" || arg == "--help" {
-                return Err(ConfigError(USAGE.to_string()));
+                return Err(ConfigError(format!("{USAGE}\n       {}", crate::security_config::USAGE)));
             }
             let Some(name) = arg.strip_prefix("--") else {
                 return Err(ConfigError(format!("unexpected argument {arg:?}\n{USAGE}")));

@@ -1,7 +1,8 @@
 //! A client stream under the connection limits: it counts itself among the open connections,
-//! fails a read once the client has been idle past `timeout`, and fails a write that cannot
-//! hand a large unsent reply to the kernel for `output_limit_secs` (a client that stopped
-//! reading). A failed read or write ends that connection only; the others never notice.
+//! fails a read once the client has been idle past `timeout`, and fails a write that has been
+//! blocked for `output_limit_secs` while more than `output_limit_bytes` wait for the client
+//! (the rest of the reply plus what sits unsent in the socket's send queue): a client that
+//! stopped reading. A failed read or write ends that connection only; the others never notice.
 
 use crate::limits::ConnLimits;
 use std::io;
@@ -12,6 +13,26 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::time::Sleep;
+
+/// Bytes written to a socket that the peer has not taken yet (Linux `SIOCOUTQ`).
+pub trait OutQueue {
+    fn out_queue(&self) -> usize;
+}
+
+impl OutQueue for tokio::net::TcpStream {
+    fn out_queue(&self) -> usize {
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::fd::AsRawFd;
+            let mut queued: libc::c_int = 0;
+            // SAFETY: TIOCOUTQ (= SIOCOUTQ on a socket) writes one int through the pointer.
+            if unsafe { libc::ioctl(self.as_raw_fd(), libc::TIOCOUTQ, &mut queued) } == 0 {
+                return queued.max(0) as usize;
+            }
+        }
+        0
+    }
+}
 
 pub struct Guarded<S> {
     inner: S,
@@ -70,7 +91,7 @@ impl<S: AsyncRead + Unpin> AsyncRead for Guarded<S> {
     }
 }
 
-impl<S: AsyncWrite + Unpin> AsyncWrite for Guarded<S> {
+impl<S: AsyncWrite + OutQueue + Unpin> AsyncWrite for Guarded<S> {
     fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, data: &[u8]) -> Poll<io::Result<usize>> {
         let this = &mut *self;
         match Pin::new(&mut this.inner).poll_write(cx, data) {
@@ -81,7 +102,8 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Guarded<S> {
                 Poll::Ready(result)
             }
             Poll::Pending => {
-                if data.len() as u64 > this.limits.output_limit_bytes.load(Relaxed) {
+                let waiting = data.len() + this.inner.out_queue();
+                if waiting as u64 > this.limits.output_limit_bytes.load(Relaxed) {
                     let secs = this.limits.output_limit_secs.load(Relaxed);
                     if expired(&mut this.write_deadline, secs, cx) {
                         this.limits.output_cut.fetch_add(1, Relaxed);

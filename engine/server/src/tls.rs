@@ -84,6 +84,15 @@ pub enum MaybeTls {
     Tls(Box<TlsStream<TcpStream>>),
 }
 
+impl crate::guarded::OutQueue for MaybeTls {
+    fn out_queue(&self) -> usize {
+        match self {
+            MaybeTls::Plain(s) => crate::guarded::OutQueue::out_queue(s),
+            MaybeTls::Tls(s) => crate::guarded::OutQueue::out_queue(s.get_ref().0),
+        }
+    }
+}
+
 impl AsyncRead for MaybeTls {
     fn poll_read(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
         match self.get_mut() {

@@ -115,3 +115,26 @@ async fn two_password_rotation_then_restart() {
         server.stop().await;
     }
 }
+
+#[tokio::test]
+async fn users_file_option() {
+    let dir = TempDir::new("acl-file");
+    let file = dir.0.join("elsewhere").join("team.acl");
+    let file_arg = file.to_str().unwrap().to_string();
+    for round in 0..2 {
+        let server = start(&dir, &[("users-file", &file_arg), ("requirepass", "first")]).await;
+        let mut c = server.client().await;
+        if round == 0 {
+            assert_eq!(c.call(&["AUTH", "first"]).await, "+OK\r\n");
+            assert_eq!(c.call(&["CONFIG", "GET", "aclfile"]).await, format!("*2\r\n$7\r\naclfile\r\n${}\r\n{file_arg}\r\n", file_arg.len()));
+            assert_eq!(c.call(&["CONFIG", "SET", "requirepass", "second"]).await, "+OK\r\n");
+            assert_eq!(c.call(&["CONFIG", "GET", "requirepass"]).await, "*2\r\n$11\r\nrequirepass\r\n$0\r\n\r\n");
+        } else {
+            // The file now defines `default` (password "second"), so --requirepass is ignored.
+            assert_eq!(c.call(&["AUTH", "first"]).await, WRONGPASS);
+            assert_eq!(c.call(&["AUTH", "second"]).await, "+OK\r\n");
+        }
+        server.stop().await;
+    }
+    assert!(file.exists() && !dir.0.join("users.acl").exists());
+}

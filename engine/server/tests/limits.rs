@@ -45,7 +45,46 @@ async fn bad_settings_are_start_errors() {
     assert_eq!(err, "tls-port needs tls-cert-file and tls-key-file");
     let err = security_support::try_start(&dir, &[("maxclients", "0")]).await.err().expect("must fail");
     assert!(err.contains("maxclients must be at least 1"), "{err}");
+    let err = security_support::try_start(&dir, &[("encryption-key-file", "/dev/null")]).await.err().expect("must fail");
+    assert!(err.contains("encryption at rest is not wired into the storage engine yet"), "{err}");
     std::fs::write(dir.0.join("users.acl"), "user bob on >cleartext\n").unwrap();
     let err = security_support::try_start(&dir, &[]).await.err().expect("must fail");
     assert!(err.contains("clear-text passwords are not allowed"), "{err}");
+}
+
+#[tokio::test]
+async fn request_size_and_output_limits() {
+    let dir = TempDir::new("limits-size");
+    let server = start(&dir, &[]).await;
+    let mut admin = server.client().await;
+    assert_eq!(admin.call(&["CONFIG", "SET", "proto-max-bulk-len", "1kb"]).await, "+OK\r\n");
+    assert_eq!(admin.call(&["CONFIG", "GET", "proto-max-bulk-len"]).await, "*2\r\n$18\r\nproto-max-bulk-len\r\n$4\r\n1024\r\n");
+    let mut big = server.client().await;
+    big.send(&security_support::encode(&["SET", "k", &"x".repeat(2048)])).await;
+    assert_eq!(big.until_closed().await, "-ERR Protocol error: invalid bulk length\r\n");
+    assert_eq!(admin.call(&["CONFIG", "SET", "proto-max-bulk-len", "64mb"]).await, "+OK\r\n");
+    assert!(admin.call(&["CONFIG", "SET", "proto-max-bulk-len", "1"]).await.starts_with("-ERR CONFIG SET failed"));
+
+    // A client that asks for replies and never reads them is cut once more than the limit
+    // stays unsent for the limit's seconds; the others go on.
+    assert_eq!(admin.call(&["SET", "v", &"y".repeat(4 << 20)]).await, "+OK\r\n");
+    assert_eq!(admin.call(&["CONFIG", "SET", "client-output-buffer-limit", "normal 1mb 1"]).await, "+OK\r\n");
+    let mut hog = server.client().await;
+    let mut pipeline = Vec::new();
+    for _ in 0..64 {
+        pipeline.extend_from_slice(&security_support::encode(&["GET", "v"]));
+    }
+    hog.send(&pipeline).await;
+    let mut cut = false;
+    for _ in 0..50 {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let info = admin.call(&["INFO", "security"]).await;
+        if info.contains("output_limit_closed_connections:1") {
+            cut = true;
+            break;
+        }
+    }
+    assert!(cut, "the client that stopped reading was not cut off");
+    assert_eq!(admin.call(&["PING"]).await, "+PONG\r\n");
+    server.stop().await;
 }

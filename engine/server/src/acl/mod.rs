@@ -133,7 +133,10 @@ impl Acl {
             }
             users.insert(name.to_string(), Arc::new(user));
             Ok(())
-        })
+        })?;
+        // The rules may hold passwords: only the user's name and the number of rules are logged.
+        crate::log::event("info", "acl_user_changed", &[("user", name), ("rules", &rules.len().to_string())]);
+        Ok(())
     }
 
     /// `ACL DELUSER name...`: how many existed.
@@ -141,7 +144,9 @@ impl Acl {
         if names.iter().any(|n| n == "default") {
             return Err("ERR The 'default' user cannot be removed".to_string());
         }
-        self.change(|users| Ok(names.iter().filter(|n| users.remove(n.as_str()).is_some()).count()))
+        let removed = self.change(|users| Ok(names.iter().filter(|n| users.remove(n.as_str()).is_some()).count()))?;
+        crate::log::event("info", "acl_users_deleted", &[("users", &names.join(" ")), ("removed", &removed.to_string())]);
+        Ok(removed)
     }
 
     /// `ACL LOAD`: replaces the users with the file's.
@@ -187,6 +192,11 @@ impl Acl {
             }
         }
         Ok(())
+    }
+
+    /// True when `user` may run anything on any key without a lookup (`default` with `+@all ~*`).
+    pub fn unrestricted(&self, user: &str) -> bool {
+        user == "default" && self.default_unrestricted.load(Relaxed)
     }
 
     /// May `user` run the RESP command `command` on `keys`? (The memcached port asks with the
