@@ -154,6 +154,24 @@ print("passwords", len(admin.acl_getuser("svc")["passwords"]))
   });
 });
 
+describe('memtier-style load with an ACL user', () => {
+  it('basalt-bench -a user:password runs inside the user\'s key pattern; a wrong password fails', async () => {
+    const bench = process.env.BASALT_BENCH_BIN ?? path.join(ROOT, 'engine', 'target', 'release', 'basalt-bench');
+    const p = String(engine.port);
+    expect(await cli('-p', p, '-a', PASSWORD, 'ACL', 'SETUSER', 'loader', 'on', '>loader-pw', '~memtier-*', '+@all')).toBe('OK');
+    const json = path.join(pki, 'bench.json');
+    await run(bench, ['-s', '127.0.0.1', '-p', p, '-a', 'loader:loader-pw', '-t', '1', '-c', '2', '-n', '100', '--ratio', '1:1',
+      '-d', '32', '--key-maximum', '1000', '--hide-histogram', '--json-out-file', json], { timeout: 60_000 });
+    const result = JSON.parse(fs.readFileSync(json, 'utf8'));
+    expect(result['ALL STATS'].Totals.Count).toBe(200);
+    expect(result.errors['error replies']).toBe(0);
+    const failed = await run(bench, ['-s', '127.0.0.1', '-p', p, '-a', 'loader:nope', '-t', '1', '-c', '1', '-n', '10'], { timeout: 60_000 })
+      .then(() => 'exit 0', (e: { code?: number; stdout?: string; stderr?: string }) => `exit ${e.code} ${e.stdout ?? ''} ${e.stderr ?? ''}`);
+    expect(failed).toContain('exit 1');
+    expect(failed).toContain('WRONGPASS');
+  });
+});
+
 describe('TLS', () => {
   it('redis-cli --tls connects with the CA, and without it the handshake fails', async () => {
     const p = String(ports.tls);
