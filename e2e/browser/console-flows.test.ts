@@ -4,9 +4,10 @@
 // and create an API key that is shown once and really authenticates.
 import { createBasaltClient } from '@basalt/api-client';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { startTestPlatform } from '../support/platform.js';
 import { launchChromium } from './support/browser.js';
+import { collectPageErrors } from './support/page-errors.js';
 import { snap } from './support/screenshots.js';
 
 type Platform = Awaited<ReturnType<typeof startTestPlatform>>;
@@ -15,6 +16,7 @@ let platform: Platform;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
+let pageErrors: string[] = [];
 let consoleUrl: string;
 const instanceName = `orders-${Date.now().toString(36)}`;
 let instancePassword = '';
@@ -27,7 +29,12 @@ beforeAll(async () => {
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: consoleUrl });
   page = await context.newPage();
+  pageErrors = collectPageErrors(page);
   page.setDefaultTimeout(20_000);
+});
+
+afterEach(() => {
+  expect(pageErrors.splice(0)).toEqual([]);
 });
 
 afterAll(async () => {

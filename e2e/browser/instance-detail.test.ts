@@ -8,9 +8,10 @@
 import type { BasaltClient } from '@basalt/api-client';
 import { BenchmarksRepository, createDatabase, ProvisioningRepository, type Database } from '@basalt/db';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { measureMemtierDefault } from './support/bench.js';
 import { launchChromium } from './support/browser.js';
+import { collectPageErrors } from './support/page-errors.js';
 import { startConsolePlatform, type ConsolePlatform } from './support/platform.js';
 import { snap } from './support/screenshots.js';
 import { apiSession, logInThroughForm } from './support/session.js';
@@ -22,6 +23,7 @@ let database: Database;
 let worker: ProvisioningRepository;
 let browser: Browser;
 let page: Page;
+let pageErrors: string[] = [];
 let projectId: string;
 let api: BasaltClient;
 let runningInstanceId = '';
@@ -33,8 +35,13 @@ beforeAll(async () => {
   ({ api, projectId } = await apiSession(platform.apiUrl, platform.admin));
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1440, height: 900 }, baseURL: platform.consoleUrl });
+  pageErrors = collectPageErrors(page);
   page.setDefaultTimeout(20_000);
   await logInThroughForm(page, platform.admin);
+});
+
+afterEach(() => {
+  expect(pageErrors.splice(0)).toEqual([]);
 });
 
 afterAll(async () => {

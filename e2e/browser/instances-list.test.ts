@@ -3,8 +3,9 @@
 // API rather than filtering what it happens to have loaded.
 import type { BasaltClient } from '@basalt/api-client';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from './support/browser.js';
+import { collectPageErrors } from './support/page-errors.js';
 import { startConsolePlatform, type ConsolePlatform } from './support/platform.js';
 import { apiSession, logInThroughForm } from './support/session.js';
 
@@ -13,6 +14,7 @@ const COUNT = 57; // more than the console's page of 50
 let platform: ConsolePlatform;
 let browser: Browser;
 let page: Page;
+let pageErrors: string[] = [];
 let api: BasaltClient;
 let projectId: string;
 
@@ -28,8 +30,13 @@ beforeAll(async () => {
   }
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1440, height: 900 }, baseURL: platform.consoleUrl });
+  pageErrors = collectPageErrors(page);
   page.setDefaultTimeout(20_000);
   await logInThroughForm(page, platform.admin);
+});
+
+afterEach(() => {
+  expect(pageErrors.splice(0)).toEqual([]);
 });
 
 afterAll(async () => {
