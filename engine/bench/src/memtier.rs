@@ -51,7 +51,7 @@ pub fn main(argv: Vec<String>) -> i32 {
             return 1;
         }
     };
-    let base_seed = if cfg.randomize { crate::rng::random_seed() } else { 0x6d65_6d74_6965_72 };
+    let base_seed = if cfg.randomize { crate::rng::random_seed() } else { 0x006d_656d_7469_6572 };
     let spec = ReportSpec { kinds: &KINDS, percentiles: &cfg.percentiles };
 
     let mut runs: Vec<(RunStats, u64)> = Vec::new();

@@ -65,7 +65,7 @@ fn parse_int(bytes: &[u8]) -> Result<i64, ProtoError> {
 
 /// Scan one RESP2/RESP3 reply at the start of `buf`.
 pub fn scan_resp(buf: &[u8]) -> Scan {
-    scan_at(buf, 0, 0).map(|o| o.map(|(end, kind)| (end, kind)))
+    scan_at(buf, 0, 0)
 }
 
 fn scan_at(buf: &[u8], pos: usize, depth: usize) -> Result<Option<(usize, Reply)>, ProtoError> {
