@@ -601,6 +601,17 @@ impl Future for Durable {
                 cx.waker().wake_by_ref();
                 return Poll::Pending;
             }
+            if wal.is_fsyncing() {
+                // Registered first, then checked again: the log thread clears the flag before
+                // it writes out and wakes the waiters, so no wake-up is lost.
+                wal.register_waiter(lsn, cx.waker());
+                if wal.is_fsyncing() {
+                    return Poll::Pending;
+                }
+                if wal.written() >= lsn {
+                    return Poll::Ready(Ok(()));
+                }
+            }
             return Poll::Ready(wal.write_out());
         }
         wal.register_waiter(lsn, cx.waker());

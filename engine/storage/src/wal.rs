@@ -92,6 +92,7 @@ pub(crate) struct Wal {
     waiters: Mutex<Vec<(u64, Waker)>>,
     /// Highest LSN anyone waits for; the log thread commits while it is above `durable`.
     wanted: AtomicU64,
+    fsyncing: AtomicBool,
     pub(crate) stats: WalStats,
     fail_next_fsync: AtomicBool,
     pub(crate) shutdown: AtomicBool,
@@ -130,6 +131,7 @@ impl Wal {
             poison_reason: Mutex::new(None),
             waiters: Mutex::new(Vec::new()),
             wanted: AtomicU64::new(0),
+            fsyncing: AtomicBool::new(false),
             stats,
             fail_next_fsync: AtomicBool::new(false),
             shutdown: AtomicBool::new(false),
@@ -274,7 +276,27 @@ impl Wal {
             return Ok(());
         }
         let started = Instant::now();
-        for (seg, f) in &files {
+        self.fsyncing.store(true, SeqCst);
+        let result = self.fsync_files(&files, dir_dirty);
+        self.fsyncing.store(false, SeqCst);
+        if self.mode() != Fsync::Always {
+            // Connections that waited rather than write during the fsync: write for them now.
+            let _ = self.write_out();
+        }
+        result?;
+        let ns = started.elapsed().as_nanos() as u64;
+        self.stats.fsyncs.fetch_add(1, Relaxed);
+        self.stats.fsync_ns_total.fetch_add(ns, Relaxed);
+        self.stats.fsync_ns_last.store(ns, Relaxed);
+        self.stats.fsync_ns_max.fetch_max(ns, Relaxed);
+        self.stats.last_fsync_unix_ms.store(crate::now_ms(), Relaxed);
+        self.durable.fetch_max(lsn, AcqRel);
+        self.wake_waiters(self.durable());
+        Ok(())
+    }
+
+    fn fsync_files(&self, files: &[(u32, Arc<File>)], dir_dirty: bool) -> Result<(), StorageError> {
+        for (seg, f) in files {
             let res = if self.fail_next_fsync.swap(false, AcqRel) {
                 Err(std::io::Error::other("injected fsync failure"))
             } else {
@@ -287,15 +309,15 @@ impl Wal {
                 .and_then(|d| d.sync_all())
                 .map_err(|e| self.poison(format!("fsync of {}: {e}", self.dir.display())))?;
         }
-        let ns = started.elapsed().as_nanos() as u64;
-        self.stats.fsyncs.fetch_add(1, Relaxed);
-        self.stats.fsync_ns_total.fetch_add(ns, Relaxed);
-        self.stats.fsync_ns_last.store(ns, Relaxed);
-        self.stats.fsync_ns_max.fetch_max(ns, Relaxed);
-        self.stats.last_fsync_unix_ms.store(crate::now_ms(), Relaxed);
-        self.durable.fetch_max(lsn, AcqRel);
-        self.wake_waiters(self.durable());
         Ok(())
+    }
+
+    /// True while the log thread fsyncs. A `write(2)` to a file being fsynced can block until
+    /// the fsync ends, so under `everysec` connections then wait for the log thread to write
+    /// for them instead of blocking their runtime thread (Redis likewise postpones its AOF
+    /// write while a background fsync runs, but replies anyway; Basalt still waits).
+    pub(crate) fn is_fsyncing(&self) -> bool {
+        self.fsyncing.load(SeqCst)
     }
 
     /// True once `lsn` may be acknowledged under the current mode.
