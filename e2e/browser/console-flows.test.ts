@@ -267,6 +267,62 @@ describe('console flows', () => {
     await page.getByRole('link', { name: instanceName }).waitFor();
   });
 
+  test('members: the admin creates a user, adds them to the project, and they see its instances until removed', async () => {
+    const projectId = new URL(page.url()).pathname.split('/')[2]!;
+    const dev = { email: 'dev@console.test', password: `dev-${Math.random().toString(36).slice(2)}` };
+    await page.getByRole('link', { name: 'Members' }).click();
+    const table = page.getByRole('table', { name: 'Members' });
+    await table.getByRole('row').filter({ hasText: `${platform.admin.email}(you)` }).waitFor();
+
+    await page.getByRole('button', { name: 'Create user' }).click();
+    const create = page.getByRole('dialog', { name: 'Create user' });
+    await create.getByLabel('E-mail').fill(dev.email);
+    await create.getByLabel('Name').fill('Dev');
+    await create.getByLabel('Initial password').fill(dev.password);
+    await create.getByRole('button', { name: 'Create user' }).click();
+    await page.getByText(`User ${dev.email} created.`).waitFor();
+
+    await page.getByRole('button', { name: 'Add member' }).click();
+    const add = page.getByRole('dialog', { name: 'Add member' });
+    await add.getByLabel('E-mail').fill(dev.email);
+    await add.getByRole('combobox', { name: 'Role' }).click();
+    await page.getByRole('option', { name: 'Viewer' }).click();
+    await add.getByRole('button', { name: 'Add member' }).click();
+    const role = table.getByRole('combobox', { name: `Role of ${dev.email}` });
+    await expect.poll(() => role.textContent()).toBe('Viewer');
+    await role.click();
+    await page.getByRole('option', { name: 'Member' }).click();
+    const api = await adminClient();
+    await expect
+      .poll(async () => (await api.GET('/v1/projects/{project}/members', { params: { path: { project: projectId } } })).data?.items.find((m) => m.email === dev.email)?.role)
+      .toBe('member');
+    await snap(page, '09-members');
+
+    // The new member, in a browser of their own, sees this project's instances.
+    const devContext = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: consoleUrl });
+    try {
+      const devPage = await devContext.newPage();
+      devPage.setDefaultTimeout(20_000);
+      await devPage.goto('/login');
+      await devPage.getByLabel('E-mail').fill(dev.email);
+      await devPage.getByLabel('Password').fill(dev.password);
+      await devPage.getByRole('button', { name: 'Sign in' }).click();
+      await devPage.waitForURL(/\/instances$/);
+      await devPage.goto(`/projects/${projectId}/instances`);
+      await devPage.getByRole('link', { name: instanceName }).waitFor();
+
+      // Removed, they lose it: the API answers 404 and the page says so.
+      page.once('dialog', (dialog) => void dialog.accept());
+      await table.getByRole('row').filter({ hasText: dev.email }).getByRole('button', { name: `Remove ${dev.email}` }).click();
+      await table.getByRole('row').filter({ hasText: dev.email }).waitFor({ state: 'detached' });
+      await devPage.reload();
+      await devPage.getByRole('alert').filter({ hasText: 'Could not load instances' }).waitFor();
+      expect(await devPage.getByRole('link', { name: instanceName }).count()).toBe(0);
+    } finally {
+      await devContext.close();
+    }
+  });
+
   test('the activity page lists who changed what, refusals included', async () => {
     await page.getByRole('link', { name: 'Activity' }).click();
     const table = page.getByRole('table', { name: 'Activity' });
