@@ -290,13 +290,6 @@ describe('console flows', () => {
     await add.getByRole('button', { name: 'Add member' }).click();
     const role = table.getByRole('combobox', { name: `Role of ${dev.email}` });
     await expect.poll(() => role.textContent()).toBe('Viewer');
-    await role.click();
-    await page.getByRole('option', { name: 'Member' }).click();
-    const api = await adminClient();
-    await expect
-      .poll(async () => (await api.GET('/v1/projects/{project}/members', { params: { path: { project: projectId } } })).data?.items.find((m) => m.email === dev.email)?.role)
-      .toBe('member');
-    await snap(page, '09-members');
 
     // The new member, in a browser of their own, sees this project's instances.
     const devContext = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: consoleUrl });
@@ -310,6 +303,18 @@ describe('console flows', () => {
       await devPage.waitForURL(/\/instances$/);
       await devPage.goto(`/projects/${projectId}/instances`);
       await devPage.getByRole('link', { name: instanceName }).waitFor();
+      // A viewer reads only: no way to create.
+      expect(await devPage.getByRole('button', { name: 'Create instance' }).isDisabled()).toBe(true);
+
+      await role.click();
+      await page.getByRole('option', { name: 'Member' }).click();
+      const api = await adminClient();
+      await expect
+        .poll(async () => (await api.GET('/v1/projects/{project}/members', { params: { path: { project: projectId } } })).data?.items.find((m) => m.email === dev.email)?.role)
+        .toBe('member');
+      await snap(page, '09-members');
+      await devPage.reload();
+      await devPage.getByRole('link', { name: 'Create instance' }).waitFor();
 
       // Removed, they lose it: the API answers 404 and the page says so.
       page.once('dialog', (dialog) => void dialog.accept());

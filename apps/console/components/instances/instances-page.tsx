@@ -8,10 +8,12 @@ import { Button } from '@/components/ui/button'
 import { Card } from '@/components/ui/card'
 import { Input } from '@/components/ui/input'
 import { useInstancesQuery } from '@/data/instances/instances-query'
+import { useProjectRole } from '@/data/projects/projects-query'
 import { useDebounced } from '@/lib/use-debounced'
 import { InstancesTable } from './instances-table'
 
 export function InstancesPage({ projectId }: { projectId: string }) {
+  const role = useProjectRole(projectId)
   const [filter, setFilter] = useState('')
   const name = useDebounced(filter.trim())
   const { data: instances, error, isPending, refetch, isFetching, hasNextPage, fetchNextPage, isFetchingNextPage } =
@@ -23,11 +25,17 @@ export function InstancesPage({ projectId }: { projectId: string }) {
         title="Instances"
         description="Persistent, Redis-compatible databases in this project."
         actions={
-          <Button asChild>
-            <Link href={`/projects/${projectId}/instances/new`}>
+          role === 'viewer' ? (
+            <Button disabled title="Viewers cannot create instances">
               <Plus className="size-4" aria-hidden /> Create instance
-            </Link>
-          </Button>
+            </Button>
+          ) : (
+            <Button asChild>
+              <Link href={`/projects/${projectId}/instances/new`}>
+                <Plus className="size-4" aria-hidden /> Create instance
+              </Link>
+            </Button>
+          )
         }
       />
       <main className="space-y-4 px-8 py-6">

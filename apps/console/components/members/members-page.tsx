@@ -11,7 +11,7 @@ import { useSessionQuery } from '@/data/auth/session-query'
 import { useProjectMemberRemoveMutation } from '@/data/projects/project-member-remove-mutation'
 import { useProjectMemberUpdateMutation } from '@/data/projects/project-member-update-mutation'
 import { useProjectMembersQuery } from '@/data/projects/project-members-query'
-import { useProjectsQuery } from '@/data/projects/projects-query'
+import { useProjectRole } from '@/data/projects/projects-query'
 import { AddMemberDialog } from './add-member-dialog'
 import { CreateUserDialog } from './create-user-dialog'
 import { RoleSelect } from './role-select'
@@ -25,8 +25,7 @@ export function MembersPage({ projectId }: { projectId: string }) {
   const [creatingUser, setCreatingUser] = useState(false)
   const [createdEmail, setCreatedEmail] = useState<string | null>(null)
   const me = session?.user
-  const { data: projects } = useProjectsQuery()
-  const myRole = projects?.find((p) => p.id === projectId)?.role
+  const myRole = useProjectRole(projectId)
   const isOwner = myRole === 'owner'
   const problem = update.error ?? remove.error
 

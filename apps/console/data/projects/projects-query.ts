@@ -11,3 +11,9 @@ export async function getProjects(signal?: AbortSignal) {
 export function useProjectsQuery() {
   return useQuery({ queryKey: queryKeys.projects(), queryFn: ({ signal }) => getProjects(signal), retry: false })
 }
+
+/** The caller's role in a project (undefined while loading): viewers read, members change, owners manage. */
+export function useProjectRole(projectId: string): Project['role'] | undefined {
+  const { data } = useProjectsQuery()
+  return data?.find((p) => p.id === projectId)?.role
+}

@@ -10,6 +10,7 @@ import { Input } from '@/components/ui/input'
 import { useInstanceDeleteMutation } from '@/data/instances/instance-delete-mutation'
 import type { Instance } from '@/data/instances/instance-query'
 import { useInstanceRestartMutation } from '@/data/instances/instance-restart-mutation'
+import { useProjectRole } from '@/data/projects/projects-query'
 import { ModifyDialog } from './modify-dialog'
 
 export function InstanceActions({ projectId, instance }: { projectId: string; instance: Instance }) {
@@ -17,20 +18,21 @@ export function InstanceActions({ projectId, instance }: { projectId: string; in
   const [deleting, setDeleting] = useState(false)
   const [modifying, setModifying] = useState(false)
   const gone = instance.status === 'deleting' || instance.status === 'deleted'
+  const readOnly = useProjectRole(projectId) === 'viewer'
   return (
     <>
       {restart.error ? <span className="text-xs text-danger">{restart.error.message}</span> : null}
-      <Button variant="secondary" onClick={() => setModifying(true)} disabled={instance.status !== 'running'}>
+      <Button variant="secondary" onClick={() => setModifying(true)} disabled={readOnly || instance.status !== 'running'}>
         <SlidersHorizontal className="size-4" aria-hidden /> Modify
       </Button>
       <Button
         variant="secondary"
         onClick={() => restart.mutate()}
-        disabled={instance.status !== 'running' || restart.isPending}
+        disabled={readOnly || instance.status !== 'running' || restart.isPending}
       >
         <RotateCw className="size-4" aria-hidden /> Restart
       </Button>
-      <Button variant="secondary" onClick={() => setDeleting(true)} disabled={gone} className="text-danger">
+      <Button variant="secondary" onClick={() => setDeleting(true)} disabled={readOnly || gone} className="text-danger">
         <Trash2 className="size-4" aria-hidden /> Delete
       </Button>
       <DeleteDialog projectId={projectId} instance={instance} open={deleting} onOpenChange={setDeleting} />
