@@ -222,4 +222,33 @@ mod tests {
         assert!(matches!(parse(&[b'x'; MAX_LINE + 10]), Parsed::Refused { close: true, .. }));
         assert!(matches!(parse(b"\r\n"), Parsed::Refused { .. }));
     }
+
+    /// Arbitrary bytes never panic, and a parsed length never runs past the buffer.
+    #[test]
+    fn random_input_is_safe() {
+        let words: &[&[u8]] = &[b"get ", b"gets ", b"set ", b"cas ", b"incr ", b"gat ", b"delete ", b"k ", b"0 ", b"-1 ",
+            b"99999999999999999999 ", b"3 ", b"noreply", b"\r\n", b"\n", b"abc", b"\x00", b" ", b"flush_all ", b"touch "];
+        let mut seed = 0x9e3779b97f4a7c15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..20_000 {
+            let mut buf = Vec::new();
+            for _ in 0..(next() % 12) {
+                if next() % 4 == 0 {
+                    buf.push(next() as u8);
+                } else {
+                    buf.extend_from_slice(words[(next() % words.len() as u64) as usize]);
+                }
+            }
+            match parse(&buf) {
+                Parsed::Incomplete => {}
+                Parsed::Request { len, .. } => assert!(len > 0 && len <= buf.len()),
+                Parsed::Refused { len, .. } => assert!(len <= buf.len().max(1)),
+            }
+        }
+    }
 }
