@@ -35,6 +35,9 @@ async fn strings_and_signed_integers() {
     c.expect(b"STRLEN k\r\n", b":7\r\n").await;
     c.expect(b"GETRANGE k 0 -3\r\n", b"$5\r\nvalue\r\n").await;
     c.expect(b"SETRANGE r 2 ab\r\n", b":4\r\n").await;
+    c.expect(b"GETRANGE k -100 -50\r\n", b"$1\r\nv\r\n").await;
+    c.expect(b"INCRBYFLOAT g 0.1\r\n", b"$3\r\n0.1\r\n").await;
+    c.expect(b"INCRBYFLOAT g 0.2\r\n", b"$3\r\n0.3\r\n").await;
     c.expect(b"GET r\r\n", b"$4\r\n\x00\x00ab\r\n").await;
     c.expect(b"SET k v NX\r\n", b"$-1\r\n").await;
     c.expect(b"SET k v2 XX GET\r\n", b"$7\r\nvalue12\r\n").await;
@@ -257,6 +260,11 @@ async fn hashes_lists_sets_sorted_sets() {
     c.expect(b"SISMEMBER s a\r\n", b":1\r\n").await;
     c.expect(b"SREM s a x\r\n", b":1\r\n").await;
     c.expect(b"SCARD s\r\n", b":1\r\n").await;
+    c.expect(b"ZADD dup NX 1 a 2 a\r\n", b":1\r\n").await;
+    c.expect(b"ZSCORE dup a\r\n", b"$1\r\n1\r\n").await;
+    c.expect(b"ZADD lex 0 a 0 b 0 c 0 d\r\n", b":4\r\n").await;
+    c.expect(b"ZRANGE lex [b (d BYLEX\r\n", b"*2\r\n$1\r\nb\r\n$1\r\nc\r\n").await;
+    c.expect(b"ZRANGE lex + (b BYLEX REV LIMIT 0 1\r\n", b"*1\r\n$1\r\nd\r\n").await;
     c.expect(b"ZADD z 1 a 2 b 3 c\r\n", b":3\r\n").await;
     c.expect(b"ZADD z CH 5 a 2 b\r\n", b":1\r\n").await;
     c.expect(b"ZADD z INCR 1 b\r\n", b"$1\r\n3\r\n").await;
@@ -303,7 +311,7 @@ async fn connection_and_server_commands() {
         b"*2\r\n*10\r\n$3\r\nget\r\n:2\r\n*2\r\n+readonly\r\n+fast\r\n:1\r\n:1\r\n:1\r\n*3\r\n+@read\r\n+@string\r\n+@fast\r\n*0\r\n\
 *1\r\n*6\r\n$5\r\nflags\r\n*1\r\n+RO\r\n$12\r\nbegin_search\r\n*4\r\n$4\r\ntype\r\n$5\r\nindex\r\n$4\r\nspec\r\n*2\r\n$5\r\nindex\r\n:1\r\n\
 $9\r\nfind_keys\r\n*4\r\n$4\r\ntype\r\n$5\r\nrange\r\n$4\r\nspec\r\n*6\r\n$7\r\nlastkey\r\n:0\r\n$7\r\nkeystep\r\n:1\r\n$5\r\nlimit\r\n:0\r\n\
-*0\r\n*-1\r\n",
+*0\r\n$-1\r\n",
     )
     .await;
     c.expect(

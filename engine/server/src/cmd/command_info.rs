@@ -1,4 +1,4 @@
-//! COMMAND INFO [command-name ...]: all commands without names; null for unknown names.
+//! COMMAND INFO [command-name ...]: all commands without names; a null for each unknown name.
 
 use super::command::write_info;
 use super::Ctx;
@@ -15,7 +15,7 @@ pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
     for name in args.tail(2).iter() {
         match reg.lookup_full(name) {
             Some(index) => write_info(ctx.reply, index),
-            None => ctx.reply.null_array(),
+            None => ctx.reply.null(),
         }
     }
     Ok(())

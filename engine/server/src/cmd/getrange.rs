@@ -14,14 +14,23 @@ pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
             Some(e) => as_str(e)?,
             None => b"",
         };
-        // Redis: a negative start past the beginning is 0; start > end (both negative) is empty.
+        // Redis' own arithmetic (not LRANGE's): both ends are clamped to 0 before comparing.
         if start < 0 && end < 0 && start > end {
             reply.bulk(b"");
             return Ok(());
         }
-        match super::util::resolve_range(start, end, s.len()) {
-            Some((a, b)) => reply.bulk(&s[a..=b]),
-            None => reply.bulk(b""),
+        let len = s.len() as i64;
+        let mut a = if start < 0 { len + start } else { start };
+        let mut b = if end < 0 { len + end } else { end };
+        a = a.max(0);
+        b = b.max(0);
+        if b >= len {
+            b = len - 1;
+        }
+        if len == 0 || a > b {
+            reply.bulk(b"");
+        } else {
+            reply.bulk(&s[a as usize..=b as usize]);
         }
         Ok(())
     })?

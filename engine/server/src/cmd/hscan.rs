@@ -12,14 +12,20 @@ use basalt_storage::Value;
 
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
     parse_cursor(args.get(2))?;
-    let opts = parse_scan_options(args.tail(3), false, true)?;
     let reply = &mut *ctx.reply;
     ctx.shared.db.read(args.get(1), |entry| {
+        // As Redis: a missing key is an empty scan and the type is checked before the options.
         let hash = match entry.map(|e| &e.value) {
-            None => None,
+            None => {
+                reply.array(2);
+                reply.bulk(b"0");
+                reply.array(0);
+                return Ok(());
+            }
             Some(Value::Hash(h)) => Some(h),
             Some(_) => return Err(CmdError::WrongType),
         };
+        let opts = parse_scan_options(args.tail(3), false, true)?;
         let fields: Vec<_> = hash
             .into_iter()
             .flatten()

@@ -61,7 +61,9 @@ pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
         let (mut added, mut updated) = (0i64, 0i64);
         let mut incr_result = None;
         for &(score, member) in &pairs {
-            match current(member) {
+            // A member named twice sees its own earlier change, as Redis applies pairs in order.
+            let earlier = changes.iter().rev().find(|(m, _, _)| *m == member).map(|(_, s, _)| *s);
+            match earlier.or_else(|| current(member)) {
                 Some(old) => {
                     if nx {
                         continue;

@@ -89,17 +89,22 @@ pub fn select(z: &ZSet, q: &Query) -> Vec<(Bytes, f64)> {
             }
             v
         }
-        Range::Lex(min, max) => {
-            let mut v: Vec<_> = z
-                .iter()
-                .filter(|(m, _)| above_lex(m, min) && below_lex(m, max))
-                .map(|(m, s)| (m.clone(), s))
-                .collect();
-            if q.reverse {
-                v.reverse();
-            }
-            v
-        }
+        // As Redis walks its skiplist: from the first member inside the bound, while members
+        // stay inside (members are meant to share one score; with mixed scores this is
+        // what Redis returns too).
+        Range::Lex(min, max) if q.reverse => z
+            .iter()
+            .rev()
+            .skip_while(|(m, _)| !below_lex(m, max))
+            .take_while(|(m, _)| above_lex(m, min))
+            .map(|(m, s)| (m.clone(), s))
+            .collect(),
+        Range::Lex(min, max) => z
+            .iter()
+            .skip_while(|(m, _)| !above_lex(m, min))
+            .take_while(|(m, _)| below_lex(m, max))
+            .map(|(m, s)| (m.clone(), s))
+            .collect(),
     };
     if let Some((offset, count)) = q.limit {
         if offset < 0 {

@@ -38,7 +38,8 @@ pub fn parse_i64(s: &[u8]) -> Option<i64> {
 /// A float as Redis' `strtod`-based parsers accept it: `inf`, `-inf`, `+inf`, decimals and
 /// exponents; never NaN, never surrounding spaces.
 pub fn parse_f64(s: &[u8]) -> Option<f64> {
-    if s.is_empty() || s.len() > 256 {
+    // Long enough for any plain-notation double INCRBYFLOAT may have stored (up to ~330 chars).
+    if s.is_empty() || s.len() > 4096 {
         return None;
     }
     let text = std::str::from_utf8(s).ok()?;
@@ -105,14 +106,18 @@ pub fn push_f64(out: &mut Vec<u8>, v: f64) {
     }
 }
 
-/// Append `v` as INCRBYFLOAT and HINCRBYFLOAT store it: plain decimal, no exponent.
+/// Append `v` as INCRBYFLOAT stores it: plain decimal, no exponent, trailing zeros cut.
+/// Redis computes in `long double` and prints 17 digits, so `0.1 + 0.2` shows as `0.3`; with
+/// `f64` the same result needs 15 significant digits (`%.15g`), which is what is printed here.
 pub fn push_f64_human(out: &mut Vec<u8>, v: f64) {
     use std::io::Write;
     if v == v.trunc() && v.abs() < 1e17 {
         push_i64(out, v as i64);
-    } else {
-        let _ = write!(out, "{v}");
+        return;
     }
+    // Round to 15 significant digits, then print that value in plain notation.
+    let rounded: f64 = format!("{v:.14e}").parse().unwrap_or(v);
+    let _ = write!(out, "{rounded}");
 }
 
 #[cfg(test)]
@@ -145,6 +150,9 @@ mod tests {
         push_i64(&mut o, i64::MIN);
         assert_eq!(o, b"-9223372036854775808");
         assert_eq!(parse_f64(b"nan"), None);
+        let mut o = Vec::new();
+        push_f64_human(&mut o, 0.1 + 0.2);
+        assert_eq!(o, b"0.3");
         assert_eq!(parse_f64(b"-inf"), Some(f64::NEG_INFINITY));
     }
 }
