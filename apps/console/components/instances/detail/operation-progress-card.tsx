@@ -1,5 +1,6 @@
 'use client'
 import { Check, Circle, LoaderCircle, X } from 'lucide-react'
+import { useEffect, useRef } from 'react'
 import { Badge } from '@/components/ui/badge'
 import { Card, CardBody, CardHeader, CardTitle } from '@/components/ui/card'
 import { Progress } from '@/components/ui/progress'
@@ -20,6 +21,11 @@ const stepLabel = (name: string) => name.replaceAll('_', ' ')
 export function OperationProgressCard({ projectId, operation }: { projectId: string; operation: Operation }) {
   const { progress, connected } = useOperationEvents(projectId, operation)
   const done = progress.status === 'succeeded' || progress.status === 'failed'
+  // Keep the newest log line in view as events arrive.
+  const logRef = useRef<HTMLOListElement>(null)
+  useEffect(() => {
+    if (logRef.current) logRef.current.scrollTop = logRef.current.scrollHeight
+  }, [progress.log.length])
   return (
     <Card aria-labelledby="operation-progress-title">
       <CardHeader>
@@ -49,7 +55,7 @@ export function OperationProgressCard({ projectId, operation }: { projectId: str
         {progress.steps.length ? <StepList steps={progress.steps} /> : null}
         {progress.error ? <p className="text-sm text-danger">{progress.error}</p> : null}
         {progress.log.length ? (
-          <ol aria-label="Operation log" className="max-h-48 space-y-0.5 overflow-y-auto rounded-md bg-canvas p-2 font-mono text-xs">
+          <ol ref={logRef} aria-label="Operation log" className="max-h-48 space-y-0.5 overflow-y-auto rounded-md bg-canvas p-2 font-mono text-xs">
             {progress.log.map((line) => (
               <li key={line.id}>
                 {line.step ? <span className="text-muted">[{line.step}] </span> : null}
