@@ -77,7 +77,7 @@ export async function startPlatform({ dataDir, databaseUrl, apiPort, consolePort
   let consoleUrl = null;
   if (withConsole && fs.existsSync(path.join(CONSOLE_DIR, '.next'))) {
     const nextBin = createRequire(path.join(CONSOLE_DIR, 'package.json')).resolve('next/dist/bin/next');
-    const consoleEnv = { ...env, BASALT_API_URL: apiUrl, PORT: String(consolePort) };
+    const consoleEnv = { ...env, BASALT_API_URL: apiUrl, PORT: String(consolePort), NEXT_TELEMETRY_DISABLED: '1' };
     consoleUrl = `http://127.0.0.1:${consolePort}`;
     await started(
       supervise('console', process.execPath, [nextBin, 'start', '-p', String(consolePort), '-H', '127.0.0.1'], { env: consoleEnv, cwd: CONSOLE_DIR, logDir }),
