@@ -9,7 +9,7 @@
 use bytes::Bytes;
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher};
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
 
 #[derive(Clone, Copy, Debug)]
@@ -23,6 +23,9 @@ const SHARDS: usize = 64;
 
 pub struct MetaTable {
     shards: Vec<Mutex<HashMap<Bytes, Meta>>>,
+    /// Records in all shards. While it is 0 (no client used flags or `gets`) lookups and
+    /// removals skip the hash and the lock: the common case costs one atomic load.
+    records: AtomicUsize,
     next_cas: AtomicU64,
     hasher: std::collections::hash_map::RandomState,
 }
@@ -31,6 +34,7 @@ impl Default for MetaTable {
     fn default() -> MetaTable {
         MetaTable {
             shards: (0..SHARDS).map(|_| Mutex::new(HashMap::new())).collect(),
+            records: AtomicUsize::new(0),
             next_cas: AtomicU64::new(1),
             hasher: std::collections::hash_map::RandomState::new(),
         }
@@ -58,7 +62,9 @@ impl MetaTable {
             Some(m) if m.fingerprint == fingerprint => *m,
             _ => {
                 let meta = Meta { flags: 0, cas: self.next_cas.fetch_add(1, Relaxed), fingerprint };
-                shard.insert(Bytes::copy_from_slice(key), meta);
+                if shard.insert(Bytes::copy_from_slice(key), meta).is_none() {
+                    self.records.fetch_add(1, Relaxed);
+                }
                 meta
             }
         }
@@ -67,6 +73,9 @@ impl MetaTable {
     /// The flags of `key` holding `value` (0 without a matching record); creates nothing, so
     /// a plain `get` costs one lookup.
     pub fn flags(&self, key: &[u8], value: &[u8]) -> u32 {
+        if self.records.load(Relaxed) == 0 {
+            return 0;
+        }
         match self.shard(key).get(key) {
             Some(m) if m.fingerprint == self.hash(value) => m.flags,
             _ => 0,
@@ -84,22 +93,34 @@ impl MetaTable {
         }
         let cas = self.next_cas.fetch_add(1, Relaxed);
         let meta = Meta { flags, cas, fingerprint: self.hash(value) };
-        self.shard(key).insert(Bytes::copy_from_slice(key), meta);
+        if self.shard(key).insert(Bytes::copy_from_slice(key), meta).is_none() {
+            self.records.fetch_add(1, Relaxed);
+        }
     }
 
     /// Whether `cas` is the current CAS unique of `key` holding `value`.
     pub fn cas_matches(&self, key: &[u8], value: &[u8], cas: u64) -> bool {
+        if self.records.load(Relaxed) == 0 {
+            return false;
+        }
         let fingerprint = self.hash(value);
         matches!(self.shard(key).get(key), Some(m) if m.fingerprint == fingerprint && m.cas == cas)
     }
 
     pub fn remove(&self, key: &[u8]) {
-        self.shard(key).remove(key);
+        if self.records.load(Relaxed) == 0 {
+            return;
+        }
+        if self.shard(key).remove(key).is_some() {
+            self.records.fetch_sub(1, Relaxed);
+        }
     }
 
     pub fn clear(&self) {
         for shard in &self.shards {
-            shard.lock().unwrap_or_else(|e| e.into_inner()).clear();
+            let mut shard = shard.lock().unwrap_or_else(|e| e.into_inner());
+            self.records.fetch_sub(shard.len(), Relaxed);
+            shard.clear();
         }
     }
 }
