@@ -7,7 +7,7 @@ import type { OperationRun } from './operation.js';
 import type { Node } from './stack.js';
 import { regionSsh, sshCommonArgs, type RegionSsh } from './ssh.js';
 import { runPlaybook, type PlaybookResult } from './ansible/ansible.js';
-import { ENGINE_PORT, engineVars, healthCredentials } from './engine-settings.js';
+import { ENGINE_PORT, ENGINE_TLS_PORT, engineVars, healthCredentials } from './engine-settings.js';
 import { pingAs } from './resp.js';
 import { StepError } from './errors.js';
 import { allowlistAdmits, poolNetwork } from './ipam.js';
@@ -38,6 +38,8 @@ export async function deployEngine(
     masterKey: ctx.config.masterKey,
     features: ctx.engineFeatures,
     engineBinary: ctx.config.engineBinary,
+    tls: instance.tlsEnabled,
+    instanceId: instance.id,
   });
   const step = { 'engine.yml': 'ansible_deploy', 'restart.yml': 'ansible_restart', 'live-config.yml': 'ansible_apply' }[playbook];
   const result = await run.step(
@@ -69,8 +71,12 @@ export async function deployEngine(
  * process VM (no SSH user), whose engine runs supervised in the VM's directory.
  */
 function hostVars(node: Node, ssh: RegionSsh): Record<string, unknown> {
+  // The names the node's TLS certificate holds: its addresses and loopback (health check).
+  const sans = [...new Set([node.private_ip, node.public_ip, '127.0.0.1'])].map((ip) => `IP:${ip}`);
+  const tlsVars = { engine_tls_sans: [...sans, 'DNS:localhost'] };
   if (!node.ssh_user) {
     return {
+      ...tlsVars,
       ansible_connection: 'local',
       ansible_python_interpreter: '{{ ansible_playbook_python }}',
       engine_supervisor: 'process',
@@ -80,12 +86,34 @@ function hostVars(node: Node, ssh: RegionSsh): Record<string, unknown> {
     };
   }
   return {
+    ...tlsVars,
     ansible_host: node.private_ip,
     ansible_user: node.ssh_user,
     ansible_ssh_private_key_file: ssh.privateKeyFile,
     ansible_ssh_common_args: sshCommonArgs(ssh),
     engine_data_dir: node.data_dir,
   };
+}
+
+/** The task of the role whose output is the instance's CA certificate (public); Ansible prefixes `engine : `. */
+const CA_TASK = "Read the instance's CA certificate";
+
+/**
+ * The instance's CA certificate as the deploy printed it (read from the events); one
+ * CA per node, so a multi-node instance gives several, joined as one PEM bundle.
+ */
+export function caCertificateOf(result: PlaybookResult): string | undefined {
+  const pems = result.events
+    .filter((e) => e.event === 'runner_on_ok' && (e.task === CA_TASK || e.task?.endsWith(` : ${CA_TASK}`)) && typeof e.result?.stdout === 'string')
+    .map((e) => String(e.result?.stdout).trim());
+  const unique = [...new Set(pems)].filter((pem) => pem.includes('BEGIN CERTIFICATE'));
+  return unique.length ? unique.join('\n') + '\n' : undefined;
+}
+
+/** The CA certificate stored with the instance's endpoints by the last create or modify. */
+export function storedCaCertificate(instance: InstanceRow): string | undefined {
+  const endpoints = (Array.isArray(instance.endpoints) ? instance.endpoints : []) as Partial<Endpoint>[];
+  return endpoints.find((e) => typeof e.ca_certificate === 'string')?.ca_certificate;
 }
 
 /**
@@ -99,7 +127,11 @@ export async function checkEndpoints(
   instance: InstanceRow,
   region: RegionRow,
   nodes: Node[],
+  caCertificate?: string,
 ): Promise<void> {
+  const secure = instance.tlsEnabled ? caCertificate ?? storedCaCertificate(instance) : undefined;
+  if (instance.tlsEnabled && !secure) throw new StepError('health_check', 'the instance has TLS but no CA certificate was found (deploy output or stored endpoints)');
+  const port = secure ? ENGINE_TLS_PORT : ENGINE_PORT;
   await run.step(
     'health_check',
     async () => {
@@ -115,9 +147,9 @@ export async function checkEndpoints(
       const credentials = ctx.engineFeatures.has('users') ? healthCredentials(ctx.config.masterKey, users) : undefined;
       for (const node of nodes) {
         try {
-          await pingAs(node.public_ip, ENGINE_PORT, credentials?.user ?? 'default', credentials?.password);
+          await pingAs(node.public_ip, port, credentials?.user ?? 'default', credentials?.password, secure ? { caPem: secure } : undefined);
         } catch (error) {
-          throw new StepError('health_check', `${node.public_ip}:${ENGINE_PORT}: ${(error as Error).message}`, null, '', true);
+          throw new StepError('health_check', `${node.public_ip}:${port}: ${(error as Error).message}`, null, '', true);
         }
       }
     },
@@ -131,15 +163,21 @@ export interface Endpoint {
   port: number;
   tls: boolean;
   node: string;
+  /** With TLS: the instance's CA certificate (PEM) that clients verify the server with. */
+  ca_certificate?: string;
 }
 
-/** One endpoint per node; `local` VMs have one address, reachable from this host. */
-export function endpointsOf(nodes: Node[], tls = false): Endpoint[] {
+/**
+ * One endpoint per node; `local` VMs have one address, reachable from this host. With a
+ * CA certificate the endpoints are the TLS port (the plaintext one is off).
+ */
+export function endpointsOf(nodes: Node[], caCertificate?: string): Endpoint[] {
   return nodes.map((node) => ({
     type: node.public_ip === node.private_ip ? 'private' : 'public',
     host: node.public_ip,
-    port: ENGINE_PORT,
-    tls,
+    port: caCertificate ? ENGINE_TLS_PORT : ENGINE_PORT,
+    tls: caCertificate !== undefined,
     node: node.name,
+    ...(caCertificate ? { ca_certificate: caCertificate } : {}),
   }));
 }

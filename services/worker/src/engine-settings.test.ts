@@ -50,4 +50,12 @@ describe('engine settings from the instance', () => {
     const users = [user('reader', 'read_only', 'a'), user('admin', 'admin', 'b')];
     expect(healthCredentials(masterKey, users)).toEqual({ user: 'admin', password: 'b' });
   });
+
+  it('turns TLS on only with an engine that has it, and says so otherwise', () => {
+    const base = { type, users: [], allowlist: [], masterKey, engineBinary: '/bin/basalt-server', instanceId: 'i-1' };
+    const vars = engineVars({ ...base, features: new Set(['tls']), tls: true });
+    expect(vars).toMatchObject({ engine_tls_enabled: true, engine_tls_port: 6380, engine_tls_name: 'i-1' });
+    expect(engineVars({ ...base, features: new Set(['tls']) }).engine_tls_enabled).toBe(false);
+    expect(() => engineVars({ ...base, features: new Set(), tls: true })).toThrow(/tls_enabled .* no TLS/);
+  });
 });

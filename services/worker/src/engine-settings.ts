@@ -4,8 +4,11 @@
 import { createHash } from 'node:crypto';
 import { decryptSecret, type InstanceUserRow, type AllowlistEntryRow } from '@basalt/db';
 import type { InstanceTypeRow } from '@basalt/db';
+import { StepError } from './errors.js';
 
 export const ENGINE_PORT = 6379;
+/** The engine's TLS port; with TLS on, the plaintext port is off. */
+export const ENGINE_TLS_PORT = 6380;
 
 export interface VmSize {
   cpus: number;
@@ -38,7 +41,14 @@ export function engineVars(options: {
   masterKey: Buffer;
   features: ReadonlySet<string>;
   engineBinary: string;
+  /** The instance's tls_enabled; needs an engine that knows --tls-port. */
+  tls?: boolean;
+  /** Names the instance's CA and server certificate. */
+  instanceId?: string;
 }): Record<string, unknown> {
+  if (options.tls && !options.features.has('tls')) {
+    throw new StepError('ansible', 'the instance has tls_enabled but the engine binary being deployed has no TLS (--tls-port)');
+  }
   const size = vmSizeOf(options.type);
   const usersSupported = options.features.has('users');
   const health = usersSupported ? healthCredentials(options.masterKey, options.users) : undefined;
@@ -59,6 +69,9 @@ export function engineVars(options: {
     })),
     engine_allowlist_supported: options.features.has('allowlist'),
     engine_allowlist: options.allowlist.map((entry) => entry.cidr),
+    engine_tls_enabled: options.tls === true,
+    engine_tls_port: ENGINE_TLS_PORT,
+    engine_tls_name: options.instanceId ?? 'basalt',
     engine_health_user: health?.user ?? 'default',
     engine_health_password: health?.password ?? '',
   };

@@ -1,6 +1,7 @@
 // The worker's own check that an instance is reachable: connect to the endpoint as the
 // instance's user and send PING, exactly as a client would (RESP over TCP).
 import net from 'node:net';
+import tls from 'node:tls';
 
 function command(...parts: string[]): Buffer {
   const chunks = [Buffer.from(`*${parts.length}\r\n`)];
@@ -11,17 +12,37 @@ function command(...parts: string[]): Buffer {
   return Buffer.concat(chunks);
 }
 
+/**
+ * With `caPem` the connection is TLS and the server's certificate must chain to that CA
+ * (the instance's own; the certificate names the node's addresses).
+ */
+export interface TlsTarget {
+  caPem: string;
+}
+
+function connect(host: string, port: number, secure: TlsTarget | undefined): net.Socket {
+  if (!secure) return net.connect({ host, port });
+  return tls.connect({
+    host,
+    port,
+    ca: secure.caPem,
+    // An IP address is not a valid SNI name; the check below is against the IP SANs.
+    servername: net.isIP(host) ? '' : host,
+    checkServerIdentity: (_name, cert) => tls.checkServerIdentity(host, cert),
+  });
+}
+
 /** Sends the commands in order and returns their first-line replies (simple and error replies). */
-export function sendCommands(host: string, port: number, commands: string[][], timeoutMs = 5000): Promise<string[]> {
+export function sendCommands(host: string, port: number, commands: string[][], timeoutMs = 5000, secure?: TlsTarget): Promise<string[]> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect({ host, port });
+    const socket = connect(host, port, secure);
     const replies: string[] = [];
     let buffer = '';
     const timer = setTimeout(() => {
       socket.destroy();
       reject(new Error(`no reply from ${host}:${port} within ${timeoutMs} ms`));
     }, timeoutMs);
-    socket.on('connect', () => socket.write(Buffer.concat(commands.map((c) => command(...c)))));
+    socket.on(secure ? 'secureConnect' : 'connect', () => socket.write(Buffer.concat(commands.map((c) => command(...c)))));
     socket.setEncoding('utf8');
     socket.on('data', (chunk: string) => {
       buffer += chunk;
@@ -48,9 +69,9 @@ export function sendCommands(host: string, port: number, commands: string[][], t
 }
 
 /** AUTH (when a password is given) then PING; resolves when the reply is PONG. */
-export async function pingAs(host: string, port: number, user: string, password: string | undefined): Promise<void> {
+export async function pingAs(host: string, port: number, user: string, password: string | undefined, secure?: TlsTarget): Promise<void> {
   const commands = password ? [['AUTH', user, password], ['PING']] : [['PING']];
-  const replies = await sendCommands(host, port, commands);
+  const replies = await sendCommands(host, port, commands, 5000, secure);
   const ping = replies[replies.length - 1];
   if (password && replies[0] !== '+OK') throw new Error(`AUTH as ${user} refused: ${replies[0]}`);
   if (ping !== '+PONG') throw new Error(`PING answered ${ping}`);

@@ -4,7 +4,7 @@ import type { ModifyJob } from '@basalt/db';
 import type { JobContext } from '../context.js';
 import { runOperation, type Outcome } from './run-operation.js';
 import { applyStack } from '../stack.js';
-import { checkEndpoints, deployEngine, endpointsOf } from '../engine-deploy.js';
+import { caCertificateOf, checkEndpoints, deployEngine, endpointsOf } from '../engine-deploy.js';
 import { vmSizeOf } from '../engine-settings.js';
 import { poolAddresses, requireNodes } from './nodes.js';
 
@@ -16,9 +16,10 @@ export function modify(ctx: JobContext, payload: ModifyJob): Promise<Outcome> {
       const addresses = poolAddresses(requireNodes(instance, 'load'));
       await run.event('modify', null, `changes: ${JSON.stringify(payload.changes ?? {})}`);
       const nodes = await applyStack(ctx, run, instance, region, vmSizeOf(type), addresses);
-      await deployEngine(ctx, run, instance, region, nodes);
-      await checkEndpoints(ctx, run, instance, region, nodes);
-      await ctx.repo.updateInstance(instance.id, { status: 'running', health: 'healthy', fault: null, nodes, endpoints: endpointsOf(nodes) });
+      const deployed = await deployEngine(ctx, run, instance, region, nodes);
+      const ca = instance.tlsEnabled ? caCertificateOf(deployed) : undefined;
+      await checkEndpoints(ctx, run, instance, region, nodes, ca);
+      await ctx.repo.updateInstance(instance.id, { status: 'running', health: 'healthy', fault: null, nodes, endpoints: endpointsOf(nodes, ca) });
     },
   });
 }

@@ -9,6 +9,7 @@ short_description: Send admin commands to basalt-server as a user
 options:
   host: {type: str, default: 127.0.0.1, description: Address of the server.}
   port: {type: int, default: 6379, description: Port of the server.}
+  tls_ca_file: {type: str, default: "", description: CA certificate to verify the server with; set, the connection uses TLS.}
   user: {type: str, default: default, description: User to AUTH as.}
   password: {type: str, default: "", no_log: true, description: Password; empty skips AUTH.}
   commands: {type: list, elements: list, required: true, description: Commands, each a list of words.}
@@ -27,6 +28,7 @@ def main() -> None:
         argument_spec=dict(
             host=dict(type="str", default="127.0.0.1"),
             port=dict(type="int", default=6379),
+            tls_ca_file=dict(type="str", default=""),
             user=dict(type="str", default="default"),
             password=dict(type="str", default="", no_log=True),
             commands=dict(type="list", elements="list", required=True),
@@ -44,7 +46,7 @@ def main() -> None:
     started = time.monotonic()
     while True:
         try:
-            sock = session(p["host"], p["port"], p["user"], p["password"])
+            sock = session(p["host"], p["port"], p["user"], p["password"], ca_file=p["tls_ca_file"])
             break
         except PermissionError as err:
             give_up(str(err))

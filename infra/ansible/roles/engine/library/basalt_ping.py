@@ -9,6 +9,7 @@ short_description: Wait until basalt-server answers PING as a user
 options:
   host: {type: str, default: 127.0.0.1, description: Address of the server.}
   port: {type: int, default: 6379, description: Port of the server.}
+  tls_ca_file: {type: str, default: "", description: CA certificate to verify the server with; set, the connection uses TLS.}
   user: {type: str, default: default, description: User to AUTH as.}
   password: {type: str, default: "", no_log: true, description: Password; empty skips AUTH.}
   timeout: {type: int, default: 30, description: Seconds to keep trying.}
@@ -25,6 +26,7 @@ def main() -> None:
         argument_spec=dict(
             host=dict(type="str", default="127.0.0.1"),
             port=dict(type="int", default=6379),
+            tls_ca_file=dict(type="str", default=""),
             user=dict(type="str", default="default"),
             password=dict(type="str", default="", no_log=True),
             timeout=dict(type="int", default=30),
@@ -36,7 +38,7 @@ def main() -> None:
     last_error = "no attempt made"
     while time.monotonic() - started < p["timeout"]:
         try:
-            with session(p["host"], p["port"], p["user"], p["password"]) as sock:
+            with session(p["host"], p["port"], p["user"], p["password"], ca_file=p["tls_ca_file"]) as sock:
                 sock.sendall(encode("PING"))
                 reply = read_reply(sock)
             if reply == "+PONG":

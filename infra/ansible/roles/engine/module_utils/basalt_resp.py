@@ -1,8 +1,9 @@
-# RESP over a plain socket for the role's modules: enough to AUTH, PING and send a few
+# RESP over a plain or TLS socket for the role's modules: enough to AUTH, PING and send a few
 # admin commands to basalt-server on the VM, with no client library to install there.
 from __future__ import annotations
 
 import socket
+import ssl
 
 
 def encode(*parts: str) -> bytes:
@@ -38,9 +39,15 @@ def _read_line(sock: socket.socket) -> str:
     return data[:-2].decode(errors="replace")
 
 
-def session(host: str, port: int, user: str, password: str, timeout: float = 3.0) -> socket.socket:
-    """A connection, authenticated when a password is given; raises PermissionError when refused."""
+def session(host: str, port: int, user: str, password: str, timeout: float = 3.0, ca_file: str = "") -> socket.socket:
+    """A connection, authenticated when a password is given; raises PermissionError when refused.
+    With a CA file the connection is TLS and the server's certificate must chain to that CA."""
     sock = socket.create_connection((host, port), timeout=timeout)
+    if ca_file:
+        context = ssl.create_default_context(cafile=ca_file)
+        # The certificate names the node's addresses; the CA is the instance's own.
+        context.check_hostname = False
+        sock = context.wrap_socket(sock)
     if password:
         sock.sendall(encode("AUTH", user, password))
         reply = read_reply(sock)

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import type { AnsibleEvent } from './ansible/ansible.js';
+import { caCertificateOf, endpointsOf } from './engine-deploy.js';
+import type { Node } from './stack.js';
+
+const pem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----';
+const ok = (host: string, task: string, stdout: string): AnsibleEvent => ({ event: 'runner_on_ok', time: 0, host, task, result: { stdout } });
+const run = (events: AnsibleEvent[]) => ({ exitCode: 0, events, stats: {}, changed: 0 });
+
+describe('the instance CA certificate from the deploy events', () => {
+  it('is the output of the role task, one copy per distinct CA', () => {
+    const events = [ok('n1', "engine : Read the instance's CA certificate", pem), ok('n2', "engine : Read the instance's CA certificate", pem)];
+    expect(caCertificateOf(run(events))).toBe(`${pem}\n`);
+  });
+
+  it('ignores other tasks and output that is no certificate', () => {
+    expect(caCertificateOf(run([ok('n1', 'engine : Render the engine configuration', pem)]))).toBeUndefined();
+    expect(caCertificateOf(run([ok('n1', "engine : Read the instance's CA certificate", 'cat: no such file')]))).toBeUndefined();
+  });
+
+  it('makes TLS endpoints on port 6380 that carry it', () => {
+    const node = { name: 'n1', private_ip: '10.0.0.5', public_ip: '10.0.0.5' } as Node;
+    expect(endpointsOf([node], pem)).toEqual([{ type: 'private', host: '10.0.0.5', port: 6380, tls: true, node: 'n1', ca_certificate: pem }]);
+    expect(endpointsOf([node])).toEqual([{ type: 'private', host: '10.0.0.5', port: 6379, tls: false, node: 'n1' }]);
+  });
+});
