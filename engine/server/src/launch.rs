@@ -14,6 +14,15 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 use tokio::net::TcpListener;
 
+/// `host:port`, with an IPv6 literal in brackets (`[::1]:6379`).
+pub fn host_port(host: &str, port: u16) -> String {
+    if host.contains(':') && !host.starts_with('[') {
+        format!("[{host}]:{port}")
+    } else {
+        format!("{host}:{port}")
+    }
+}
+
 /// A bound server with its extra ports, not yet accepting.
 pub struct Launched {
     pub shared: Arc<Shared>,
@@ -45,11 +54,11 @@ pub async fn start(config: Config) -> Result<Launched, String> {
     let tls = match (sec.tls_port, &sec.tls_cert_file, &sec.tls_key_file) {
         (Some(port), Some(cert), Some(key)) => {
             let acceptor = crate::tls::acceptor(cert, key, sec.tls_ca_cert_file.as_deref(), sec.tls_auth_clients)?;
-            Some((format!("{}:{}", config.bind, port), acceptor))
+            Some((host_port(&config.bind, port), acceptor))
         }
         _ => None,
     };
-    let plain = sec.plaintext.then(|| format!("{}:{}", config.bind, config.port));
+    let plain = sec.plaintext.then(|| host_port(&config.bind, config.port));
     let listener = SecureListener::bind(plain.as_deref(), tls.as_ref().map(|(a, acc)| (a.as_str(), acc.clone())), limits.clone())
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", plain.clone().or(tls.as_ref().map(|t| t.0.clone())).unwrap_or_default()))?;
@@ -57,7 +66,10 @@ pub async fn start(config: Config) -> Result<Launched, String> {
 
     let bind_extra = |port: Option<u16>, host: String| async move {
         match port {
-            Some(p) => TcpListener::bind(format!("{host}:{p}")).await.map(Some).map_err(|e| format!("cannot listen on {host}:{p}: {e}")),
+            Some(p) => {
+                let addr = host_port(&host, p);
+                TcpListener::bind(&addr).await.map(Some).map_err(|e| format!("cannot listen on {addr}: {e}"))
+            }
             None => Ok(None),
         }
     };

@@ -37,3 +37,19 @@ async fn outside_refused_inside_served_and_kept_across_restart() {
     server.stop().await;
     assert_eq!(std::fs::read_to_string(dir.0.join("allowlist.conf")).unwrap(), "192.168.0.0/16\n");
 }
+
+#[tokio::test]
+async fn ipv6_clients() {
+    let dir = TempDir::new("allowlist-v6");
+    let server = start(&dir, &[("bind", "::1"), ("allowlist", "2001:db8::/32")]).await;
+    let addr = server.addrs.plain.unwrap();
+    assert!(addr.is_ipv6(), "{addr}");
+    let mut refused = security_support::Client::new(tokio::net::TcpStream::connect(addr).await.unwrap());
+    assert_eq!(refused.until_closed().await, "-ERR client address ::1 is not in the allowlist\r\n");
+    server.stop().await;
+    std::fs::remove_file(dir.0.join("allowlist.conf")).ok();
+    let server = start(&dir, &[("bind", "::1"), ("allowlist", "::1/128")]).await;
+    let mut inside = security_support::Client::new(tokio::net::TcpStream::connect(server.addrs.plain.unwrap()).await.unwrap());
+    assert_eq!(inside.call(&["PING"]).await, "+PONG\r\n");
+    server.stop().await;
+}
