@@ -57,6 +57,27 @@ fn rss_bytes() -> u64 {
         * 4096
 }
 
+/// Free and total bytes of the file system holding `dir` (statvfs), if it can be asked.
+fn disk_space(dir: &std::path::Path) -> Option<(u64, u64)> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let path = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+        let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+        // SAFETY: a NUL-terminated path and a statvfs the call fills in.
+        if unsafe { libc::statvfs(path.as_ptr(), &mut st) } != 0 {
+            return None;
+        }
+        let unit = st.f_frsize as u64;
+        Some((st.f_bavail as u64 * unit, st.f_blocks as u64 * unit))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = dir;
+        None
+    }
+}
+
 pub fn render(shared: &Shared, security: &Security) -> String {
     let mut out = Out(String::with_capacity(16 * 1024));
     let reg = registry();
@@ -122,6 +143,10 @@ pub fn render(shared: &Shared, security: &Security) -> String {
     out.one("basalt_disk_log_bytes", "gauge", "Bytes of the write-ahead log on disk.", store.log_bytes);
     out.one("basalt_disk_live_log_bytes", "gauge", "Bytes of the log that are the latest copy of a key.", store.live_log_bytes);
     out.one("basalt_disk_log_segments", "gauge", "Log segment files.", store.log_segments);
+    if let Some((free, total)) = disk_space(&shared.config().dir) {
+        out.one("basalt_disk_free_bytes", "gauge", "Bytes free for the server on the data directory's file system.", free);
+        out.one("basalt_disk_total_bytes", "gauge", "Size of the data directory's file system.", total);
+    }
     out.one("basalt_log_writes_total", "counter", "Writes of the log buffer to the file.", store.log_writes);
     out.one("basalt_log_compactions_total", "counter", "Compactions of old log segments.", store.compactions);
     out.one("basalt_fsyncs_total", "counter", "fsync calls on the log.", store.fsyncs);

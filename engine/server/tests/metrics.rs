@@ -47,6 +47,8 @@ async fn metrics_and_health() {
     assert_eq!(sample(&body, "basalt_connected_clients"), 2.0);
     assert_eq!(sample(&body, "basalt_keys"), 5.0);
     assert!(sample(&body, "basalt_disk_log_bytes") > 0.0);
+    assert!(sample(&body, "basalt_disk_free_bytes") > 0.0);
+    assert!(sample(&body, "basalt_disk_total_bytes") >= sample(&body, "basalt_disk_free_bytes"));
     assert!(sample(&body, "basalt_cache_hit_ratio") <= 1.0);
     assert!(body.contains("# TYPE basalt_command_duration_seconds histogram\n"));
     assert!(body.contains("# TYPE basalt_fsyncs_total counter\n"));
