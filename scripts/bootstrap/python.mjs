@@ -11,7 +11,10 @@ const PYTHON = fs.existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3
 function ensureVenv(dir, requirements, stampName) {
   const hash = hashInputs([requirements], PYTHON);
   const pip = path.join(dir, 'bin', 'pip');
-  if (fs.existsSync(pip) && stampMatches(stampName, hash)) return 'ready';
+  // A venv made over by another Python (a pyenv shim, say) can lose ssl; such a venv is rebuilt.
+  const sound = fs.existsSync(pip) && run(path.join(dir, 'bin', 'python'), ['-c', 'import ssl']).code === 0;
+  if (!sound) fs.rmSync(dir, { recursive: true, force: true });
+  if (sound && stampMatches(stampName, hash)) return 'ready';
   if (!fs.existsSync(pip)) {
     const v = run(PYTHON, ['-m', 'venv', dir]);
     if (v.code !== 0) throw new Error(`python3 -m venv ${dir} failed (install python3-venv): ${tail(v.out, 3)}`);
