@@ -25,6 +25,17 @@ bridge_up
 # The pool belongs to one control plane; a second one (another database) on this host could
 # hand out the same address. Refuse rather than put two VMs on one address.
 address_answers && fail "address $VM_IP already answers on the bridge: in use by another VM"
+# From here on the VM is ours: a create that fails stops and removes it again, because
+# Terraform marks the resource tainted and does not run destroy-time provisioners of a
+# tainted resource (the delete would leave the VM running).
+remove_on_failure() {
+  local status=$?
+  if [ "$status" -ne 0 ]; then
+    echo "removing VM $VM_NAME after the failed create" >&2
+    VM_SHUTDOWN_TIMEOUT=10 "$here/vm-destroy.sh" >&2 || true
+  fi
+}
+trap remove_on_failure EXIT
 mkdir -p "$VM_DIR"/{upper,work,root}
 echo "$VM_IP" > "$VM_DIR/address"
 echo "$(vm_machine_name "$VM_IP")" > "$VM_DIR/machine"

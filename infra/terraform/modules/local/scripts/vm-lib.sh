@@ -112,7 +112,9 @@ wait_for_pid_file() {
 wait_for_ssh() {
   local deadline=$((SECONDS + $1))
   while ((SECONDS < deadline)); do
-    vm_running || { tail -n 20 "$VM_DIR/console.log" >&2; fail "VM $VM_NAME stopped while booting"; }
+    # Only a process that is gone counts: while the wrapper execs systemd-nspawn its
+    # cmdline can read empty for a moment, which vm_running would take for a stop.
+    [ -d "/proc/$(cat "$VM_DIR/nspawn.pid")" ] || { tail -n 20 "$VM_DIR/console.log" >&2; fail "VM $VM_NAME stopped while booting"; }
     if timeout 1 bash -c 'exec 3<>"/dev/tcp/$0/22" && head -c 4 <&3' "$VM_IP" 2>/dev/null | grep -q SSH-; then
       return 0
     fi
