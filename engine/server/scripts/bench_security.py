@@ -6,8 +6,8 @@ the machine than ops/s. Runs alternate A/B; every row is the median of REPS runs
 
   python3 engine/server/scripts/bench_security.py memcache tls [enc]
 
-Needs memcached and openssl-made certificates (PKI dir, see below) for `tls`; `enc` needs a
-server built with the cipher wired into the log writer (BASALT_PROTO_BIN) and a 32-byte key file.
+Needs memcached and openssl-made certificates (PKI dir, see below) for `tls`; `enc` runs the same
+basalt-server without and with `--encryption-key-file PKI/at-rest.key` (made if missing).
 Environment: BIN (default engine/target/release), PKI (dir with ca.crt, server.crt, server.key,
 at-rest.key; default /tmp/basalt-bench-pki), SECS (6), REPS (3). Ports 11411-11412, 16411-16421
 on 127.0.0.1; data dirs under /tmp."""
@@ -100,10 +100,13 @@ def tls():
 
 def enc():
     d = "/tmp/basalt-bench-enc-data"
-    cmd = [os.environ["BASALT_PROTO_BIN"], "--port", "16421", "--dir", d, "--fsync", "everysec", "--threads", "2"]
-    env = dict(os.environ, BASALT_PROTO_KEY_FILE=PKI + "/at-rest.key")
-    plain_env = {k: v for k, v in os.environ.items() if k != "BASALT_PROTO_KEY_FILE"}
-    ab("at-rest", "plaintext log", cmd, plain_env, ["-p", "16421"], "AES-256-GCM log", cmd, env, ["-p", "16421"], d)
+    key = PKI + "/at-rest.key"
+    if not os.path.exists(key):
+        os.makedirs(PKI, exist_ok=True)
+        with open(key, "wb") as f:
+            f.write(os.urandom(32))
+    cmd = [f"{BIN}/basalt-server", "--port", "16421", "--dir", d, "--fsync", "everysec", "--threads", "2"]
+    ab("at-rest", "plaintext log", cmd, None, ["-p", "16421"], "AES-256-GCM log", cmd + ["--encryption-key-file", key], None, ["-p", "16421"], d)
 
 for what in sys.argv[1:]:
     {"memcache": memcache, "tls": tls, "enc": enc}[what]()

@@ -58,6 +58,8 @@ async fn stopped(rx: &mut watch::Receiver<bool>) {
 pub enum ServerError {
     Bind { addr: String, source: io::Error },
     Storage(StorageError),
+    /// `--encryption-key-file` could not be read or is not a 32-byte key.
+    EncryptionKey(String),
 }
 
 impl std::fmt::Display for ServerError {
@@ -65,6 +67,7 @@ impl std::fmt::Display for ServerError {
         match self {
             ServerError::Bind { addr, source } => write!(f, "cannot listen on {addr}: {source}"),
             ServerError::Storage(e) => write!(f, "cannot open the data directory: {e}"),
+            ServerError::EncryptionKey(why) => write!(f, "encryption-key-file: {why}"),
         }
     }
 }
@@ -100,6 +103,13 @@ impl Server<TcpPlain> {
     }
 }
 
+/// The cipher for encryption at rest, if `--encryption-key-file` is set (the key is never shown).
+fn at_rest_cipher(config: &Config) -> Result<Option<Arc<basalt_storage::Cipher>>, ServerError> {
+    let Some(path) = &config.security.encryption_key_file else { return Ok(None) };
+    let cipher = basalt_storage::Cipher::from_key_file(path).map_err(|e| ServerError::EncryptionKey(e.to_string()))?;
+    Ok(Some(Arc::new(cipher)))
+}
+
 impl<L: Listener> Server<L> {
     /// A server on any listener, with an accept hook and an authenticator (issue 3 brings TLS,
     /// the allowlist and users through these three).
@@ -115,7 +125,8 @@ impl<L: Listener> Server<L> {
         let options = Options::new(config.dir.clone())
             .fsync(config.fsync)
             .maxmemory(config.maxmemory)
-            .shards(64);
+            .shards(64)
+            .cipher(at_rest_cipher(&config)?);
         let db = Db::open(options).map_err(ServerError::Storage)?;
         let (shutdown, _) = watch::channel(false);
         let shared = Arc::new(Shared {

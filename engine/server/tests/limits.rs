@@ -46,7 +46,7 @@ async fn bad_settings_are_start_errors() {
     let err = security_support::try_start(&dir, &[("maxclients", "0")]).await.err().expect("must fail");
     assert!(err.contains("maxclients must be at least 1"), "{err}");
     let err = security_support::try_start(&dir, &[("encryption-key-file", "/dev/null")]).await.err().expect("must fail");
-    assert!(err.contains("encryption at rest is not wired into the storage engine yet"), "{err}");
+    assert!(err.contains("encryption-key-file") && err.contains("AES-256 needs 32"), "{err}");
     std::fs::write(dir.0.join("users.acl"), "user bob on >cleartext\n").unwrap();
     let err = security_support::try_start(&dir, &[]).await.err().expect("must fail");
     assert!(err.contains("clear-text passwords are not allowed"), "{err}");

@@ -1,27 +1,17 @@
 //! Encryption at rest: AES-256-GCM (ring) of the keys and values the log stores, with a key
-//! read from a file. Off by default; written by the security side of issue 3 for the storage
-//! engineer to wire.
+//! read from a file. Off by default (`Options::cipher` = None); the server sets it from
+//! `--encryption-key-file` (`Cipher::from_key_file`).
 //!
-//! NEED(security): to turn it on, storage needs
-//!   1. `ring = "0.17"` in storage/Cargo.toml (already in Cargo.lock through rustls) and
-//!      `mod cipher; pub use cipher::{Cipher, CipherError};` in lib.rs;
-//!   2. `Options::cipher: Option<Arc<Cipher>>` (None = plaintext, as today), which the server
-//!      fills from `--encryption-key-file` (`SecurityConfig::encryption_key_file`,
-//!      `Cipher::from_key_file`);
-//!   3. in codec.rs, where a put's key and value bytes are written (`RecordBuf::put`,
-//!      `put_head`): `cipher.seal(b"k", key, &mut buf)` for the key and
-//!      `cipher.seal(key, encoded_value, &mut buf)` for the value (the key as AAD binds a
-//!      value to its key: a value moved to another key fails to open); the length prefixes
-//!      then count the sealed bytes (`SEAL_OVERHEAD` more each). Deletes seal their key the
-//!      same way. Framing (op codes, lengths, expiry, CRC) stays plaintext, so recovery still
-//!      finds record boundaries and cuts a torn tail by CRC before any decryption;
-//!   4. in recovery.rs and wherever a cold value is read back by `Loc` (the sealed value bytes
-//!      sit at `Loc::off`, `Loc::len` long): `cipher.open(aad, &mut bytes)` before decoding;
-//!      a failure is `StorageError::Corrupt` ("wrong encryption key or tampered log");
-//!   5. compaction copies sealed values as they are (`put_encoded`), so it needs no key;
-//!   6. a marker in the data dir (e.g. `encryption.check`: a sealed known text) so opening
-//!      an encrypted dir without the key, or a plaintext dir with one, is a clear error
-//!      instead of a replay of garbage. `Cipher::check_token`/`verify_check_token` make it.
+//! Where it is used:
+//!   - codec.rs `RecordBuf::put`/`del`: a key is sealed with AAD `k`, a value with its plaintext
+//!     key as AAD (a value moved to another key fails to open); the length prefixes count the
+//!     sealed bytes (`SEAL_OVERHEAD` more each). Framing (op codes, lengths, expiry, CRC) stays
+//!     plaintext, so recovery finds record boundaries and cuts a torn tail by CRC first;
+//!   - recovery.rs and `Inner::load` (cold values, `Loc` points at the sealed bytes) open them;
+//!     a failure is `StorageError::Corrupt`;
+//!   - compact.rs opens sealed keys to find their items and copies key and value as stored;
+//!   - at_rest.rs keeps `encryption.check` (`check_token`) in the data dir, so a wrong key, a
+//!     missing key, or a key on a plaintext dir is `StorageError::Encryption` at open.
 //!
 //! Nonces: 96 bits = a random 32-bit prefix drawn when the cipher is made, then a 64-bit
 //! counter that starts at the current time in nanoseconds and increases by one per seal. A

@@ -1,11 +1,15 @@
 //! Byte format of log records and of values (see the crate docs for the layout).
 
+use crate::cipher::{Cipher, SEAL_OVERHEAD};
 use crate::value::{Kind, Value, ZSet};
 use bytes::Bytes;
 use std::collections::{HashMap, HashSet, VecDeque};
 
 /// Bytes before a record's payload: crc32 and length.
 pub(crate) const HEADER: usize = 8;
+
+/// Associated data of a sealed key field.
+pub(crate) const KEY_AAD: &[u8] = b"k";
 
 const OP_PUT: u8 = 1;
 const OP_DEL: u8 = 2;
@@ -37,39 +41,61 @@ impl RecordBuf {
         RecordBuf { buf, nops: 0, puts: Vec::new() }
     }
 
-    pub fn put(&mut self, key: &[u8], expires_at_ms: Option<u64>, value: &Value) {
-        let start = self.put_head(key, expires_at_ms);
+    /// A put of `key` = `value`; with a cipher, both fields are sealed (see the crate docs).
+    pub fn put(&mut self, cipher: Option<&Cipher>, key: &[u8], expires_at_ms: Option<u64>, value: &Value) {
+        let start = self.put_head(cipher, key, expires_at_ms);
         let len_at = self.buf.len();
         self.buf.extend_from_slice(&[0u8; 4]);
         let value_at = self.buf.len();
-        encode_value(value, &mut self.buf);
+        match cipher {
+            None => encode_value(value, &mut self.buf),
+            Some(c) => {
+                let nonce_at = Cipher::reserve_nonce(&mut self.buf);
+                encode_value(value, &mut self.buf);
+                c.seal_tail(key, &mut self.buf, nonce_at);
+            }
+        }
         let vlen = self.buf.len() - value_at;
         self.buf[len_at..value_at].copy_from_slice(&(vlen as u32).to_le_bytes());
         self.puts.push((value_at, vlen, self.buf.len() - start));
     }
 
-    /// A put whose value is already encoded (compaction copies it as it is).
-    pub fn put_encoded(&mut self, key: &[u8], expires_at_ms: Option<u64>, encoded: &[u8]) {
-        let start = self.put_head(key, expires_at_ms);
-        self.buf.extend_from_slice(&(encoded.len() as u32).to_le_bytes());
+    /// A put of key and value bytes as the log stores them (plain, or sealed by the same
+    /// cipher): compaction copies them over unchanged.
+    pub fn put_stored(&mut self, stored_key: &[u8], expires_at_ms: Option<u64>, stored_value: &[u8]) {
+        let start = self.put_head(None, stored_key, expires_at_ms);
+        self.buf.extend_from_slice(&(stored_value.len() as u32).to_le_bytes());
         let value_at = self.buf.len();
-        self.buf.extend_from_slice(encoded);
-        self.puts.push((value_at, encoded.len(), self.buf.len() - start));
+        self.buf.extend_from_slice(stored_value);
+        self.puts.push((value_at, stored_value.len(), self.buf.len() - start));
     }
 
-    fn put_head(&mut self, key: &[u8], expires_at_ms: Option<u64>) -> usize {
+    fn put_head(&mut self, cipher: Option<&Cipher>, key: &[u8], expires_at_ms: Option<u64>) -> usize {
         self.nops += 1;
         let start = self.buf.len();
         self.buf.push(OP_PUT);
-        put_bytes(&mut self.buf, key);
+        self.key_field(cipher, key);
         self.buf.extend_from_slice(&expires_at_ms.unwrap_or(0).to_le_bytes());
         start
     }
 
-    pub fn del(&mut self, key: &[u8]) {
+    /// Length-prefixed key, sealed with AAD `k` when there is a cipher.
+    fn key_field(&mut self, cipher: Option<&Cipher>, key: &[u8]) {
+        match cipher {
+            None => put_bytes(&mut self.buf, key),
+            Some(c) => {
+                self.buf.extend_from_slice(&((key.len() + SEAL_OVERHEAD) as u32).to_le_bytes());
+                let nonce_at = Cipher::reserve_nonce(&mut self.buf);
+                self.buf.extend_from_slice(key);
+                c.seal_tail(KEY_AAD, &mut self.buf, nonce_at);
+            }
+        }
+    }
+
+    pub fn del(&mut self, cipher: Option<&Cipher>, key: &[u8]) {
         self.nops += 1;
         self.buf.push(OP_DEL);
-        put_bytes(&mut self.buf, key);
+        self.key_field(cipher, key);
     }
 
     pub fn flush_all(&mut self) {
@@ -96,7 +122,8 @@ fn put_bytes(buf: &mut Vec<u8>, b: &[u8]) {
     buf.extend_from_slice(b);
 }
 
-/// One op of a parsed record; slices point into the segment buffer.
+/// One op of a parsed record; slices point into the segment buffer and hold the fields as
+/// stored (sealed when the store is encrypted: see `at_rest::open_field`).
 pub(crate) enum Op<'a> {
     /// `value_at` is the offset of the value within the segment.
     Put { key: &'a [u8], expires_at_ms: Option<u64>, value: &'a [u8], value_at: usize, op_len: usize },

@@ -3,7 +3,8 @@
 //! segment is deleted after an fsync. Only the oldest segment is compacted, so a delete record
 //! never has to be kept: nothing older remains for it to hide.
 
-use crate::codec::{parse_record, Op, RecordBuf};
+use crate::at_rest::open_field;
+use crate::codec::{parse_record, Op, RecordBuf, KEY_AAD};
 use crate::db::Inner;
 use crate::error::StorageError;
 use crate::wal::{segment_path, Loc};
@@ -41,15 +42,19 @@ fn compact_segment(inner: &Inner, seg: u32) -> Result<(), StorageError> {
             reason: format!("{bad:?}"),
         })?;
         for op in ops {
-            let Op::Put { key, value, value_at, .. } = op else { continue };
+            let Op::Put { key: stored_key, value, value_at, .. } = op else { continue };
             inner.wal.check_writable()?;
-            let mut shard = inner.shard(inner.shard_index(key));
-            let Some(item) = shard.map.get_mut(key) else { continue };
+            // Sealed keys are opened to find the item; key and value are copied as stored.
+            let key = open_field(inner.opts.cipher.as_deref(), KEY_AAD, stored_key).map_err(|reason| {
+                StorageError::Corrupt { path: path.clone(), offset: value_at as u64, reason }
+            })?;
+            let mut shard = inner.shard(inner.shard_index(&key));
+            let Some(item) = shard.map.get_mut(&*key) else { continue };
             if item.loc.seg != seg || item.loc.off != value_at as u64 || item.entry.is_expired(now) {
                 continue;
             }
             let mut rec = RecordBuf::new();
-            rec.put_encoded(key, item.entry.expires_at_ms, value);
+            rec.put_stored(stored_key, item.entry.expires_at_ms, value);
             rec.finish();
             let (lsn, new_seg, off) = inner.wal.append(&rec);
             let (value_at, len, op_len) = rec.puts[0];

@@ -82,7 +82,7 @@ impl Inner {
     }
 
     /// Reads a value back from the log.
-    fn load(&self, loc: &Loc) -> Result<crate::value::Value, StorageError> {
+    fn load(&self, key: &[u8], loc: &Loc) -> Result<crate::value::Value, StorageError> {
         if self.wal.written() < loc.lsn {
             self.wal.write_out()?;
         }
@@ -96,6 +96,13 @@ impl Inner {
         let mut buf = vec![0u8; loc.len as usize];
         file.read_exact_at(&mut buf, loc.off)
             .map_err(|e| StorageError::io(format!("read value from {}", path.display()), e))?;
+        if let Some(c) = self.opts.cipher.as_deref() {
+            crate::at_rest::open_in_vec(c, key, &mut buf).map_err(|reason| StorageError::Corrupt {
+                path: path.clone(),
+                offset: loc.off,
+                reason,
+            })?;
+        }
         decode_value(&Bytes::from(buf)).map_err(|reason| StorageError::Corrupt {
             path,
             offset: loc.off,
@@ -122,7 +129,7 @@ impl Inner {
         if item.resident {
             c.cache_hits.fetch_add(1, Relaxed);
         } else {
-            let value = self.load(&item.loc)?;
+            let value = self.load(key, &item.loc)?;
             item.mem = value.mem_size() as u64;
             item.entry.value = value;
             item.resident = true;
@@ -359,7 +366,8 @@ impl Db {
                 ch.key.len() + value + 32
             })
             .sum();
-        let mut rec = RecordBuf::with_capacity(estimate);
+        let cipher = inner.opts.cipher.as_deref();
+        let mut rec = RecordBuf::with_capacity(estimate + if cipher.is_some() { 64 * changes.len() } else { 0 });
         for ch in changes.iter_mut() {
             if !ch.dirty {
                 continue;
@@ -368,8 +376,8 @@ impl Db {
                 ch.entry = None;
             }
             match &ch.entry {
-                Some(e) => rec.put(ch.key, e.expires_at_ms, &e.value),
-                None if ch.existed => rec.del(ch.key),
+                Some(e) => rec.put(cipher, ch.key, e.expires_at_ms, &e.value),
+                None if ch.existed => rec.del(cipher, ch.key),
                 None => {}
             }
         }

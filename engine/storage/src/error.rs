@@ -19,6 +19,9 @@ pub enum StorageError {
     Locked { dir: PathBuf },
     /// An option is out of range.
     InvalidOptions(String),
+    /// Encryption at rest: a wrong or missing key for the data directory, or a key given for
+    /// a directory written in the clear.
+    Encryption(String),
 }
 
 impl StorageError {
@@ -39,6 +42,7 @@ impl fmt::Display for StorageError {
             }
             StorageError::Locked { dir } => write!(f, "data directory {} is in use by another process", dir.display()),
             StorageError::InvalidOptions(why) => write!(f, "invalid storage options: {why}"),
+            StorageError::Encryption(why) => write!(f, "encryption at rest: {why}"),
         }
     }
 }

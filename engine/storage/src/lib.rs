@@ -24,6 +24,8 @@
 //! - `wal.rs`      — the write-ahead log: segments, append buffer, group commit, waiters, poison.
 //! - `recovery.rs` — replay of the log at open; a torn tail is detected by CRC and cut.
 //! - `compact.rs`  — compaction of the oldest log segment.
+//! - `cipher.rs`   — [`Cipher`]: AES-256-GCM sealing of keys and values (encryption at rest).
+//! - `at_rest.rs`  — the data dir's encryption marker and opening of sealed fields.
 //! - `worker.rs`   — the background threads: log writer/fsync, expiry sweep, compaction.
 //! - `stats.rs`    — [`Stats`], the figures `INFO` shows.
 //! - `options.rs`, `error.rs` — [`Options`], [`Fsync`], and the one error enum [`StorageError`].
@@ -33,7 +35,12 @@
 //! `crc32 (u32 LE) | len (u32 LE) | payload (len bytes)`, the CRC covering `len` and payload.
 //! Payload: `nops (u32)` then ops: `1 key-len key expires-ms(u64, 0 = none) value-len value`
 //! (put), `2 key-len key` (delete), `3` (flush all). A value starts with its type tag.
+//! With [`Options::cipher`] set, each key field is `nonce | AES-256-GCM(key) | tag` (AAD `k`)
+//! and each value field `nonce | AES-256-GCM(value) | tag` (AAD = the plaintext key); the
+//! lengths count the sealed bytes, and framing, expiry and CRC stay in the clear.
 
+mod at_rest;
+mod cipher;
 mod codec;
 mod compact;
 mod db;
@@ -47,6 +54,7 @@ mod value;
 mod wal;
 mod worker;
 
+pub use cipher::{Cipher, CipherError};
 pub use db::{Db, Durable, Lsn, ScanPage};
 pub use error::StorageError;
 pub use options::{Fsync, Options};

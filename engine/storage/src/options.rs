@@ -1,6 +1,8 @@
 //! Options for opening a store.
 
+use crate::cipher::Cipher;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::str::FromStr;
 
 /// When the log is fsynced, as Redis' `appendfsync`.
@@ -66,6 +68,9 @@ pub struct Options {
     /// Compaction starts once the log holds more than this many bytes and less than half of
     /// them are live.
     pub compact_min_bytes: u64,
+    /// Encryption at rest: keys and values in the log are sealed with this cipher. `None`
+    /// (the default) writes them in the clear. A dir written with a cipher opens only with it.
+    pub cipher: Option<Arc<Cipher>>,
 }
 
 impl Options {
@@ -77,6 +82,7 @@ impl Options {
             shards: 64,
             segment_bytes: 64 << 20,
             compact_min_bytes: 128 << 20,
+            cipher: None,
         }
     }
 
@@ -102,6 +108,11 @@ impl Options {
 
     pub fn compact_min_bytes(mut self, bytes: u64) -> Options {
         self.compact_min_bytes = bytes;
+        self
+    }
+
+    pub fn cipher(mut self, cipher: Option<Arc<Cipher>>) -> Options {
+        self.cipher = cipher;
         self
     }
 }

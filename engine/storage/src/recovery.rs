@@ -2,7 +2,8 @@
 //! its CRC at the tail of the last segment is a torn write from a crash and is cut off; a
 //! damaged record anywhere else is corruption and stops the open.
 
-use crate::codec::{decode_value, encoded_kind, parse_record, BadRecord, Op};
+use crate::at_rest::open_field;
+use crate::codec::{decode_value, encoded_kind, parse_record, BadRecord, Op, KEY_AAD};
 use crate::db::shard_of;
 use crate::error::StorageError;
 use crate::options::Options;
@@ -54,6 +55,7 @@ fn open_segment(path: &Path, create: bool) -> Result<File, StorageError> {
 
 pub(crate) fn replay(opts: &Options, shards: &[Mutex<Shard>], c: &Counters) -> Result<Recovered, StorageError> {
     let dir = &opts.dir;
+    crate::at_rest::check_dir(dir, opts.cipher.as_deref())?;
     let mut ids = segment_ids(dir)?;
     if ids.is_empty() {
         let path = segment_path(dir, 1);
@@ -123,32 +125,42 @@ fn apply(
     path: &Path,
     op: Op<'_>,
 ) -> Result<(), StorageError> {
+    let cipher = opts.cipher.as_deref();
     match op {
         Op::Put { key, expires_at_ms, value, value_at, op_len } => {
-            let mut shard = lock(&shards[shard_of(key, shards.len())]);
-            if expires_at_ms.is_some_and(|t| t <= now) {
-                shard.remove(c, key);
-                return Ok(());
-            }
             let corrupt = |reason: &str| StorageError::Corrupt {
                 path: path.to_path_buf(),
                 offset: value_at as u64,
                 reason: reason.to_string(),
             };
-            let loc = Loc { seg, off: value_at as u64, len: value.len() as u32, op_len: op_len as u32, lsn };
+            let stored_len = value.len();
+            let key = open_field(cipher, KEY_AAD, key).map_err(|e| corrupt(&e))?;
+            let mut shard = lock(&shards[shard_of(&key, shards.len())]);
+            if expires_at_ms.is_some_and(|t| t <= now) {
+                shard.remove(c, &key);
+                return Ok(());
+            }
+            let value = open_field(cipher, &key, value).map_err(|e| corrupt(&e))?;
+            let loc = Loc { seg, off: value_at as u64, len: stored_len as u32, op_len: op_len as u32, lsn };
             let fits = opts.maxmemory == 0
                 || c.used_memory.load(Relaxed) + (value.len() + key.len()) as u64 * 2 <= opts.maxmemory;
             if fits {
-                let v = decode_value(&Bytes::copy_from_slice(value)).map_err(corrupt)?;
+                let bytes = match value {
+                    std::borrow::Cow::Borrowed(b) => Bytes::copy_from_slice(b),
+                    std::borrow::Cow::Owned(v) => Bytes::from(v),
+                };
+                let v = decode_value(&bytes).map_err(corrupt)?;
                 let entry = crate::value::Entry { value: v, expires_at_ms };
-                shard.upsert(c, key, entry, loc, now);
+                shard.upsert(c, &key, entry, loc, now);
             } else {
-                let kind = encoded_kind(value).ok_or_else(|| corrupt("unknown value type"))?;
-                shard.insert_cold(c, key, kind, expires_at_ms, loc);
+                let kind = encoded_kind(&value).ok_or_else(|| corrupt("unknown value type"))?;
+                shard.insert_cold(c, &key, kind, expires_at_ms, loc);
             }
         }
         Op::Del { key } => {
-            lock(&shards[shard_of(key, shards.len())]).remove(c, key);
+            let key = open_field(cipher, KEY_AAD, key)
+                .map_err(|reason| StorageError::Corrupt { path: path.to_path_buf(), offset: 0, reason })?;
+            lock(&shards[shard_of(&key, shards.len())]).remove(c, &key);
         }
         Op::FlushAll => {
             for s in shards {
