@@ -765,6 +765,8 @@ export interface components {
             host: string;
             port: number;
             tls: boolean;
+            /** @description PEM of the CA that signed the endpoint certificate (TLS endpoints only) */
+            ca_certificate?: string;
         };
         NodeDto: {
             /** @example node-0 */

@@ -164,6 +164,8 @@ export class EndpointDto {
   @ApiProperty() host: string;
   @ApiProperty() port: number;
   @ApiProperty() tls: boolean;
+  @ApiProperty({ required: false, description: 'PEM of the CA that signed the endpoint certificate (TLS endpoints only)' })
+  ca_certificate?: string;
 }
 
 export class NodeDto {
