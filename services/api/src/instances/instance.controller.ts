@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth } from '../common/decorators.js';
 import type { AuthContext } from '../common/request-context.js';
@@ -35,7 +35,9 @@ export class InstanceController {
   @ApiOperation({ operationId: 'listInstances', summary: 'List with filters, sorting and cursor pagination' })
   @ApiOkResponse({ type: InstanceListDto })
   @ApiErrors(400, 401, 404)
-  list(@Auth() auth: AuthContext, @Param() params: ProjectParams, @Query() query: InstanceListQuery): Promise<InstanceListDto> {
+  // The service returns the InstanceListDto already serialised (PostgreSQL built the items).
+  @Header('Content-Type', 'application/json; charset=utf-8')
+  list(@Auth() auth: AuthContext, @Param() params: ProjectParams, @Query() query: InstanceListQuery): Promise<string> {
     return this.service.list(auth, params.project, query);
   }
 

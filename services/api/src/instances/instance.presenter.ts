@@ -1,7 +1,12 @@
-// Rows to response shapes. The connection URI never carries a password.
-import type { InstanceRow } from '@basalt/db';
-import type { EndpointDto, FaultDto, InstanceDto, InstanceParametersDto, NodeDto } from './instance.dto.js';
+// An instance as the API shows it (InstanceDto in the spec). It is written straight to JSON text
+// from the row PostgreSQL printed, so a list of 50 never parses the JSON columns or builds objects
+// only to serialise them again. The connection URI never carries a password.
+import type { InstanceTextRow } from '@basalt/db';
+import type { EndpointDto, InstanceDto } from './instance.dto.js';
 
+const str = JSON.stringify;
+
+/** redis[s]://user:********@host:port for the first private endpoint, else the first; IPv6 in brackets. */
 export function connectionUri(endpoints: EndpointDto[], username = 'default'): string | null {
   const endpoint = endpoints.find((e) => e.type === 'private') ?? endpoints[0];
   if (!endpoint) return null;
@@ -9,28 +14,22 @@ export function connectionUri(endpoints: EndpointDto[], username = 'default'): s
   return `${endpoint.tls ? 'rediss' : 'redis'}://${username}:********@${host}:${endpoint.port}`;
 }
 
-export function toInstanceDto(row: InstanceRow): InstanceDto {
-  const endpoints = (Array.isArray(row.endpoints) ? row.endpoints : []) as EndpointDto[];
-  return {
-    id: row.id,
-    project_id: row.projectId,
-    name: row.name,
-    instance_type: row.instanceType,
-    region: row.region,
-    engine_version: row.engineVersion,
-    disk_gib: row.diskGib,
-    status: row.status,
-    health: row.health,
-    fault: (row.fault ?? null) as FaultDto | null,
-    endpoints,
-    connection_uri: connectionUri(endpoints),
-    nodes: (Array.isArray(row.nodes) ? row.nodes : []) as NodeDto[],
-    tls_enabled: row.tlsEnabled,
-    deletion_protection: row.deletionProtection,
-    tags: (row.tags ?? {}) as Record<string, string>,
-    parameters: (row.parameters ?? {}) as InstanceParametersDto,
-    current_operation_id: row.currentOperationId,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
-  };
+/** The instance's JSON text, fields in spec order. JSON columns are valid JSON as PostgreSQL prints them. */
+export function instanceJson(row: InstanceTextRow): string {
+  const endpoints = row.endpoints.startsWith('[') ? row.endpoints : '[]';
+  const nodes = row.nodes.startsWith('[') ? row.nodes : '[]';
+  const uri = endpoints === '[]' ? null : connectionUri(JSON.parse(endpoints) as EndpointDto[]);
+  return (
+    `{"id":${str(row.id)},"project_id":${str(row.project_id)},"name":${str(row.name)},"instance_type":${str(row.instance_type)},` +
+    `"region":${str(row.region)},"engine_version":${str(row.engine_version)},"disk_gib":${Number(row.disk_gib)},` +
+    `"status":${str(row.status)},"health":${str(row.health)},"fault":${row.fault ?? 'null'},"endpoints":${endpoints},` +
+    `"connection_uri":${str(uri)},"nodes":${nodes},"tls_enabled":${row.tls_enabled === true},` +
+    `"deletion_protection":${row.deletion_protection === true},"tags":${row.tags.startsWith('{') ? row.tags : '{}'},` +
+    `"parameters":${row.parameters.startsWith('{') ? row.parameters : '{}'},"current_operation_id":${str(row.current_operation_id)},` +
+    `"created_at":${str(row.created_at)},"updated_at":${str(row.updated_at)}}`
+  );
+}
+
+export function toInstanceDto(row: InstanceTextRow): InstanceDto {
+  return JSON.parse(instanceJson(row)) as InstanceDto;
 }

@@ -24,16 +24,16 @@ import { ProjectAccess } from '../projects/project-access.service.js';
 import { OperationStarter } from '../operations/operation-starter.service.js';
 import { toOperationDto } from '../operations/operation.dto.js';
 import { normaliseAllowlist } from './allowlist.rules.js';
+import { instanceJson, toInstanceDto } from './instance.presenter.js';
 import type {
   CreatedInstanceDto,
   CreateInstanceDto,
   InstanceAcceptedDto,
   InstanceDetailDto,
-  InstanceListDto,
+  InstanceDto,
   InstanceListQuery,
   UpdateInstanceDto,
 } from './instance.dto.js';
-import { toInstanceDto } from './instance.presenter.js';
 
 const DEFAULT_USERNAME = 'default';
 
@@ -61,6 +61,13 @@ export class InstanceService {
     private readonly operations: OperationsRepository,
     private readonly starter: OperationStarter,
   ) {}
+
+  /** The instance as the API shows it, read fresh (the one presenter: instance.presenter.ts). */
+  private async present(projectId: string, instanceId: string): Promise<InstanceDto> {
+    const row = await this.instances.getText(projectId, instanceId);
+    if (!row) throw new NotFound('Instance');
+    return toInstanceDto(row);
+  }
 
   /** An instance of a project the caller can see, else 404. */
   async load(auth: AuthContext, projectId: string, instanceId: string, role: 'viewer' | 'member' = 'viewer'): Promise<InstanceRow> {
@@ -121,7 +128,7 @@ export class InstanceService {
         return { instance, operation };
       });
       return {
-        instance: toInstanceDto(instance),
+        instance: await this.present(projectId, instance.id),
         operation: toOperationDto(operation),
         default_user: { username: DEFAULT_USERNAME, password },
       };
@@ -131,7 +138,7 @@ export class InstanceService {
     }
   }
 
-  async list(auth: AuthContext, projectId: string, query: InstanceListQuery): Promise<InstanceListDto> {
+  async list(auth: AuthContext, projectId: string, query: InstanceListQuery): Promise<string> {
     await this.access.require(auth, projectId);
     const sort = query.sort ?? 'created_at';
     const limit = query.limit ?? 50;
@@ -142,6 +149,7 @@ export class InstanceService {
       const colon = query.tag.indexOf(':');
       tag = colon < 0 ? { key: query.tag } : { key: query.tag.slice(0, colon), value: query.tag.slice(colon + 1) };
     }
+    // The body is written as JSON text by the presenter; nothing is parsed and re-serialised.
     const rows = await this.instances.list(projectId, {
       status: query.status,
       region: query.region,
@@ -155,15 +163,15 @@ export class InstanceService {
     });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    const nextCursor =
-      rows.length > limit && last ? encodeCursor({ v: sort === 'name' ? last.name : last.createdAt.toISOString(), id: last.id }) : null;
-    return { items: page.map(toInstanceDto), next_cursor: nextCursor };
+    const nextCursor = rows.length > limit && last ? encodeCursor({ v: last.sort_value, id: last.id }) : null;
+    return `{"items":[${page.map(instanceJson).join(',')}],"next_cursor":${JSON.stringify(nextCursor)}}`;
   }
 
   async get(auth: AuthContext, projectId: string, instanceId: string): Promise<InstanceDetailDto> {
-    const instance = await this.load(auth, projectId, instanceId);
-    const operation = instance.currentOperationId ? await this.operations.get(projectId, instance.currentOperationId) : undefined;
-    return { ...toInstanceDto(instance), current_operation: operation ? toOperationDto(operation) : null };
+    await this.access.require(auth, projectId);
+    const instance = await this.present(projectId, instanceId);
+    const operation = instance.current_operation_id ? await this.operations.get(projectId, instance.current_operation_id) : undefined;
+    return { ...instance, current_operation: operation ? toOperationDto(operation) : null };
   }
 
   async update(auth: AuthContext, projectId: string, instanceId: string, body: UpdateInstanceDto): Promise<InstanceAcceptedDto> {
@@ -205,11 +213,11 @@ export class InstanceService {
     const needsWork = Object.keys(changes).length > 0;
     try {
       if (!needsWork) {
-        const updated = Object.keys(metadata).length ? await this.instances.update(projectId, instance.id, metadata) : instance;
-        return { instance: toInstanceDto(updated!), operation: null };
+        if (Object.keys(metadata).length) await this.instances.update(projectId, instance.id, metadata);
+        return { instance: await this.present(projectId, instance.id), operation: null };
       }
       if (instance.status !== 'running') throw new Conflict(`Resize and parameter changes need a running instance; it is ${instance.status}`, 'invalid_state');
-      const { instance: updated, operation } = await this.starter.start({
+      const { operation } = await this.starter.start({
         instance,
         type: 'modify',
         queue: 'modify',
@@ -226,7 +234,7 @@ export class InstanceService {
           });
         },
       });
-      return { instance: toInstanceDto(updated), operation: toOperationDto(operation) };
+      return { instance: await this.present(projectId, instance.id), operation: toOperationDto(operation) };
     } catch (error) {
       if (isUniqueViolation(error)) throw new Conflict(`An instance named ${body.name} exists in this project`, 'duplicate_name');
       throw error;
@@ -236,16 +244,16 @@ export class InstanceService {
   async restart(auth: AuthContext, projectId: string, instanceId: string): Promise<InstanceAcceptedDto> {
     const instance = await this.load(auth, projectId, instanceId, 'member');
     if (instance.status !== 'running' && instance.status !== 'error') throw new Conflict(`Cannot restart while ${instance.status}`, 'invalid_state');
-    const { instance: updated, operation } = await this.starter.start({ instance, type: 'restart', queue: 'restart', status: 'restarting', userId: auth.user.id });
-    return { instance: toInstanceDto(updated), operation: toOperationDto(operation) };
+    const { operation } = await this.starter.start({ instance, type: 'restart', queue: 'restart', status: 'restarting', userId: auth.user.id });
+    return { instance: await this.present(projectId, instance.id), operation: toOperationDto(operation) };
   }
 
   async delete(auth: AuthContext, projectId: string, instanceId: string): Promise<InstanceAcceptedDto> {
     const instance = await this.load(auth, projectId, instanceId, 'member');
     if (instance.deletionProtection) throw new Conflict('Deletion protection is on; turn it off with PATCH first', 'deletion_protected');
     if (instance.status === 'deleting' || instance.status === 'deleted') throw new Conflict(`Instance is already ${instance.status}`, 'invalid_state');
-    const { instance: updated, operation } = await this.starter.start({ instance, type: 'delete', queue: 'delete', status: 'deleting', userId: auth.user.id });
-    return { instance: toInstanceDto(updated), operation: toOperationDto(operation) };
+    const { operation } = await this.starter.start({ instance, type: 'delete', queue: 'delete', status: 'deleting', userId: auth.user.id });
+    return { instance: await this.present(projectId, instance.id), operation: toOperationDto(operation) };
   }
 
   private checkMaxClients(maxclients: number | undefined, limit: number): void {

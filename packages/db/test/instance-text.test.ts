@@ -1,0 +1,108 @@
+// Instance text rows (what the API's presenter writes JSON from): every column as PostgreSQL prints
+// it, and keyset pages without gaps when many instances share one millisecond (the cursor keeps
+// microseconds).
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CatalogRepository, createDatabase, type Database, InstancesRepository, migrate, schema } from '../src/index.js';
+
+const adminUrl = process.env.DATABASE_URL!;
+const name = `basalt_text_test_${randomBytes(6).toString('hex')}`;
+let database: Database;
+let repo: InstancesRepository;
+let projectId: string;
+
+async function admin(text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  await client.query(text);
+  await client.end();
+}
+
+beforeAll(async () => {
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  await migrate(url.toString());
+  database = createDatabase(url.toString());
+  await new CatalogRepository(database.db).seed();
+  repo = new InstancesRepository(database.db);
+  [{ id: projectId }] = await database.db.insert(schema.projects).values({ name: 'json' }).returning();
+});
+
+afterAll(async () => {
+  await database?.pool.end();
+  await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+});
+
+const base = { instanceType: 'kv.standard.small', region: 'local', engineVersion: '1.0', diskGib: 10 };
+
+describe('instance text rows', () => {
+  it('print JSON columns as JSON and timestamps as toISOString does', async () => {
+    const row = await repo.insert({
+      ...base,
+      projectId,
+      name: 'full',
+      tags: { team: 'web' },
+      parameters: { fsync: 'always' },
+      fault: { code: 'x', message: 'y', step: 'z' },
+      endpoints: [{ type: 'private', host: '10.77.0.2', port: 6379, tls: false }],
+      nodes: [{ name: 'node-0', private_ip: '10.77.0.2' }],
+    });
+    const text = (await repo.getText(projectId, row.id))!;
+    expect({
+      ...text,
+      fault: JSON.parse(text.fault!),
+      endpoints: JSON.parse(text.endpoints),
+      nodes: JSON.parse(text.nodes),
+      tags: JSON.parse(text.tags),
+      parameters: JSON.parse(text.parameters),
+    }).toEqual({
+      id: row.id,
+      project_id: projectId,
+      name: 'full',
+      instance_type: 'kv.standard.small',
+      region: 'local',
+      engine_version: '1.0',
+      disk_gib: 10,
+      status: 'creating',
+      health: null,
+      fault: row.fault,
+      endpoints: row.endpoints,
+      nodes: row.nodes,
+      tls_enabled: false,
+      deletion_protection: false,
+      tags: row.tags,
+      parameters: row.parameters,
+      current_operation_id: null,
+      created_at: row.createdAt.toISOString(),
+      updated_at: row.updatedAt.toISOString(),
+      sort_value: 'full',
+    });
+    expect(await repo.getText(projectId, '00000000-0000-4000-8000-000000000000')).toBeUndefined();
+  });
+
+  it('page through instances created in one millisecond without gaps or repeats', async () => {
+    const [{ id: other }] = await database.db.insert(schema.projects).values({ name: 'same-ms' }).returning();
+    // Microseconds apart, so all share the millisecond a millisecond cursor would carry.
+    await database.pool.query(
+      `INSERT INTO instances (project_id, name, instance_type, region, engine_version, disk_gib, created_at)
+       SELECT $1, 'ms-' || i, 'kv.standard.small', 'local', '1.0', 10, '2026-01-01T00:00:00.123Z'::timestamptz + (i || ' microseconds')::interval
+       FROM generate_series(1, 30) AS i`,
+      [other],
+    );
+    for (const order of ['desc', 'asc'] as const) {
+      const seen: string[] = [];
+      let after: { value: string; id: string } | undefined;
+      for (;;) {
+        const rows = await repo.list(other, { sort: 'created_at', order, limit: 4, ...(after ? { after } : {}) });
+        seen.push(...rows.map((r) => r.name));
+        if (rows.length < 4) break;
+        after = { value: rows[3]!.sort_value, id: rows[3]!.id };
+      }
+      expect(seen).toHaveLength(30);
+      expect(new Set(seen).size).toBe(30);
+      expect(seen[0]).toBe(order === 'desc' ? 'ms-30' : 'ms-1');
+    }
+  });
+});

@@ -1,0 +1,81 @@
+// The instance presenter writes JSON text from a text row: the result must be the InstanceDto
+// the spec describes, field for field, with the connection URI for every endpoint shape.
+import { describe, expect, it } from 'vitest';
+import type { InstanceTextRow } from '@basalt/db';
+import { instanceJson, toInstanceDto } from '../src/instances/instance.presenter.js';
+
+const row = (overrides: Partial<InstanceTextRow> = {}): InstanceTextRow => ({
+  id: '6f1c1a52-8d0e-4b53-9d1e-0a3b8f1f2c11',
+  project_id: '0b9e2f0e-2a57-4f0e-bb7e-5b1c9a8d7e66',
+  name: 'cache "a"\n',
+  instance_type: 'kv.standard.small',
+  region: 'local',
+  engine_version: '1.0',
+  disk_gib: 10,
+  status: 'running',
+  health: 'healthy',
+  fault: null,
+  endpoints: '[{"host": "10.77.0.2", "port": 6379, "tls": false, "type": "private"}]',
+  nodes: '[{"name": "node-0", "private_ip": "10.77.0.2"}]',
+  tls_enabled: false,
+  deletion_protection: true,
+  tags: '{"team": "web"}',
+  parameters: '{"fsync": "always"}',
+  current_operation_id: null,
+  created_at: '2026-11-22T04:16:35.123Z',
+  updated_at: '2026-11-22T04:17:00.000Z',
+  sort_value: '2026-11-22T04:16:35.123456Z',
+  ...overrides,
+});
+
+describe('instance presenter', () => {
+  it('writes every field of the spec in order, strings escaped', () => {
+    const dto = toInstanceDto(row());
+    expect(Object.keys(dto)).toEqual([
+      'id', 'project_id', 'name', 'instance_type', 'region', 'engine_version', 'disk_gib', 'status', 'health', 'fault', 'endpoints',
+      'connection_uri', 'nodes', 'tls_enabled', 'deletion_protection', 'tags', 'parameters', 'current_operation_id', 'created_at', 'updated_at',
+    ]);
+    expect(dto).toEqual({
+      id: '6f1c1a52-8d0e-4b53-9d1e-0a3b8f1f2c11',
+      project_id: '0b9e2f0e-2a57-4f0e-bb7e-5b1c9a8d7e66',
+      name: 'cache "a"\n',
+      instance_type: 'kv.standard.small',
+      region: 'local',
+      engine_version: '1.0',
+      disk_gib: 10,
+      status: 'running',
+      health: 'healthy',
+      fault: null,
+      endpoints: [{ host: '10.77.0.2', port: 6379, tls: false, type: 'private' }],
+      connection_uri: 'redis://default:********@10.77.0.2:6379',
+      nodes: [{ name: 'node-0', private_ip: '10.77.0.2' }],
+      tls_enabled: false,
+      deletion_protection: true,
+      tags: { team: 'web' },
+      parameters: { fsync: 'always' },
+      current_operation_id: null,
+      created_at: '2026-11-22T04:16:35.123Z',
+      updated_at: '2026-11-22T04:17:00.000Z',
+    });
+    expect(toInstanceDto(row({ fault: '{"code": "x", "message": "y", "step": "z"}', health: null })).fault).toEqual({ code: 'x', message: 'y', step: 'z' });
+  });
+
+  it('points the connection URI at the first private endpoint, brackets IPv6, says rediss for TLS', () => {
+    const uri = (endpoints: unknown) => toInstanceDto(row({ endpoints: JSON.stringify(endpoints) })).connection_uri;
+    expect(uri([])).toBeNull();
+    expect(uri([{ type: 'public', host: 'db.example.test', port: 6380, tls: true }])).toBe('rediss://default:********@db.example.test:6380');
+    expect(
+      uri([
+        { type: 'public', host: 'db.example.test', port: 6380, tls: true },
+        { type: 'private', host: 'fd00::5', port: 6379, tls: false },
+        { type: 'private', host: '10.0.0.9', port: 6379, tls: false },
+      ]),
+    ).toBe('redis://default:********@[fd00::5]:6379');
+  });
+
+  it('shows JSON columns that hold the wrong kind of value as empty, and the result always parses', () => {
+    const dto = toInstanceDto(row({ endpoints: '{"not": "an array"}', nodes: 'null', tags: '[]', parameters: 'null' }));
+    expect(dto).toMatchObject({ endpoints: [], connection_uri: null, nodes: [], tags: {}, parameters: {} });
+    expect(() => JSON.parse(instanceJson(row({ name: '\u2028</script>' })))).not.toThrow();
+  });
+});
