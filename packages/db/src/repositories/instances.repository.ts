@@ -1,6 +1,9 @@
 // Instances as the API sees them: every read and write is scoped by project. List queries use
 // keyset pagination over (sort key, id) backed by the (project_id, created_at|name, id) indexes.
+import { createHash } from 'node:crypto';
+import type pg from 'pg';
 import { and, eq, ne, sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from '../client.js';
 import { instances } from '../schema.js';
 import type { InstanceRow, InstanceStatus } from '../provisioning.js';
@@ -52,6 +55,7 @@ export interface InstanceTextRow {
   sort_value: string;
 }
 
+const dialect = new PgDialect();
 const iso = (column: string, unit: 'MS' | 'US') => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.${unit}"Z"')`;
 const TEXT_COLUMNS = `id, project_id, name, instance_type, region, engine_version, disk_gib, status, health,
   fault::text AS fault, endpoints::text AS endpoints, nodes::text AS nodes, tls_enabled, deletion_protection,
@@ -64,7 +68,8 @@ export class InstancesRepository {
   /** One page of instances as text rows, in (sort key, id) order after the cursor. */
   async list(projectId: string, query: InstanceListQuery): Promise<InstanceTextRow[]> {
     const where: SQL[] = [sql`project_id = ${projectId}`];
-    if (query.status?.length) where.push(sql`status IN (${sql.join(query.status.map((s) => sql`${s}`), sql`, `)})`);
+    // Deduplicated: each distinct statement text is a prepared statement on every connection.
+    if (query.status?.length) where.push(sql`status IN (${sql.join([...new Set(query.status)].map((s) => sql`${s}`), sql`, `)})`);
     else if (!query.includeDeleted) where.push(sql`status <> 'deleted'`);
     if (query.region) where.push(sql`region = ${query.region}`);
     if (query.instanceType) where.push(sql`instance_type = ${query.instanceType}`);
@@ -84,20 +89,31 @@ export class InstancesRepository {
       where.push(sql`(${column}, id) ${sql.raw(query.order === 'asc' ? '>' : '<')} (${value}, ${query.after.id}::uuid)`);
     }
     const direction = sql.raw(query.order === 'asc' ? 'ASC' : 'DESC');
-    // Plain SQL through execute(): the select builder's per-row mapping is most of what this saves.
-    const result = await this.db.execute<InstanceTextRow & Record<string, unknown>>(sql`
+    return this.prepared<InstanceTextRow>(sql`
       SELECT ${sql.raw(TEXT_COLUMNS)}, ${sql.raw(byName ? 'name' : iso('created_at', 'US'))} AS sort_value
       FROM instances WHERE ${sql.join(where, sql` AND `)}
       ORDER BY ${column} ${direction}, instances.id ${direction} LIMIT ${query.limit}`);
-    return result.rows;
   }
 
   /** One instance as a text row (see InstanceTextRow). */
   async getText(projectId: string, id: string): Promise<InstanceTextRow | undefined> {
-    const result = await this.db.execute<InstanceTextRow & Record<string, unknown>>(
+    const [row] = await this.prepared<InstanceTextRow>(
       sql`SELECT ${sql.raw(TEXT_COLUMNS)}, name AS sort_value FROM instances WHERE project_id = ${projectId} AND id = ${id}`,
     );
-    return result.rows[0];
+    return row;
+  }
+
+  /**
+   * Plain SQL as a named prepared statement: PostgreSQL plans each query shape once per connection
+   * instead of on every call, and no select builder maps the rows (they are text already).
+   */
+  private async prepared<T>(query: SQL): Promise<T[]> {
+    const { sql: text, params } = dialect.sqlToQuery(query);
+    const name = `instances_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+    // The pool, or the client of a transaction: drizzle keeps it as $client.
+    const client = (this.db as unknown as { $client: Pick<pg.Pool, 'query'> }).$client;
+    const result = await client.query({ name, text, values: params });
+    return result.rows as T[];
   }
 
   async get(projectId: string, id: string): Promise<InstanceRow | undefined> {
