@@ -1,6 +1,7 @@
 // Benchmark of the instance list: 10,000 instances in one project, then autocannon at a fixed
 // 200 requests/s on loopback against GET /v1/projects/{p}/instances (first page, default sort).
 // Usage: DATABASE_URL=postgres://... [BASALT_API_WORKERS=2] node services/api/scripts/bench-list.mjs [--rate 200] [--duration 30]
+//        [--connections 10] [--warmup 3000]
 // Needs a built API (npm run build -w @basalt/api). Exits 1 when p99 is not under 50 ms.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -15,8 +16,11 @@ const { values } = parseArgs({
     rate: { type: 'string', default: '200' },
     duration: { type: 'string', default: '30' },
     instances: { type: 'string', default: '10000' },
-    connections: { type: 'string', default: '20' },
+    // autocannon's own default; its overallRate sends each connection's share back to back at the
+    // start of every second, so this many requests are in flight during each burst.
+    connections: { type: 'string', default: '10' },
     query: { type: 'string', default: '' },
+    warmup: { type: 'string', default: '3000' },
   },
 });
 const adminUrl = process.env.DATABASE_URL;
@@ -100,7 +104,9 @@ try {
   console.log(`GET ${url.replace(base, '')} -> ${page.items.length} items per page, next_cursor ${page.next_cursor ? 'set' : 'null'}`);
 
   if (process.env.BENCH_PAUSE) { console.log(`PAUSE ${url} ${key}`); await new Promise((r) => setTimeout(r, Number(process.env.BENCH_PAUSE))); }
-  await autocannon({ url, headers, connections: 10, amount: 500 }); // warm-up
+  // Warm-up: a serving API has run its hot paths thousands of times; until V8 has optimised them
+  // (a few thousand calls) the first seconds measure the JIT, not the API.
+  await autocannon({ url, headers, connections: 10, amount: Number(values.warmup) });
   // CPU the API process spends, from /proc (clock ticks of 10 ms), to tell cost from contention.
   // With BASALT_API_WORKERS > 1 the work happens in the primary's children: count them too.
   const stat = (pid) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
