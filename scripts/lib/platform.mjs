@@ -2,7 +2,6 @@
 // Used by `npm start` and by the end-to-end tests, so both run the platform the same way.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ROOT, toolEnv } from './paths.mjs';
 import { waitForHttp } from './net.mjs';
@@ -76,11 +75,11 @@ export async function startPlatform({ dataDir, databaseUrl, apiPort, consolePort
   }
   let consoleUrl = null;
   if (withConsole && fs.existsSync(path.join(CONSOLE_DIR, '.next'))) {
-    const nextBin = createRequire(path.join(CONSOLE_DIR, 'package.json')).resolve('next/dist/bin/next');
-    const consoleEnv = { ...env, BASALT_API_URL: apiUrl, PORT: String(consolePort), NEXT_TELEMETRY_DISABLED: '1' };
+    // server.mjs, not `next start`: it sets X-Forwarded-For from the real peer (see its header).
+    const consoleEnv = { ...env, BASALT_API_URL: apiUrl, PORT: String(consolePort), HOSTNAME: '127.0.0.1', NEXT_TELEMETRY_DISABLED: '1' };
     consoleUrl = `http://127.0.0.1:${consolePort}`;
     await started(
-      supervise('console', process.execPath, [nextBin, 'start', '-p', String(consolePort), '-H', '127.0.0.1'], { env: consoleEnv, cwd: CONSOLE_DIR, logDir }),
+      supervise('console', process.execPath, [path.join(CONSOLE_DIR, 'server.mjs')], { env: consoleEnv, cwd: CONSOLE_DIR, logDir }),
       consoleUrl,
     );
   }

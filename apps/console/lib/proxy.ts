@@ -42,6 +42,7 @@ export async function proxyToApi(request: Request): Promise<Response> {
   try {
     upstream = await fetch(upstreamUrl(request.url), {
       method,
+      // server.mjs makes this the real peer (a client's own X-Forwarded-For is dropped there).
       headers: forwardHeaders(request.headers, request.headers.get('x-forwarded-for')),
       body: hasBody ? request.body : undefined,
       redirect: 'manual',
