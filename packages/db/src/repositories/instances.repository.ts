@@ -6,6 +6,7 @@ import { and, eq, ne, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from '../client.js';
 import { instances } from '../schema.js';
+import { isoText } from './iso-text.js';
 import type { InstanceRow, InstanceStatus } from '../provisioning.js';
 
 export type NewInstance = typeof instances.$inferInsert;
@@ -56,11 +57,10 @@ export interface InstanceTextRow {
 }
 
 const dialect = new PgDialect();
-const iso = (column: string, unit: 'MS' | 'US') => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.${unit}"Z"')`;
-const TEXT_COLUMNS = `id, project_id, name, instance_type, region, engine_version, disk_gib, status, health,
+const TEXT_COLUMNS = sql`id, project_id, name, instance_type, region, engine_version, disk_gib, status, health,
   fault::text AS fault, endpoints::text AS endpoints, nodes::text AS nodes, tls_enabled, deletion_protection,
   tags::text AS tags, parameters::text AS parameters, current_operation_id,
-  ${iso('created_at', 'MS')} AS created_at, ${iso('updated_at', 'MS')} AS updated_at`;
+  ${isoText(instances.createdAt)} AS created_at, ${isoText(instances.updatedAt)} AS updated_at`;
 
 export class InstancesRepository {
   constructor(private readonly db: Db) {}
@@ -90,7 +90,7 @@ export class InstancesRepository {
     }
     const direction = sql.raw(query.order === 'asc' ? 'ASC' : 'DESC');
     return this.prepared<InstanceTextRow>(sql`
-      SELECT ${sql.raw(TEXT_COLUMNS)}, ${sql.raw(byName ? 'name' : iso('created_at', 'US'))} AS sort_value
+      SELECT ${TEXT_COLUMNS}, ${byName ? instances.name : isoText(instances.createdAt, 'us')} AS sort_value
       FROM instances WHERE ${sql.join(where, sql` AND `)}
       ORDER BY ${column} ${direction}, instances.id ${direction} LIMIT ${query.limit}`);
   }
@@ -98,7 +98,7 @@ export class InstancesRepository {
   /** One instance as a text row (see InstanceTextRow). */
   async getText(projectId: string, id: string): Promise<InstanceTextRow | undefined> {
     const [row] = await this.prepared<InstanceTextRow>(
-      sql`SELECT ${sql.raw(TEXT_COLUMNS)}, name AS sort_value FROM instances WHERE project_id = ${projectId} AND id = ${id}`,
+      sql`SELECT ${TEXT_COLUMNS}, name AS sort_value FROM instances WHERE project_id = ${projectId} AND id = ${id}`,
     );
     return row;
   }

@@ -1,8 +1,9 @@
 // Operations as the API sees them (scoped by project) and their event stream.
-import { and, asc, desc, eq, gt, lt, or, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.js';
 import { operationEvents, operations } from '../schema.js';
 import type { OperationRow } from '../provisioning.js';
+import { isoText } from './iso-text.js';
 
 export type NewOperation = typeof operations.$inferInsert;
 export type OperationEventRow = typeof operationEvents.$inferSelect;
@@ -27,11 +28,25 @@ export class OperationsRepository {
     return row;
   }
 
-  /** Newest first; `before` is the (created_at, id) of the last row of the previous page. */
-  listForInstance(projectId: string, instanceId: string, limit: number, before?: { createdAt: Date; id: string }): Promise<OperationRow[]> {
-    const where: (SQL | undefined)[] = [eq(operations.projectId, projectId), eq(operations.instanceId, instanceId)];
-    if (before) where.push(or(lt(operations.createdAt, before.createdAt), and(eq(operations.createdAt, before.createdAt), lt(operations.id, before.id))));
-    return this.db.select().from(operations).where(and(...where)).orderBy(desc(operations.createdAt), desc(operations.id)).limit(limit);
+  /**
+   * Newest first, each with `cursorAt`, its created_at to the microsecond; `before` is the
+   * (cursorAt, id) of the last row of the previous page.
+   */
+  listForInstance(
+    projectId: string,
+    instanceId: string,
+    limit: number,
+    before?: { createdAt: string; id: string },
+  ): Promise<(OperationRow & { cursorAt: string })[]> {
+    const where: SQL[] = [eq(operations.projectId, projectId), eq(operations.instanceId, instanceId)];
+    // The cursor's timestamp goes to PostgreSQL as text, keeping its microseconds.
+    if (before) where.push(sql`(${operations.createdAt}, ${operations.id}) < (${before.createdAt}::timestamptz, ${before.id}::uuid)`);
+    return this.db
+      .select({ ...getTableColumns(operations), cursorAt: isoText(operations.createdAt, 'us') })
+      .from(operations)
+      .where(and(...where))
+      .orderBy(desc(operations.createdAt), desc(operations.id))
+      .limit(limit);
   }
 
   /** Events after `afterId`, oldest first. */

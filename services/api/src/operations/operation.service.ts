@@ -44,10 +44,10 @@ export class OperationService {
   async listForInstance(auth: AuthContext, projectId: string, instanceId: string, limit = 50, cursor?: string): Promise<OperationListDto> {
     const instance = await this.instances.load(auth, projectId, instanceId);
     const before = cursor ? decodeCursor(cursor, isOperationCursor) : undefined;
-    const rows = await this.operations.listForInstance(projectId, instance.id, limit + 1, before && { createdAt: new Date(before.t), id: before.id });
+    const rows = await this.operations.listForInstance(projectId, instance.id, limit + 1, before && { createdAt: before.t, id: before.id });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    return { items: page.map(toOperationDto), next_cursor: rows.length > limit && last ? encodeCursor({ t: last.createdAt.toISOString(), id: last.id }) : null };
+    return { items: page.map(toOperationDto), next_cursor: rows.length > limit && last ? encodeCursor({ t: last.cursorAt, id: last.id }) : null };
   }
 
   /**

@@ -1,13 +1,13 @@
-// Instance text rows (what the API's presenter writes JSON from): every column as PostgreSQL prints
-// it, and keyset pages without gaps when many instances share one millisecond (the cursor keeps
-// microseconds).
+// Repositories against a real database: instance text rows (what the API's presenter writes JSON
+// from) print every column as PostgreSQL does, and keyset pages of instances and of operations
+// have no gaps when many rows share one millisecond (cursors keep microseconds).
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CatalogRepository, createDatabase, type Database, InstancesRepository, migrate, schema } from '../src/index.js';
+import { CatalogRepository, createDatabase, type Database, InstancesRepository, migrate, OperationsRepository, schema } from '../src/index.js';
 
 const adminUrl = process.env.DATABASE_URL!;
-const name = `basalt_text_test_${randomBytes(6).toString('hex')}`;
+const name = `basalt_repo_test_${randomBytes(6).toString('hex')}`;
 let database: Database;
 let repo: InstancesRepository;
 let projectId: string;
@@ -104,5 +104,27 @@ describe('instance text rows', () => {
       expect(new Set(seen).size).toBe(30);
       expect(seen[0]).toBe(order === 'desc' ? 'ms-30' : 'ms-1');
     }
+  });
+});
+
+describe('operation pages', () => {
+  it('page through operations created in one millisecond without gaps or repeats', async () => {
+    const instance = await repo.insert({ ...base, projectId, name: 'ops' });
+    await database.pool.query(
+      `INSERT INTO operations (project_id, instance_id, type, created_at)
+       SELECT $1, $2, 'restart', '2026-01-01T00:00:00.123Z'::timestamptz + (i || ' microseconds')::interval FROM generate_series(1, 30) AS i`,
+      [projectId, instance.id],
+    );
+    const operations = new OperationsRepository(database.db);
+    const seen: string[] = [];
+    let before: { createdAt: string; id: string } | undefined;
+    for (;;) {
+      const rows = await operations.listForInstance(projectId, instance.id, 4, before);
+      seen.push(...rows.map((r) => r.id));
+      if (rows.length < 4) break;
+      before = { createdAt: rows[3]!.cursorAt, id: rows[3]!.id };
+    }
+    expect(seen).toHaveLength(30);
+    expect(new Set(seen).size).toBe(30);
   });
 });
