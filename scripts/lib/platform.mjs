@@ -76,7 +76,7 @@ export async function startPlatform({ dataDir, databaseUrl, apiPort, consolePort
   let consoleUrl = null;
   if (withConsole && fs.existsSync(path.join(CONSOLE_DIR, '.next'))) {
     // server.mjs, not `next start`: it sets X-Forwarded-For from the real peer (see its header).
-    const consoleEnv = { ...env, BASALT_API_URL: apiUrl, PORT: String(consolePort), HOSTNAME: '127.0.0.1', NEXT_TELEMETRY_DISABLED: '1' };
+    const consoleEnv = { ...env, BASALT_API_URL: apiUrl, PORT: String(consolePort), BASALT_CONSOLE_HOST: '127.0.0.1', NEXT_TELEMETRY_DISABLED: '1' };
     consoleUrl = `http://127.0.0.1:${consolePort}`;
     await started(
       supervise('console', process.execPath, [path.join(CONSOLE_DIR, 'server.mjs')], { env: consoleEnv, cwd: CONSOLE_DIR, logDir }),
