@@ -14,7 +14,8 @@ async fn commands_byte_exact_and_shared_with_resp() {
         let mut mc = server.memcache().await;
         let mut resp = server.client().await;
         if round == 1 {
-            // After a restart the items are back (flags start over at 0: they live in memory).
+            // After a restart the items are back (stored last with flags 0; flags that survive a
+            // crash are checked in memcache_flags_restart.rs).
             mc.expect("get a counter\r\n", "VALUE a 0 5\r\nhello\r\nVALUE counter 0 2\r\n12\r\nEND\r\n").await;
             server.stop().await;
             break;

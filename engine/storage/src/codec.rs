@@ -20,6 +20,11 @@ const TAG_HASH: u8 = 1;
 const TAG_LIST: u8 = 2;
 const TAG_SET: u8 = 3;
 const TAG_ZSET: u8 = 4;
+/// A prefix, not a type: `5 | flags (u32 LE)` then the value's own encoding. Written only for
+/// non-zero memcached flags, so a value without flags is stored exactly as before it existed,
+/// and a log written before it reads with flags 0.
+const TAG_FLAGS: u8 = 5;
+const FLAGS_PREFIX: usize = 5;
 
 /// One record being built: header space, op count, ops. `finish` fills in length and CRC.
 pub(crate) struct RecordBuf {
@@ -41,17 +46,18 @@ impl RecordBuf {
         RecordBuf { buf, nops: 0, puts: Vec::new() }
     }
 
-    /// A put of `key` = `value`; with a cipher, both fields are sealed (see the crate docs).
-    pub fn put(&mut self, cipher: Option<&Cipher>, key: &[u8], expires_at_ms: Option<u64>, value: &Value) {
+    /// A put of `key` = `value` with its memcached `flags`; with a cipher, both fields are
+    /// sealed, the flags inside the value field (see the crate docs).
+    pub fn put(&mut self, cipher: Option<&Cipher>, key: &[u8], expires_at_ms: Option<u64>, value: &Value, flags: u32) {
         let start = self.put_head(cipher, key, expires_at_ms);
         let len_at = self.buf.len();
         self.buf.extend_from_slice(&[0u8; 4]);
         let value_at = self.buf.len();
         match cipher {
-            None => encode_value(value, &mut self.buf),
+            None => encode_value(value, flags, &mut self.buf),
             Some(c) => {
                 let nonce_at = Cipher::reserve_nonce(&mut self.buf);
-                encode_value(value, &mut self.buf);
+                encode_value(value, flags, &mut self.buf);
                 c.seal_tail(key, &mut self.buf, nonce_at);
             }
         }
@@ -211,8 +217,13 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// Appends the encoding of `value` (type tag first) to `out`.
-pub(crate) fn encode_value(value: &Value, out: &mut Vec<u8>) {
+/// Appends the encoding of `value` (type tag first, after the flags prefix when `flags` is
+/// not 0) to `out`.
+pub(crate) fn encode_value(value: &Value, flags: u32, out: &mut Vec<u8>) {
+    if flags != 0 {
+        out.push(TAG_FLAGS);
+        out.extend_from_slice(&flags.to_le_bytes());
+    }
     match value {
         Value::Str(b) => {
             out.push(TAG_STR);
@@ -251,8 +262,25 @@ pub(crate) fn encode_value(value: &Value, out: &mut Vec<u8>) {
     }
 }
 
-/// The type of an encoded value, from its tag.
-pub(crate) fn encoded_kind(encoded: &[u8]) -> Option<Kind> {
+/// Splits the flags prefix off an encoded value: (flags, where the value's own encoding starts).
+fn split_flags(encoded: &[u8]) -> Result<(u32, usize), &'static str> {
+    match encoded.first() {
+        Some(&TAG_FLAGS) => {
+            let b = encoded.get(1..FLAGS_PREFIX).ok_or("value truncated")?;
+            Ok((u32::from_le_bytes(b.try_into().unwrap()), FLAGS_PREFIX))
+        }
+        _ => Ok((0, 0)),
+    }
+}
+
+/// The type and flags of an encoded value, from its head (a cold value stays on disk).
+pub(crate) fn encoded_head(encoded: &[u8]) -> Option<(Kind, u32)> {
+    let (flags, at) = split_flags(encoded).ok()?;
+    Some((encoded_kind(&encoded[at..])?, flags))
+}
+
+/// The type of an encoded value (without flags prefix), from its tag.
+fn encoded_kind(encoded: &[u8]) -> Option<Kind> {
     Some(match *encoded.first()? {
         TAG_STR => Kind::Str,
         TAG_HASH => Kind::Hash,
@@ -263,8 +291,16 @@ pub(crate) fn encoded_kind(encoded: &[u8]) -> Option<Kind> {
     })
 }
 
-/// Decodes a value; strings and elements share `encoded`'s buffer.
-pub(crate) fn decode_value(encoded: &Bytes) -> Result<Value, &'static str> {
+/// Decodes a value and its flags (0 without the prefix); strings and elements share
+/// `encoded`'s buffer.
+pub(crate) fn decode_value(encoded: &Bytes) -> Result<(Value, u32), &'static str> {
+    let (flags, at) = split_flags(encoded)?;
+    let value = if at == 0 { decode_plain(encoded)? } else { decode_plain(&encoded.slice(at..))? };
+    Ok((value, flags))
+}
+
+/// Decodes a value's own encoding (type tag first).
+fn decode_plain(encoded: &Bytes) -> Result<Value, &'static str> {
     let tag = *encoded.first().ok_or("empty value")?;
     let mut pos = 1usize;
     let data: &[u8] = encoded;

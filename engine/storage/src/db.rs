@@ -81,8 +81,8 @@ impl Inner {
         lock(&self.shards[i])
     }
 
-    /// Reads a value back from the log.
-    fn load(&self, key: &[u8], loc: &Loc) -> Result<crate::value::Value, StorageError> {
+    /// Reads a value (and the flags stored with it) back from the log.
+    fn load(&self, key: &[u8], loc: &Loc) -> Result<(crate::value::Value, u32), StorageError> {
         if self.wal.written() < loc.lsn {
             self.wal.write_out()?;
         }
@@ -129,7 +129,8 @@ impl Inner {
         if item.resident {
             c.cache_hits.fetch_add(1, Relaxed);
         } else {
-            let value = self.load(key, &item.loc)?;
+            // The flags stayed in the item while the value was on disk.
+            let (value, _flags) = self.load(key, &item.loc)?;
             item.mem = value.mem_size() as u64;
             item.entry.value = value;
             item.resident = true;
@@ -143,7 +144,11 @@ impl Inner {
     fn take(&self, shard: &mut Shard, key: &[u8], now: u64) -> Result<Option<Entry>, StorageError> {
         Ok(self.find(shard, key, now)?.map(|i| {
             let e = &mut shard.map[i].entry;
-            Entry { value: std::mem::replace(&mut e.value, placeholder()), expires_at_ms: e.expires_at_ms }
+            Entry {
+                value: std::mem::replace(&mut e.value, placeholder()),
+                expires_at_ms: e.expires_at_ms,
+                flags: e.flags,
+            }
         }))
     }
 
@@ -376,7 +381,7 @@ impl Db {
                 ch.entry = None;
             }
             match &ch.entry {
-                Some(e) => rec.put(cipher, ch.key, e.expires_at_ms, &e.value),
+                Some(e) => rec.put(cipher, ch.key, e.expires_at_ms, &e.value, e.flags),
                 None if ch.existed => rec.del(cipher, ch.key),
                 None => {}
             }

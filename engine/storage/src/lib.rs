@@ -34,10 +34,14 @@
 //! A segment file `dir/wal-<10 digit id>.log` is a sequence of records:
 //! `crc32 (u32 LE) | len (u32 LE) | payload (len bytes)`, the CRC covering `len` and payload.
 //! Payload: `nops (u32)` then ops: `1 key-len key expires-ms(u64, 0 = none) value-len value`
-//! (put), `2 key-len key` (delete), `3` (flush all). A value starts with its type tag.
+//! (put), `2 key-len key` (delete), `3` (flush all). A value starts with its type tag
+//! (0 string, 1 hash, 2 list, 3 set, 4 zset). A value with memcached flags ([`Entry::flags`]
+//! not 0) is prefixed by `5 flags(u32)`; values without flags, and every log written before
+//! the prefix existed, carry none and read with flags 0.
 //! With [`Options::cipher`] set, each key field is `nonce | AES-256-GCM(key) | tag` (AAD `k`)
-//! and each value field `nonce | AES-256-GCM(value) | tag` (AAD = the plaintext key); the
-//! lengths count the sealed bytes, and framing, expiry and CRC stay in the clear.
+//! and each value field `nonce | AES-256-GCM(value) | tag` (AAD = the plaintext key; the
+//! flags prefix is inside, so flags are sealed with the value); the lengths count the sealed
+//! bytes, and framing, expiry and CRC stay in the clear.
 
 mod at_rest;
 mod cipher;

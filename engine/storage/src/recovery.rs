@@ -3,7 +3,7 @@
 //! damaged record anywhere else is corruption and stops the open.
 
 use crate::at_rest::open_field;
-use crate::codec::{decode_value, encoded_kind, parse_record, BadRecord, Op, KEY_AAD};
+use crate::codec::{decode_value, encoded_head, parse_record, BadRecord, Op, KEY_AAD};
 use crate::db::shard_of;
 use crate::error::StorageError;
 use crate::options::Options;
@@ -149,12 +149,12 @@ fn apply(
                     std::borrow::Cow::Borrowed(b) => Bytes::copy_from_slice(b),
                     std::borrow::Cow::Owned(v) => Bytes::from(v),
                 };
-                let v = decode_value(&bytes).map_err(corrupt)?;
-                let entry = crate::value::Entry { value: v, expires_at_ms };
+                let (v, flags) = decode_value(&bytes).map_err(corrupt)?;
+                let entry = crate::value::Entry { value: v, expires_at_ms, flags };
                 shard.upsert(c, &key, entry, loc, now);
             } else {
-                let kind = encoded_kind(&value).ok_or_else(|| corrupt("unknown value type"))?;
-                shard.insert_cold(c, &key, kind, expires_at_ms, loc);
+                let head = encoded_head(&value).ok_or_else(|| corrupt("unknown value type"))?;
+                shard.insert_cold(c, &key, head, expires_at_ms, loc);
             }
         }
         Op::Del { key } => {

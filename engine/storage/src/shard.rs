@@ -97,7 +97,8 @@ impl Shard {
     }
 
     /// Inserts a key whose value stays on disk (recovery beyond `maxmemory`).
-    pub fn insert_cold(&mut self, c: &Counters, key: &[u8], kind: Kind, expires_at_ms: Option<u64>, loc: Loc) {
+    pub fn insert_cold(&mut self, c: &Counters, key: &[u8], head: (Kind, u32), expires_at_ms: Option<u64>, loc: Loc) {
+        let (kind, flags) = head;
         self.remove(c, key);
         let k = Bytes::copy_from_slice(key);
         c.live_bytes.fetch_add(loc.op_len as i64, Relaxed);
@@ -107,7 +108,7 @@ impl Shard {
             self.expires.insert((t, k.clone()));
             c.expires.fetch_add(1, Relaxed);
         }
-        let entry = Entry { value: placeholder(), expires_at_ms };
+        let entry = Entry { value: placeholder(), expires_at_ms, flags };
         self.map.insert(k, Item { entry, resident: false, kind, loc, mem: 0, access: 0 });
     }
 

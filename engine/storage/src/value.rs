@@ -4,22 +4,33 @@ use bytes::Bytes;
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::ops::Bound;
 
-/// What one key holds plus its expiry (absolute unix time in milliseconds).
+/// What one key holds plus its expiry (absolute unix time in milliseconds) and its
+/// memcached flags.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
     pub value: Value,
     pub expires_at_ms: Option<u64>,
+    /// The 32 opaque bits a memcached client stores with an item (`set key flags ...`), kept
+    /// in the log with the value. 0 for anything written through RESP: its commands build a
+    /// new entry, so a RESP write over a memcached item resets them.
+    pub flags: u32,
 }
 
 impl Entry {
     /// An entry without expiry.
     pub fn new(value: Value) -> Entry {
-        Entry { value, expires_at_ms: None }
+        Entry { value, expires_at_ms: None, flags: 0 }
     }
 
     /// An entry that expires at `expires_at_ms` (unix ms).
     pub fn with_expiry(value: Value, expires_at_ms: Option<u64>) -> Entry {
-        Entry { value, expires_at_ms }
+        Entry { value, expires_at_ms, flags: 0 }
+    }
+
+    /// The same entry carrying memcached `flags`.
+    pub fn with_flags(mut self, flags: u32) -> Entry {
+        self.flags = flags;
+        self
     }
 
     pub fn is_expired(&self, now_ms: u64) -> bool {

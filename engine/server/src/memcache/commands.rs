@@ -2,7 +2,7 @@
 //! its exptime a Redis expiry, so `set k` on one port is `GET k` on the other. Replies are
 //! worded as memcached 1.6 words them.
 
-use super::meta::MetaTable;
+use super::cas::CasTable;
 use super::parse::{Request, StoreMode};
 use super::McStats;
 use crate::server::Shared;
@@ -37,10 +37,10 @@ pub fn expiry(exptime: i64, now_ms: u64) -> Expiry {
     }
 }
 
-/// What the commands need: the store, the flags/CAS table and the counters.
+/// What the commands need: the store, the CAS uniques and the counters.
 pub struct Ctx<'a> {
     pub shared: &'a Arc<Shared>,
-    pub meta: &'a MetaTable,
+    pub cas: &'a CasTable,
     pub stats: &'a McStats,
     pub out: &'a mut Vec<u8>,
     pub lsn: Option<Lsn>,
@@ -116,16 +116,16 @@ fn get(ctx: &mut Ctx<'_>, keys: &[&[u8]], with_cas: bool, touch: Option<i64>) ->
     let db = &ctx.shared.db;
     for key in keys {
         ctx.stats.cmd_get.fetch_add(1, Relaxed);
-        let found: Option<Bytes> = match touch {
-            None => db.read(key, |entry| match entry.map(|e| &e.value) {
-                Some(Value::Str(b)) => Some(b.clone()),
+        let found: Option<(Bytes, u32)> = match touch {
+            None => db.read(key, |entry| match entry {
+                Some(Entry { value: Value::Str(b), flags, .. }) => Some((b.clone(), *flags)),
                 _ => None,
             })?,
             Some(exptime) => {
                 ctx.stats.cmd_touch.fetch_add(1, Relaxed);
                 let (found, lsn) = db.update(key, |slot| {
-                    let value = match slot.get().map(|e| &e.value) {
-                        Some(Value::Str(b)) => b.clone(),
+                    let found = match slot.get() {
+                        Some(Entry { value: Value::Str(b), flags, .. }) => (b.clone(), *flags),
                         _ => return None,
                     };
                     match expiry(exptime, slot.now_ms()) {
@@ -133,23 +133,18 @@ fn get(ctx: &mut Ctx<'_>, keys: &[&[u8]], with_cas: bool, touch: Option<i64>) ->
                         Expiry::At(at) => slot.set_expiry(Some(at)),
                         Expiry::Already => slot.remove().is_some(),
                     };
-                    Some(value)
+                    Some(found)
                 })?;
                 ctx.wrote(lsn);
                 found
             }
         };
-        let Some(value) = found else {
+        let Some((value, flags)) = found else {
             ctx.stats.get_misses.fetch_add(1, Relaxed);
             continue;
         };
         ctx.stats.get_hits.fetch_add(1, Relaxed);
-        let (flags, cas) = if with_cas {
-            let meta = ctx.meta.get(key, &value);
-            (meta.flags, meta.cas)
-        } else {
-            (ctx.meta.flags(key, &value), 0)
-        };
+        let cas = if with_cas { ctx.cas.get(key, &value) } else { 0 };
         let out = &mut *ctx.out;
         out.extend_from_slice(b"VALUE ");
         out.extend_from_slice(key);
@@ -169,7 +164,7 @@ fn get(ctx: &mut Ctx<'_>, keys: &[&[u8]], with_cas: bool, touch: Option<i64>) ->
 #[allow(clippy::too_many_arguments)]
 fn store(ctx: &mut Ctx<'_>, mode: StoreMode, key: &[u8], flags: u32, exptime: i64, data: &[u8], cas: u64, noreply: bool) -> Result<(), StorageError> {
     ctx.stats.cmd_set.fetch_add(1, Relaxed);
-    let meta = ctx.meta;
+    let uniques = ctx.cas;
     let (reply, lsn) = ctx.shared.db.update(key, |slot| {
         let current = match slot.get().map(|e| &e.value) {
             Some(Value::Str(b)) => Some(b.clone()),
@@ -188,17 +183,17 @@ fn store(ctx: &mut Ctx<'_>, mode: StoreMode, key: &[u8], flags: u32, exptime: i6
                 let Some(old) = current else {
                     return if exists { "EXISTS" } else { "NOT_FOUND" };
                 };
-                if !meta.cas_matches(key, &old, cas) {
+                if !uniques.matches(key, &old, cas) {
                     return "EXISTS";
                 }
                 (Bytes::copy_from_slice(data), flags, expires)
             }
             StoreMode::Append | StoreMode::Prepend => {
-                // memcached keeps the item's flags and exptime and ignores the given ones.
+                // memcached keeps the item's flags and exptime and ignores the given ones
+                // (changing the entry in place keeps both).
                 let Some(old) = current else {
                     return "NOT_STORED";
                 };
-                let old_flags = meta.flags(key, &old);
                 let mut joined = Vec::with_capacity(old.len() + data.len());
                 if mode == StoreMode::Append {
                     joined.extend_from_slice(&old);
@@ -207,28 +202,21 @@ fn store(ctx: &mut Ctx<'_>, mode: StoreMode, key: &[u8], flags: u32, exptime: i6
                     joined.extend_from_slice(data);
                     joined.extend_from_slice(&old);
                 }
-                let keep = slot.get().and_then(|e| e.expires_at_ms);
-                let entry = slot.get_mut().expect("the item exists");
-                entry.value = Value::Str(Bytes::from(joined));
-                entry.expires_at_ms = keep;
-                if let Value::Str(b) = &entry.value {
-                    meta.stored(key, b, old_flags);
-                }
+                slot.get_mut().expect("the item exists").value = Value::Str(Bytes::from(joined));
+                uniques.remove(key);
                 return "STORED";
             }
         };
+        uniques.remove(key);
         match expires_at {
             Expiry::Already => {
                 slot.remove();
-                meta.remove(key);
             }
             Expiry::Never => {
-                meta.stored(key, &value, flags);
-                slot.put(Entry::new(Value::Str(value)));
+                slot.put(Entry::new(Value::Str(value)).with_flags(flags));
             }
             Expiry::At(at) => {
-                meta.stored(key, &value, flags);
-                slot.put(Entry::with_expiry(Value::Str(value), Some(at)));
+                slot.put(Entry::with_expiry(Value::Str(value), Some(at)).with_flags(flags));
             }
         }
         "STORED"
@@ -240,9 +228,9 @@ fn store(ctx: &mut Ctx<'_>, mode: StoreMode, key: &[u8], flags: u32, exptime: i6
 
 fn delete(ctx: &mut Ctx<'_>, key: &[u8], noreply: bool) -> Result<(), StorageError> {
     ctx.stats.cmd_delete.fetch_add(1, Relaxed);
-    let meta = ctx.meta;
+    let uniques = ctx.cas;
     let (removed, lsn) = ctx.shared.db.update(key, |slot| {
-        meta.remove(key);
+        uniques.remove(key);
         slot.remove().is_some()
     })?;
     ctx.wrote(lsn);
@@ -251,7 +239,7 @@ fn delete(ctx: &mut Ctx<'_>, key: &[u8], noreply: bool) -> Result<(), StorageErr
 }
 
 fn incr(ctx: &mut Ctx<'_>, key: &[u8], delta: u64, decr: bool, noreply: bool) -> Result<(), StorageError> {
-    let meta = ctx.meta;
+    let uniques = ctx.cas;
     let (reply, lsn) = ctx.shared.db.update(key, |slot| {
         let old = match slot.get().map(|e| &e.value) {
             None => return "NOT_FOUND".to_string(),
@@ -264,10 +252,9 @@ fn incr(ctx: &mut Ctx<'_>, key: &[u8], delta: u64, decr: bool, noreply: bool) ->
         };
         let next = if decr { n.saturating_sub(delta) } else { n.wrapping_add(delta) };
         let text = next.to_string();
-        let flags = meta.flags(key, &old);
-        let value = Bytes::from(text.clone().into_bytes());
-        meta.stored(key, &value, flags);
-        slot.get_mut().expect("the item exists").value = Value::Str(value);
+        // In place: the item keeps its flags and expiry.
+        slot.get_mut().expect("the item exists").value = Value::Str(Bytes::from(text.clone().into_bytes()));
+        uniques.remove(key);
         text
     })?;
     ctx.stats.incr_decr.fetch_add(1, Relaxed);
@@ -301,7 +288,7 @@ fn flush_all(ctx: &mut Ctx<'_>, delay: i64, noreply: bool) -> Result<(), Storage
         });
     } else {
         let lsn = ctx.shared.db.flush_all()?;
-        ctx.meta.clear();
+        ctx.cas.clear();
         ctx.wrote(lsn);
     }
     ctx.line("OK", noreply);

@@ -11,11 +11,11 @@
 //! # Layout
 //! - `parse.rs`    — framing of requests and data blocks.
 //! - `commands.rs` — the commands over `basalt_storage::Db`.
-//! - `meta.rs`     — flags and CAS uniques beside the values.
+//! - `cas.rs`      — CAS uniques beside the values (flags are stored with them).
 //! - `stats.rs`    — the `stats` reply.
 
+pub mod cas;
 pub mod commands;
-pub mod meta;
 pub mod parse;
 pub mod stats;
 
@@ -60,7 +60,7 @@ pub struct McStats {
 /// Everything the memcached port shares between its connections.
 pub struct Memcache {
     pub shared: Arc<Shared>,
-    pub meta: meta::MetaTable,
+    pub cas: cas::CasTable,
     pub stats: McStats,
     pub acl: Option<Arc<Acl>>,
     pub gate: Arc<dyn AcceptHook>,
@@ -76,7 +76,7 @@ impl Memcache {
         limits: Arc<ConnLimits>,
         metrics: Option<Arc<Metrics>>,
     ) -> Memcache {
-        Memcache { shared, meta: meta::MetaTable::default(), stats: McStats::default(), acl, gate, limits, metrics }
+        Memcache { shared, cas: cas::CasTable::default(), stats: McStats::default(), acl, gate, limits, metrics }
     }
 }
 
@@ -215,7 +215,7 @@ async fn connection(mc: &Memcache, mut stream: Guarded<TcpStream>) {
             let mut quit = matches!(request, Request::Quit);
             match authorize(mc, &mut user, &request) {
                 Gatekeeper::Run => {
-                    let mut ctx = commands::Ctx { shared: &mc.shared, meta: &mc.meta, stats: &mc.stats, out: &mut out, lsn: None };
+                    let mut ctx = commands::Ctx { shared: &mc.shared, cas: &mc.cas, stats: &mc.stats, out: &mut out, lsn: None };
                     commands::execute(&mut ctx, request);
                     if let Some(lsn) = ctx.lsn {
                         if pending.lsn.is_none() {
