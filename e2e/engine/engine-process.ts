@@ -1,5 +1,6 @@
 // basalt-server for client tests: the release binary ($BASALT_ENGINE_BIN) on a free loopback
-// port with a fresh temp data dir, stopped (SIGTERM, then SIGKILL) and cleaned up afterwards.
+// port with a fresh temp data dir (or a given one, kept, to restart on it), stopped (SIGTERM,
+// then SIGKILL) or killed with SIGKILL, and cleaned up afterwards.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -7,7 +8,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { ROOT } from '../support/env.js';
 
-export type Engine = { port: number; dir: string; output: () => string; stop: () => Promise<void> };
+export type Engine = {
+  port: number;
+  dir: string;
+  output: () => string;
+  stop: () => Promise<void>;
+  /** SIGKILL, as a crash: the data dir stays for a restart. */
+  kill9: () => Promise<void>;
+};
 
 export function engineBinary(): string {
   const bin = process.env.BASALT_ENGINE_BIN ?? path.join(ROOT, 'engine', 'target', 'release', 'basalt-server');
@@ -34,8 +42,9 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
-export async function startEngine(extraArgs: string[] = []): Promise<Engine> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-engine-e2e-'));
+/** `existingDir`: a data dir to (re)start on, which the caller removes. */
+export async function startEngine(extraArgs: string[] = [], existingDir?: string): Promise<Engine> {
+  const dir = existingDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-engine-e2e-'));
   const port = await freePort();
   let output = '';
   const child: ChildProcess = spawn(
@@ -46,7 +55,7 @@ export async function startEngine(extraArgs: string[] = []): Promise<Engine> {
   child.stdout?.on('data', (d) => { output += d; });
   child.stderr?.on('data', (d) => { output += d; });
   let exited = false;
-  child.once('exit', () => { exited = true; });
+  const exit = new Promise((r) => child.once('exit', () => { exited = true; r(undefined); }));
   const deadline = Date.now() + 30_000;
   while (!(await accepts(port))) {
     if (exited) throw new Error(`basalt-server exited at start:\n${output}`);
@@ -59,13 +68,16 @@ export async function startEngine(extraArgs: string[] = []): Promise<Engine> {
     output: () => output,
     stop: async () => {
       if (!exited) {
-        const gone = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
         const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-        await gone;
+        await exit;
         clearTimeout(timer);
       }
-      fs.rmSync(dir, { recursive: true, force: true });
+      if (existingDir === undefined) fs.rmSync(dir, { recursive: true, force: true });
+    },
+    kill9: async () => {
+      if (!exited) child.kill('SIGKILL');
+      await exit;
     },
   };
 }

@@ -1,7 +1,8 @@
 // Issue 3 with real clients against the release basalt-server: users and ACLs through redis-cli
 // and redis-py (read-only user gets NOPERM, wrong password WRONGPASS, two-password rotation),
 // the IP allowlist, redis-cli --tls with a throwaway CA made by openssl, a pymemcache session on
-// the memcached port, and /metrics parsed by prometheus-client's own text parser.
+// the memcached port (and its typed items after a kill -9), and /metrics parsed by
+// prometheus-client's own text parser.
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -256,6 +257,36 @@ print("noreply", raw.set("mc:quiet", b"q", noreply=True), raw.get("mc:quiet"))
     // The same store: RESP reads what memcached wrote.
     expect(await cli('-p', String(engine.port), '-a', PASSWORD, 'GET', 'mc:raw')).toBe('swapped');
     expect(await cli('-p', String(engine.port), '-a', PASSWORD, 'TTL', 'mc:quiet')).toBe('-1');
+  });
+
+  it('pymemcache decodes str, int, pickle and compressed items after a kill -9 (flags are in the log)', async () => {
+    // pymemcache's serde keeps the type (16 text, 2 int, 1 pickle) and compression (8) in the
+    // flags: without them the values come back as raw bytes.
+    const script = `
+import sys
+from pymemcache.client.base import Client
+from pymemcache import serde
+c = Client(("127.0.0.1", int(sys.argv[1])), serde=serde.CompressedSerde(min_compress_len=64), default_noreply=False)
+if sys.argv[2] == "write":
+    print("set", c.set("f:str", "text"), c.set("f:int", 41), c.set("f:obj", {"a": [1, 2]}), c.set("f:zip", "z" * 1000))
+else:
+    print("get", repr(c.get("f:str")), repr(c.get("f:int")), repr(c.get("f:obj")), c.get("f:zip") == "z" * 1000)
+`;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-mc-flags-'));
+    const start = async () => {
+      const port = await freePort();
+      return { port, engine: await startEngine(['--fsync', 'always', '--memcached-port', String(port)], dir) };
+    };
+    try {
+      const first = await start();
+      expect(await py(script, String(first.port), 'write')).toBe('set True True True True');
+      await first.engine.kill9();
+      const second = await start();
+      expect(await py(script, String(second.port), 'read')).toBe("get 'text' 41 {'a': [1, 2]} True");
+      await second.engine.stop();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
