@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Client, TempDir};
+use common::{connect, TempDir};
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -32,10 +32,6 @@ fn terminate(child: &mut Child) -> i32 {
     }
     child.kill().unwrap();
     panic!("the server did not stop on SIGTERM");
-}
-
-async fn connect(addr: &str) -> Client {
-    Client { stream: tokio::net::TcpStream::connect(addr).await.unwrap() }
 }
 
 #[tokio::test]

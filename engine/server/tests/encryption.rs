@@ -5,20 +5,12 @@
 mod spawned;
 use spawned::*;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 /// Runs the server expecting it to refuse to start; returns its stderr.
 fn refused(dir: &Path, flags: &[&str]) -> String {
-    let mut child = Command::new(server_bin())
-        .args(["--bind", "127.0.0.1", "--port", "0", "--dir"])
-        .arg(dir)
-        .args(flags)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn basalt-server");
+    let mut child = server_command(dir, 0, flags).stderr(Stdio::piped()).spawn().expect("spawn basalt-server");
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
         if let Some(status) = child.try_wait().unwrap() {

@@ -7,6 +7,8 @@
 //! `BASALT_FUZZ_ITERATIONS` changes the count (default 2,000,000); the same seed gives the same
 //! run. The open-ended variant is the cargo-fuzz target in `engine/fuzz`.
 
+mod common;
+
 use basalt_server::resp::{parse_frame, Frame, Limits, Parsed};
 
 /// xorshift64*: small, fast, deterministic.
@@ -52,13 +54,7 @@ fn random_arg(rng: &mut Rng, inline_safe: bool) -> Vec<u8> {
 }
 
 fn multibulk(args: &[Vec<u8>]) -> Vec<u8> {
-    let mut out = format!("*{}\r\n", args.len()).into_bytes();
-    for a in args {
-        out.extend_from_slice(format!("${}\r\n", a.len()).as_bytes());
-        out.extend_from_slice(a);
-        out.extend_from_slice(b"\r\n");
-    }
-    out
+    common::encode(&args.iter().map(Vec::as_slice).collect::<Vec<_>>())
 }
 
 fn inline(rng: &mut Rng, args: &[Vec<u8>]) -> Vec<u8> {

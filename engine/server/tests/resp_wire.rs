@@ -366,6 +366,6 @@ async fn shutdown_closes_and_stops_the_server() {
     c.expect(b"SET k v\r\n", b"+OK\r\n").await;
     c.send(b"SHUTDOWN\r\n").await;
     assert!(c.is_closed().await);
-    let finished = tokio::time::timeout(std::time::Duration::from_secs(10), server.task).await;
+    let finished = tokio::time::timeout(std::time::Duration::from_secs(10), server.running.task).await;
     assert!(matches!(finished, Ok(Ok(Ok(())))), "server did not stop cleanly");
 }

@@ -1,8 +1,14 @@
 //! Test support for tests that run the built `basalt-server` binary as a child process (so it
 //! can be killed with SIGKILL): start it on a free port, connect, and a tiny blocking RESP
-//! client.
+//! client. Temp dirs and request framing come from `common`, included here so a test
+//! declares this module alone.
 
 #![allow(dead_code)]
+
+#[path = "../common/mod.rs"]
+mod common;
+
+pub use common::TempDir;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -10,30 +16,21 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// A unique directory under the system temp dir, removed on drop.
-pub struct TempDir(pub PathBuf);
-
-impl TempDir {
-    pub fn new(tag: &str) -> TempDir {
-        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
-        let p = std::env::temp_dir().join(format!("basalt-spawned-{tag}-{}-{nanos}", std::process::id()));
-        std::fs::create_dir_all(&p).unwrap();
-        TempDir(p)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 /// The server binary: `BASALT_ENGINE_BIN` if the test runner gives it, else the one Cargo built.
 pub fn server_bin() -> PathBuf {
     match std::env::var_os("BASALT_ENGINE_BIN") {
         Some(p) if Path::new(&p).exists() => PathBuf::from(p),
         _ => PathBuf::from(env!("CARGO_BIN_EXE_basalt-server")),
     }
+}
+
+/// The server on `dir` at 127.0.0.1:`port` with extra flags, its stdin and stdout closed;
+/// the caller decides where its stderr goes.
+pub fn server_command(dir: &Path, port: u16, flags: &[&str]) -> Command {
+    let mut command = Command::new(server_bin());
+    command.args(["--bind", "127.0.0.1", "--port", &port.to_string(), "--dir"]).arg(dir).args(flags);
+    command.stdin(Stdio::null()).stdout(Stdio::null());
+    command
 }
 
 /// A running `basalt-server` child process. Killed (SIGKILL) on drop if still running.
@@ -51,15 +48,7 @@ impl Engine {
     pub fn start(dir: &Path, flags: &[&str]) -> Engine {
         for _attempt in 0..5 {
             let port = free_port();
-            let mut child = Command::new(server_bin())
-                .args(["--bind", "127.0.0.1", "--port", &port.to_string(), "--dir"])
-                .arg(dir)
-                .args(flags)
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::inherit())
-                .spawn()
-                .expect("spawn basalt-server");
+            let mut child = server_command(dir, port, flags).stderr(Stdio::inherit()).spawn().expect("spawn basalt-server");
             let deadline = Instant::now() + Duration::from_secs(20);
             while Instant::now() < deadline {
                 if let Ok(Some(status)) = child.try_wait() {
@@ -111,13 +100,9 @@ pub struct Resp {
     reader: BufReader<TcpStream>,
 }
 
+/// Appends a command as a RESP multibulk frame to `out`, for pipelines.
 pub fn encode(args: &[&[u8]], out: &mut Vec<u8>) {
-    out.extend_from_slice(format!("*{}\r\n", args.len()).as_bytes());
-    for a in args {
-        out.extend_from_slice(format!("${}\r\n", a.len()).as_bytes());
-        out.extend_from_slice(a);
-        out.extend_from_slice(b"\r\n");
-    }
+    out.extend_from_slice(&common::encode(args));
 }
 
 impl Resp {
