@@ -48,19 +48,42 @@ impl Drop for Server {
     }
 }
 
-fn wait_ready(server: &mut Server) {
+/// Waits for a PING reply; Err when the process exited first (its port may have been taken).
+fn wait_ready(server: &mut Server) -> Result<(), String> {
     let deadline = Instant::now() + Duration::from_secs(15);
     while Instant::now() < deadline {
         if let Ok(Some(status)) = server.child.try_wait() {
-            panic!("{} exited early: {status}", server.name);
+            return Err(format!("{} exited early: {status}", server.name));
         }
         // Any reply (PONG, or NOAUTH with a password set) means it is serving.
         if try_cmd(server.port, &["PING"]).is_ok() {
-            return;
+            return Ok(());
         }
         std::thread::sleep(Duration::from_millis(50));
     }
     panic!("{} did not answer PING on port {}", server.name, server.port);
+}
+
+/// Starts `command(port)` on a free port until it serves. A port found free can be taken by
+/// another process before the server binds it (other suites run on the same machine), so a
+/// server that exits at once is started again on another port, a few times.
+fn start_on_free_port(name: &'static str, dir: PathBuf, command: impl Fn(u16) -> Command) -> Server {
+    let mut last = String::new();
+    for _ in 0..5 {
+        let port = free_port();
+        let child = command(port).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap_or_else(|e| panic!("spawn {name}: {e}"));
+        let mut server = Server { child, port, dir: dir.clone(), name };
+        match wait_ready(&mut server) {
+            Ok(()) => return server,
+            Err(e) => {
+                last = e;
+                // Keep the directory for the next attempt; Drop would remove it.
+                let _ = server.child.wait();
+                std::mem::forget(server);
+            }
+        }
+    }
+    panic!("{last} (5 attempts on fresh ports)");
 }
 
 /// redis-server from Debian, or None (with a message) when it is not installed.
@@ -70,18 +93,14 @@ pub fn redis(extra: &[&str]) -> Option<Server> {
         return None;
     }
     let dir = temp_dir("redis");
-    let port = free_port();
-    let mut cmd = Command::new("redis-server");
-    cmd.args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
-        .arg("--dir")
-        .arg(&dir)
-        .args(extra)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null());
-    let child = cmd.spawn().expect("spawn redis-server");
-    let mut server = Server { child, port, dir, name: "redis-server" };
-    wait_ready(&mut server);
-    Some(server)
+    Some(start_on_free_port("redis-server", dir.clone(), |port| {
+        let mut cmd = Command::new("redis-server");
+        cmd.args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+            .arg("--dir")
+            .arg(&dir)
+            .args(extra);
+        cmd
+    }))
 }
 
 pub fn basalt_server_bin() -> Option<PathBuf> {
@@ -102,18 +121,11 @@ pub fn basalt() -> Option<Server> {
         return None;
     };
     let dir = temp_dir("basalt");
-    let port = free_port();
-    let child = Command::new(bin)
-        .args(["--bind", "127.0.0.1", "--port", &port.to_string()])
-        .arg("--dir")
-        .arg(&dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn basalt-server");
-    let mut server = Server { child, port, dir, name: "basalt-server" };
-    wait_ready(&mut server);
-    Some(server)
+    Some(start_on_free_port("basalt-server", dir.clone(), |port| {
+        let mut cmd = Command::new(&bin);
+        cmd.args(["--bind", "127.0.0.1", "--port", &port.to_string()]).arg("--dir").arg(&dir);
+        cmd
+    }))
 }
 
 pub fn try_cmd(port: u16, args: &[&str]) -> std::io::Result<Vec<u8>> {
