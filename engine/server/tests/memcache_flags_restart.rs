@@ -5,7 +5,6 @@
 //! held them, with values read back cold from disk, and with encryption at rest (where the
 //! flags are sealed with the value). A RESP write over a memcached item leaves flags 0.
 
-mod common;
 mod spawned;
 use spawned::*;
 use std::io::{BufRead, BufReader, Read, Write};
