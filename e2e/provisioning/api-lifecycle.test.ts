@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Schemas } from '@basalt/api-client';
-import { startProvisioningPlatform, type ProvisioningPlatform } from './support/platform.js';
-import { cgroupLimits, cgroupPaths, ENGINE_FEATURES, nspawnRunning, redisCli, vmDir, type Credentials } from './support/vm-host.js';
+import { startProvisioningPlatform, type ProvisioningPlatform } from './support/stack.js';
+import { cgroupLimits, cgroupPaths, ENGINE_FEATURES, nspawnRunning, pingOutcome, redisCli, vmDir, type Credentials } from './support/vm-host.js';
 
 type Instance = Schemas['InstanceDto'];
 
@@ -21,54 +21,10 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (platform && instance) {
-    const current = await getInstance().catch(() => undefined);
-    if (current && current.status !== 'deleted') {
-      await platform.client.DELETE('/v1/projects/{project}/instances/{instance}', { params: { path: path_() } });
-      await waitForStatus(['deleted'], 240_000).catch(() => {});
-    }
-  }
   await platform?.stop();
 });
 
 const path_ = () => ({ project: platform.projectId, instance: instance.id });
-
-async function getInstance(): Promise<Instance> {
-  const { data, response } = await platform.client.GET('/v1/projects/{project}/instances/{instance}', { params: { path: path_() } });
-  if (!data) throw new Error(`GET instance: ${response.status}`);
-  return data;
-}
-
-async function waitForStatus(wanted: string[], timeoutMs = 180_000): Promise<Instance> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const current = await getInstance();
-    if (wanted.includes(current.status)) return current;
-    if (['create_failed', 'error'].includes(current.status) && !wanted.includes(current.status)) {
-      throw new Error(`instance is ${current.status}: ${JSON.stringify(current.fault)}\n${platform.workerLog().slice(-3000)}`);
-    }
-    if (Date.now() > deadline) throw new Error(`instance still ${current.status} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-async function waitForOperation(id: string, timeoutMs = 180_000): Promise<Schemas['OperationDto']> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { data } = await platform.client.GET('/v1/operations/{id}', { params: { path: { id } } });
-    if (data && (data.status === 'succeeded' || data.status === 'failed')) return data;
-    if (Date.now() > deadline) throw new Error(`operation ${id} not finished after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-function refused(credentials: Credentials | undefined): string {
-  try {
-    return `answered: ${redisCli(endpoint.host, endpoint.port, credentials, 'PING')}`;
-  } catch (error) {
-    return `refused: ${String((error as { stderr?: string }).stderr ?? error)}`;
-  }
-}
 
 describe('an instance through the API, on a local VM', () => {
   test('POST → running, then redis-cli writes and reads as the returned user', async () => {
@@ -82,7 +38,7 @@ describe('an instance through the API, on a local VM', () => {
     owner = data!.default_user;
     expect(instance.status).toBe('creating');
 
-    instance = await waitForStatus(['running']);
+    instance = await platform.waitForStatus(instance.id, ['running']);
     console.log(`POST → running: ${((Date.now() - started) / 1000).toFixed(1)} s`);
     expect(instance.health).toBe('healthy');
     expect(instance.fault).toBeNull();
@@ -103,7 +59,7 @@ describe('an instance through the API, on a local VM', () => {
       params: { path: path_() },
       body: { username: 'reader', permission: 'read_only' },
     });
-    expect((await waitForOperation(data!.operation!.id)).status).toBe('succeeded');
+    expect((await platform.waitForOperation(data!.operation!.id)).status).toBe('succeeded');
     const reader = { username: 'reader', password: data!.password };
     expect(redisCli(endpoint.host, endpoint.port, reader, 'GET', 'acceptance')).toBe('kept');
     expect(redisCli(endpoint.host, endpoint.port, reader, 'SET', 'acceptance', 'changed')).toMatch(/NOPERM/);
@@ -116,10 +72,10 @@ describe('an instance through the API, on a local VM', () => {
         params: { path: path_() },
         body: { entries: cidrs.map((cidr) => ({ cidr, description: '' })) },
       });
-      expect((await waitForOperation(data!.operation!.id)).status).toBe('succeeded');
+      expect((await platform.waitForOperation(data!.operation!.id)).status).toBe('succeeded');
     };
     await replace(['192.0.2.0/24']);
-    expect(refused(owner)).toMatch(/^refused/);
+    expect(pingOutcome(endpoint.host, endpoint.port, owner)).toMatch(/^refused/);
     await replace([]);
     expect(redisCli(endpoint.host, endpoint.port, owner, 'GET', 'acceptance')).toBe('kept');
   });
@@ -131,7 +87,7 @@ describe('an instance through the API, on a local VM', () => {
     });
     expect(response.status).toBe(202);
     expect(data!.instance.status).toBe('modifying');
-    instance = await waitForStatus(['running']);
+    instance = await platform.waitForStatus(instance.id, ['running']);
     expect(instance.instance_type).toBe('kv.standard.large');
     expect(cgroupLimits(endpoint.host)).toEqual({ cpus: 2, memoryMb: 8192 });
     expect(redisCli(endpoint.host, endpoint.port, owner, 'GET', 'acceptance')).toBe('kept');
@@ -140,10 +96,10 @@ describe('an instance through the API, on a local VM', () => {
   test('restart: same data', async () => {
     const { data, response } = await platform.client.POST('/v1/projects/{project}/instances/{instance}/restart', { params: { path: path_() } });
     expect(response.status).toBe(202);
-    const operation = await waitForOperation(data!.operation!.id);
+    const operation = await platform.waitForOperation(data!.operation!.id);
     expect(operation.status).toBe('succeeded');
     expect((operation.steps as { name: string }[]).map((s) => s.name)).toEqual(['ansible_restart', 'health_check']);
-    instance = await waitForStatus(['running']);
+    instance = await platform.waitForStatus(instance.id, ['running']);
     expect(redisCli(endpoint.host, endpoint.port, owner, 'GET', 'acceptance')).toBe('kept');
   });
 
@@ -151,13 +107,13 @@ describe('an instance through the API, on a local VM', () => {
     const node = instance.nodes[0] as unknown as { name: string; private_ip: string };
     const { response } = await platform.client.DELETE('/v1/projects/{project}/instances/{instance}', { params: { path: path_() } });
     expect(response.status).toBe(202);
-    instance = await waitForStatus(['deleted'], 240_000);
+    instance = await platform.waitForStatus(instance.id, ['deleted'], 240_000);
     expect(instance.nodes).toEqual([]);
     expect(instance.endpoints).toEqual([]);
     expect(nspawnRunning(node.private_ip)).toBe(false);
     expect(fs.existsSync(vmDir(platform.dataDir, node.name))).toBe(false);
     expect(fs.readdirSync(path.join(platform.dataDir, 'vms'))).toEqual([]);
     for (const dir of cgroupPaths(node.private_ip)) expect(fs.existsSync(dir)).toBe(false);
-    expect(refused(owner)).toMatch(/^refused/);
+    expect(pingOutcome(endpoint.host, endpoint.port, owner)).toMatch(/^refused/);
   });
 });

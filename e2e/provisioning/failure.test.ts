@@ -2,51 +2,40 @@
 // the tail of the tool's output in `fault`; a retry (a new create operation) succeeds;
 // deleting an instance whose create failed cleans up everything.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createDatabase } from '../support/database.js';
-import { removeDataDir, startWorker, type WorkerProcess } from './support/worker-process.js';
+import { startWorkerStack, type WorkerStack } from './support/stack.js';
 import {
   createInstance,
-  deleteAllInstances,
   getInstance,
-  openControlPlane,
   requestOperation,
   waitForOperation,
-  type ControlPlane,
   type CreatedInstance,
 } from './support/fixtures.js';
 import { redisCli } from './support/vm-host.js';
 
-let db: { url: string; drop: () => Promise<void> };
-let dataDir: string;
-let cp: ControlPlane;
-let worker: WorkerProcess;
+let stack: WorkerStack;
 let instance: CreatedInstance;
 
+/** A worker whose VM image is missing: creating the VM fails inside `terraform apply`. */
+const startBrokenWorker = (name: string) =>
+  stack.startWorker(name, { BASALT_VM_IMAGE: path.join(stack.dataDir, 'no-such-image'), BASALT_LOCAL_VM_KIND: 'nspawn' });
+
 beforeAll(async () => {
-  db = await createDatabase('prov_fail');
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-fail-'));
-  cp = await openControlPlane(db.url);
-  // A worker whose VM image is missing: creating the VM fails inside `terraform apply`.
-  worker = startWorker(db.url, dataDir, 'broken', { BASALT_VM_IMAGE: path.join(dataDir, 'no-such-image'), BASALT_LOCAL_VM_KIND: 'nspawn' });
+  stack = await startWorkerStack('prov_fail');
+  startBrokenWorker('broken');
 });
 
 afterAll(async () => {
-  if (cp && worker) await deleteAllInstances(cp);
-  await worker?.kill();
-  await cp?.close();
-  await db?.drop();
-  removeDataDir(dataDir);
+  await stack?.stop();
 });
 
 describe('a create that fails', () => {
   test('leaves the instance create_failed with the step, exit status and output tail', async () => {
-    instance = await createInstance(cp, 'broken', 'kv.standard.small');
-    const operation = await waitForOperation(cp, instance.operationId);
+    instance = await createInstance(stack, 'broken', 'kv.standard.small');
+    const operation = await waitForOperation(stack, instance.operationId);
     expect(operation.status).toBe('failed');
-    const row = await getInstance(cp, instance.id);
+    const row = await getInstance(stack, instance.id);
     expect(row.status).toBe('create_failed');
     const fault = row.fault as { code: string; step: string; exit_code: number; output_tail: string; message: string };
     expect(fault.step).toBe('terraform_apply');
@@ -59,11 +48,11 @@ describe('a create that fails', () => {
   });
 
   test('a retry with the fault fixed reaches running', async () => {
-    await worker.kill();
-    worker = startWorker(db.url, dataDir, 'fixed');
-    const operation = await waitForOperation(cp, await requestOperation(cp, instance.id, 'provision'));
+    await stack.worker.kill();
+    stack.startWorker('fixed');
+    const operation = await waitForOperation(stack, await requestOperation(stack, instance.id, 'provision'));
     expect(operation.status, JSON.stringify(operation.error)).toBe('succeeded');
-    const row = await getInstance(cp, instance.id);
+    const row = await getInstance(stack, instance.id);
     expect(row.status).toBe('running');
     expect(row.fault).toBeNull();
     const endpoint = (row.endpoints as { host: string; port: number }[])[0]!;
@@ -71,17 +60,17 @@ describe('a create that fails', () => {
   });
 
   test('deleting an instance whose create failed cleans up everything', async () => {
-    const second = await createInstance(cp, 'broken-too', 'kv.standard.small');
-    await worker.kill();
-    worker = startWorker(db.url, dataDir, 'broken-again', { BASALT_VM_IMAGE: path.join(dataDir, 'no-such-image'), BASALT_LOCAL_VM_KIND: 'nspawn' });
-    expect((await waitForOperation(cp, second.operationId)).status).toBe('failed');
-    expect((await getInstance(cp, second.id)).status).toBe('create_failed');
-    const deleted = await waitForOperation(cp, await requestOperation(cp, second.id, 'delete'));
+    const second = await createInstance(stack, 'broken-too', 'kv.standard.small');
+    await stack.worker.kill();
+    startBrokenWorker('broken-again');
+    expect((await waitForOperation(stack, second.operationId)).status).toBe('failed');
+    expect((await getInstance(stack, second.id)).status).toBe('create_failed');
+    const deleted = await waitForOperation(stack, await requestOperation(stack, second.id, 'delete'));
     expect(deleted.status, JSON.stringify(deleted.error)).toBe('succeeded');
-    const row = await getInstance(cp, second.id);
+    const row = await getInstance(stack, second.id);
     expect(row.status).toBe('deleted');
     expect(row.nodes).toEqual([]);
-    expect(fs.existsSync(path.join(dataDir, 'terraform', second.id))).toBe(false);
-    expect(fs.existsSync(path.join(dataDir, 'vms', `${second.id}-0`))).toBe(false);
+    expect(fs.existsSync(path.join(stack.dataDir, 'terraform', second.id))).toBe(false);
+    expect(fs.existsSync(path.join(stack.dataDir, 'vms', `${second.id}-0`))).toBe(false);
   });
 });

@@ -1,35 +1,22 @@
 // The provisioning benchmark of issue 5's note: create → running for one instance (p50
 // of BASALT_BENCH_RUNS runs) and for 10 created at once. Slow, so it runs only when
 // asked: BASALT_PROVISION_BENCH=1 npm test -w @basalt/e2e -- provisioning-benchmark
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createDatabase } from '../support/database.js';
-import { removeDataDir, startWorker, type WorkerProcess } from './support/worker-process.js';
-import { createInstance, deleteAllInstances, getInstance, openControlPlane, requestOperation, waitForOperation, type ControlPlane } from './support/fixtures.js';
+import { startWorkerStack, type WorkerStack } from './support/stack.js';
+import { createInstance, getInstance, requestOperation, waitForOperation } from './support/fixtures.js';
 
 const RUNS = Number(process.env.BASALT_BENCH_RUNS ?? 5);
 const AT_ONCE = Number(process.env.BASALT_BENCH_AT_ONCE ?? 10);
 
-let db: { url: string; drop: () => Promise<void> };
-let dataDir: string;
-let cp: ControlPlane;
-let worker: WorkerProcess;
+let stack: WorkerStack;
 
 beforeAll(async () => {
-  db = await createDatabase('prov_bench');
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-bench-'));
-  cp = await openControlPlane(db.url);
-  worker = startWorker(db.url, dataDir);
+  stack = await startWorkerStack('prov_bench');
+  stack.startWorker();
 });
 
 afterAll(async () => {
-  if (cp && worker) await deleteAllInstances(cp);
-  await worker?.kill();
-  await cp?.close();
-  await db?.drop();
-  removeDataDir(dataDir);
+  await stack?.stop();
 });
 
 function stepTimes(steps: unknown): string {
@@ -40,17 +27,17 @@ function stepTimes(steps: unknown): string {
 
 async function createAndWait(name: string): Promise<{ id: string; seconds: number; steps: string }> {
   const started = Date.now();
-  const instance = await createInstance(cp, name, 'kv.standard.small');
-  const operation = await waitForOperation(cp, instance.operationId, 300_000);
+  const instance = await createInstance(stack, name, 'kv.standard.small');
+  const operation = await waitForOperation(stack, instance.operationId, 300_000);
   const seconds = (Date.now() - started) / 1000;
   expect(operation.status, JSON.stringify(operation.error)).toBe('succeeded');
-  expect((await getInstance(cp, instance.id)).status).toBe('running');
+  expect((await getInstance(stack, instance.id)).status).toBe('running');
   return { id: instance.id, seconds, steps: stepTimes(operation.steps) };
 }
 
 async function deleteAll(ids: string[]): Promise<void> {
-  const operations = await Promise.all(ids.map((id) => requestOperation(cp, id, 'delete')));
-  for (const id of operations) expect((await waitForOperation(cp, id, 300_000)).status).toBe('succeeded');
+  const operations = await Promise.all(ids.map((id) => requestOperation(stack, id, 'delete')));
+  for (const id of operations) expect((await waitForOperation(stack, id, 300_000)).status).toBe('succeeded');
 }
 
 const p50 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;

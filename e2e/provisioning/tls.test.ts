@@ -7,8 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Schemas } from '@basalt/api-client';
-import { startProvisioningPlatform, type ProvisioningPlatform } from './support/platform.js';
-import { ENGINE_FEATURES, redisCli, type Credentials } from './support/vm-host.js';
+import { startProvisioningPlatform, type ProvisioningPlatform } from './support/stack.js';
+import { ENGINE_FEATURES, pingOutcome, redisCli, type Credentials } from './support/vm-host.js';
 
 type Instance = Schemas['InstanceDto'];
 type TlsEndpoint = { host: string; port: number; tls: boolean; ca_certificate?: string };
@@ -24,37 +24,11 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (platform && instance) {
-    const current = await getInstance().catch(() => undefined);
-    if (current && current.status !== 'deleted') {
-      await platform.client.DELETE('/v1/projects/{project}/instances/{instance}', { params: { path: path_() } });
-      await waitForStatus(['deleted'], 240_000).catch(() => {});
-    }
-  }
   await platform?.stop();
   fs.rmSync(path.dirname(caFile), { recursive: true, force: true });
 });
 
 const path_ = () => ({ project: platform.projectId, instance: instance.id });
-
-async function getInstance(): Promise<Instance> {
-  const { data, response } = await platform.client.GET('/v1/projects/{project}/instances/{instance}', { params: { path: path_() } });
-  if (!data) throw new Error(`GET instance: ${response.status}`);
-  return data;
-}
-
-async function waitForStatus(wanted: string[], timeoutMs = 180_000): Promise<Instance> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const current = await getInstance();
-    if (wanted.includes(current.status)) return current;
-    if (['create_failed', 'error'].includes(current.status)) {
-      throw new Error(`instance is ${current.status}: ${JSON.stringify(current.fault)}\n${platform.workerLog().slice(-3000)}`);
-    }
-    if (Date.now() > deadline) throw new Error(`instance still ${current.status} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 /** redis-cli over TLS, verifying the server with the instance's CA. */
 function tlsCli(credentials: Credentials, ...args: string[]): string {
@@ -66,13 +40,7 @@ function tlsCli(credentials: Credentials, ...args: string[]): string {
   }).trim();
 }
 
-function plaintext(port: number): string {
-  try {
-    return `answered: ${redisCli(endpoint.host, port, owner, 'PING')}`;
-  } catch (error) {
-    return `refused: ${String((error as { stderr?: string }).stderr ?? error)}`;
-  }
-}
+const plaintext = (port: number) => pingOutcome(endpoint.host, port, owner);
 
 describe.runIf(ENGINE_FEATURES.has('tls'))('an instance with TLS, on a local VM', () => {
   test('POST with tls_enabled → running, endpoint on the TLS port with the CA certificate', async () => {
@@ -83,7 +51,7 @@ describe.runIf(ENGINE_FEATURES.has('tls'))('an instance with TLS, on a local VM'
     expect(response.status).toBe(202);
     instance = data!.instance;
     owner = data!.default_user;
-    instance = await waitForStatus(['running']);
+    instance = await platform.waitForStatus(instance.id, ['running']);
     expect(instance.tls_enabled).toBe(true);
     endpoint = instance.endpoints[0] as unknown as TlsEndpoint;
     expect(endpoint).toMatchObject({ port: 6380, tls: true });
@@ -122,17 +90,8 @@ describe.runIf(ENGINE_FEATURES.has('tls'))('an instance with TLS, on a local VM'
   test('restart keeps the same CA, TLS and data', async () => {
     const { data, response } = await platform.client.POST('/v1/projects/{project}/instances/{instance}/restart', { params: { path: path_() } });
     expect(response.status).toBe(202);
-    const deadline = Date.now() + 180_000;
-    for (;;) {
-      const { data: op } = await platform.client.GET('/v1/operations/{id}', { params: { path: { id: data!.operation!.id } } });
-      if (op && (op.status === 'succeeded' || op.status === 'failed')) {
-        expect(op.status).toBe('succeeded');
-        break;
-      }
-      if (Date.now() > deadline) throw new Error('restart not finished');
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    instance = await waitForStatus(['running']);
+    expect((await platform.waitForOperation(data!.operation!.id)).status).toBe('succeeded');
+    instance = await platform.waitForStatus(instance.id, ['running']);
     expect((instance.endpoints[0] as unknown as TlsEndpoint).ca_certificate).toBe(endpoint.ca_certificate);
     expect(tlsCli(owner, 'GET', 'secure')).toBe('yes');
   });

@@ -4,20 +4,15 @@
 // Jobs are written as the API writes them (rows + pg-boss job through @basalt/db).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createDatabase } from '../support/database.js';
-import { removeDataDir, startWorker, type WorkerProcess } from './support/worker-process.js';
+import { startWorkerStack, type WorkerStack } from './support/stack.js';
 import {
   createInstance,
-  deleteAllInstances,
   getInstance,
-  openControlPlane,
   operationEvents,
   requestOperation,
   waitForOperation,
-  type ControlPlane,
   type CreatedInstance,
 } from './support/fixtures.js';
 import { cgroupLimits, cgroupPaths, cgroupProcessCount, nspawnRunning, redisCli, vmDir } from './support/vm-host.js';
@@ -31,35 +26,26 @@ interface EndpointRow {
   port: number;
 }
 
-let db: { url: string; drop: () => Promise<void> };
-let dataDir: string;
-let cp: ControlPlane;
-let worker: WorkerProcess;
+let stack: WorkerStack;
 let instance: CreatedInstance;
 let node: NodeRow;
 let endpoint: EndpointRow;
 
 beforeAll(async () => {
-  db = await createDatabase('prov_life');
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-prov-'));
-  cp = await openControlPlane(db.url);
-  worker = startWorker(db.url, dataDir);
+  stack = await startWorkerStack('prov_life');
+  stack.startWorker();
 });
 
 afterAll(async () => {
-  if (cp && worker) await deleteAllInstances(cp);
-  await worker?.kill();
-  await cp?.close();
-  await db?.drop();
-  removeDataDir(dataDir);
+  await stack?.stop();
 });
 
 function ssh(command: string): string {
   return execFileSync(
     'ssh',
     [
-      '-i', path.join(dataDir, 'ssh', 'local', 'id_ed25519'),
-      '-o', `UserKnownHostsFile=${path.join(dataDir, 'ssh', 'known_hosts')}`,
+      '-i', path.join(stack.dataDir, 'ssh', 'local', 'id_ed25519'),
+      '-o', `UserKnownHostsFile=${path.join(stack.dataDir, 'ssh', 'known_hosts')}`,
       '-o', 'StrictHostKeyChecking=yes',
       '-o', 'BatchMode=yes',
       `root@${node.private_ip}`,
@@ -72,10 +58,10 @@ function ssh(command: string): string {
 describe('an instance on a local VM, driven by the worker', () => {
   test('is created and reaches running', async () => {
     const started = Date.now();
-    instance = await createInstance(cp, 'life', 'kv.standard.small');
-    const operation = await waitForOperation(cp, instance.operationId);
-    const row = await getInstance(cp, instance.id);
-    expect(operation.status, `${JSON.stringify(operation.error)}\n${worker.log()}`).toBe('succeeded');
+    instance = await createInstance(stack, 'life', 'kv.standard.small');
+    const operation = await waitForOperation(stack, instance.operationId);
+    const row = await getInstance(stack, instance.id);
+    expect(operation.status, `${JSON.stringify(operation.error)}\n${stack.worker.log()}`).toBe('succeeded');
     expect(row.status).toBe('running');
     expect(row.fault).toBeNull();
     console.log(`create → running: ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -105,10 +91,10 @@ describe('an instance on a local VM, driven by the worker', () => {
 
   test('a second deploy with nothing changed reports no change', async () => {
     // A modify with nothing to change runs the whole stack and the full engine role again.
-    const operationId = await requestOperation(cp, instance.id, 'modify', { changes: {} });
-    const operation = await waitForOperation(cp, operationId);
+    const operationId = await requestOperation(stack, instance.id, 'modify', { changes: {} });
+    const operation = await waitForOperation(stack, operationId);
     expect(operation.status).toBe('succeeded');
-    const events = await operationEvents(cp, operationId);
+    const events = await operationEvents(stack, operationId);
     const changed = events.filter((e) => e.kind === 'ansible').map((e) => e.message);
     const stats = events.find((e) => e.kind === 'ansible_stats');
     expect(stats?.data, changed.join('\n')).toMatchObject({ changed: 0 });
@@ -116,16 +102,16 @@ describe('an instance on a local VM, driven by the worker', () => {
 
   test('resize to kv.standard.large changes the limits and keeps the data', async () => {
     const bootPid = ssh('cat /proc/1/stat').split(' ')[21];
-    await cp.database.db
+    await stack.database.db
       .update((await import('@basalt/db')).schema.instances)
       .set({ instanceType: 'kv.standard.large', status: 'modifying' })
       .where((await import('drizzle-orm')).eq((await import('@basalt/db')).schema.instances.id, instance.id));
-    const operationId = await requestOperation(cp, instance.id, 'modify', {
+    const operationId = await requestOperation(stack, instance.id, 'modify', {
       changes: { instance_type: { from: 'kv.standard.small', to: 'kv.standard.large' } },
     });
-    const operation = await waitForOperation(cp, operationId);
+    const operation = await waitForOperation(stack, operationId);
     expect(operation.status, JSON.stringify(operation.error)).toBe('succeeded');
-    expect((await getInstance(cp, instance.id)).status).toBe('running');
+    expect((await getInstance(stack, instance.id)).status).toBe('running');
     expect(cgroupLimits(node.private_ip)).toEqual({ cpus: 2, memoryMb: 8192 });
     expect(ssh('cat /etc/basalt/basalt.toml')).toContain('maxmemory = "6144mb"');
     // The same VM (its init started at the same time), not a new one.
@@ -135,8 +121,8 @@ describe('an instance on a local VM, driven by the worker', () => {
 
   test('restart restarts the engine and keeps the data', async () => {
     const before = ssh('systemctl show -p MainPID --value basalt-server');
-    const operationId = await requestOperation(cp, instance.id, 'restart');
-    const operation = await waitForOperation(cp, operationId);
+    const operationId = await requestOperation(stack, instance.id, 'restart');
+    const operation = await waitForOperation(stack, operationId);
     expect(operation.status, JSON.stringify(operation.error)).toBe('succeeded');
     const after = ssh('systemctl show -p MainPID --value basalt-server');
     expect(after).not.toBe(before);
@@ -162,26 +148,26 @@ describe('an instance on a local VM, driven by the worker', () => {
   });
 
   test('delete leaves nothing behind and frees the address', async () => {
-    const operationId = await requestOperation(cp, instance.id, 'delete');
-    const operation = await waitForOperation(cp, operationId);
+    const operationId = await requestOperation(stack, instance.id, 'delete');
+    const operation = await waitForOperation(stack, operationId);
     expect(operation.status, JSON.stringify(operation.error)).toBe('succeeded');
-    const row = await getInstance(cp, instance.id);
+    const row = await getInstance(stack, instance.id);
     expect(row.status).toBe('deleted');
     expect(row.nodes).toEqual([]);
-    expect(fs.existsSync(vmDir(dataDir, node.name))).toBe(false);
-    expect(fs.readdirSync(path.join(dataDir, 'vms'))).toEqual([]);
+    expect(fs.existsSync(vmDir(stack.dataDir, node.name))).toBe(false);
+    expect(fs.readdirSync(path.join(stack.dataDir, 'vms'))).toEqual([]);
     expect(nspawnRunning(node.private_ip)).toBe(false);
     for (const dir of cgroupPaths(node.private_ip)) expect(fs.existsSync(dir)).toBe(false);
-    expect(fs.existsSync(path.join(dataDir, 'terraform', instance.id))).toBe(false);
-    expect(fs.existsSync(path.join(dataDir, 'runs', instance.id))).toBe(false);
-    expect(fs.readFileSync(path.join(dataDir, 'ssh', 'known_hosts'), 'utf8')).not.toContain(`${node.private_ip} `);
+    expect(fs.existsSync(path.join(stack.dataDir, 'terraform', instance.id))).toBe(false);
+    expect(fs.existsSync(path.join(stack.dataDir, 'runs', instance.id))).toBe(false);
+    expect(fs.readFileSync(path.join(stack.dataDir, 'ssh', 'known_hosts'), 'utf8')).not.toContain(`${node.private_ip} `);
 
     // The address goes back to the pool: the next instance gets it.
-    const next = await createInstance(cp, 'next', 'kv.standard.small');
-    const created = await waitForOperation(cp, next.operationId);
+    const next = await createInstance(stack, 'next', 'kv.standard.small');
+    const created = await waitForOperation(stack, next.operationId);
     expect(created.status, JSON.stringify(created.error)).toBe('succeeded');
-    expect(((await getInstance(cp, next.id)).nodes as NodeRow[])[0]!.private_ip).toBe(node.private_ip);
-    const gone = await waitForOperation(cp, await requestOperation(cp, next.id, 'delete'));
+    expect(((await getInstance(stack, next.id)).nodes as NodeRow[])[0]!.private_ip).toBe(node.private_ip);
+    const gone = await waitForOperation(stack, await requestOperation(stack, next.id, 'delete'));
     expect(gone.status).toBe('succeeded');
   });
 });

@@ -18,11 +18,11 @@ import {
 } from '@basalt/db';
 import { MASTER_KEY } from './worker-process.js';
 
+/** The control plane's tables and queue, and the project the rows below go in. */
 export interface ControlPlane {
   database: Database;
   boss: PgBoss;
   projectId: string;
-  close(): Promise<void>;
 }
 
 export interface CreatedInstance {
@@ -41,7 +41,7 @@ const OPERATION_TYPES = {
   applyAllowlist: 'apply_allowlist',
 } as const;
 
-export async function openControlPlane(url: string): Promise<ControlPlane> {
+export async function openControlPlane(url: string): Promise<ControlPlane & { close(): Promise<void> }> {
   await migrate(url);
   const database = createDatabase(url, { max: 4 });
   await new CatalogRepository(database.db).seed();

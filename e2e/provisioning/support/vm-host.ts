@@ -86,3 +86,12 @@ export function redisCli(host: string, port: number, credentials: Credentials | 
   const auth = credentials && ENGINE_FEATURES.has('users') ? ['--user', credentials.username, '--pass', credentials.password, '--no-auth-warning'] : [];
   return execFileSync('redis-cli', ['-h', host, '-p', String(port), ...auth, ...args], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 }
+
+/** A PING through redis-cli, told as `answered: <reply>` or `refused: <redis-cli's error>`. */
+export function pingOutcome(host: string, port: number, credentials: Credentials | undefined): string {
+  try {
+    return `answered: ${redisCli(host, port, credentials, 'PING')}`;
+  } catch (error) {
+    return `refused: ${String((error as { stderr?: string }).stderr ?? error)}`;
+  }
+}

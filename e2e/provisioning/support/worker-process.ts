@@ -12,6 +12,8 @@ export interface WorkerProcess {
   child: ChildProcess;
   logFile: string;
   log(): string;
+  /** False once it has exited or been killed. */
+  running(): boolean;
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
@@ -59,29 +61,16 @@ export function startWorker(databaseUrl: string, dataDir: string, name = 'worker
   });
   fs.closeSync(out);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const running = () => child.exitCode === null && child.signalCode === null;
   return {
     child,
     logFile,
     log: () => fs.readFileSync(logFile, 'utf8'),
+    running,
     kill: async (signal = 'SIGTERM') => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
+      if (!running()) return;
       child.kill(signal);
       await exited;
     },
   };
-}
-
-/**
- * Removes a test's data dir unless a VM is left in it: removing files through a VM's
- * mounted overlay would leave the VM running without its state.
- */
-export function removeDataDir(dataDir: string | undefined): void {
-  if (!dataDir || !fs.existsSync(dataDir)) return;
-  const vms = path.join(dataDir, 'vms');
-  const left = fs.existsSync(vms) ? fs.readdirSync(vms) : [];
-  if (left.length > 0) {
-    console.warn(`leaving ${dataDir}: VMs still in it (${left.join(', ')})`);
-    return;
-  }
-  fs.rmSync(dataDir, { recursive: true, force: true });
 }
