@@ -273,9 +273,11 @@ else:
     print("get", repr(c.get("f:str")), repr(c.get("f:int")), repr(c.get("f:obj")), c.get("f:zip") == "z" * 1000)
 `;
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-mc-flags-'));
+    const started: Engine[] = [];
     const start = async () => {
       const port = await freePort();
-      return { port, engine: await startEngine(['--fsync', 'always', '--memcached-port', String(port)], dir) };
+      started.push(await startEngine(['--fsync', 'always', '--memcached-port', String(port)], dir));
+      return { port, engine: started[started.length - 1] };
     };
     try {
       const first = await start();
@@ -283,8 +285,8 @@ else:
       await first.engine.kill9();
       const second = await start();
       expect(await py(script, String(second.port), 'read')).toBe("get 'text' 41 {'a': [1, 2]} True");
-      await second.engine.stop();
     } finally {
+      for (const e of started) await e.stop();
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
