@@ -124,6 +124,14 @@ describe('list', () => {
     for (const q of [{ limit: 0 }, { limit: 'many' }, { sort: 'size' }, { order: 'up' }, { status: 'sleeping' }, { cursor: 'garbage' }]) {
       expect((await list(q)).response.status).toBe(400);
     }
+    // Tampered cursors whose timestamp Date.parse accepts but PostgreSQL would not.
+    const id = '00000000-0000-4000-8000-000000000000';
+    for (const v of ['2026', '2026-02-31T00:00:00.000Z', '2026-11-22 04:16:35Z']) {
+      const cursor = Buffer.from(JSON.stringify({ v, id })).toString('base64url');
+      const { response, error } = await list({ cursor });
+      expect(response.status).toBe(400);
+      expect(error).toMatchObject({ code: 'invalid_cursor' });
+    }
   });
 });
 

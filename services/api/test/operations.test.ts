@@ -29,6 +29,9 @@ describe('operations', () => {
     const next = await admin.client.GET('/v1/projects/{project}/instances/{instance}/operations', { params: { path, query: { limit: 1, cursor: page.data!.next_cursor! } } });
     expect(next.data!.items.map((o) => o.type)).toEqual(['create']);
     expect(next.data!.next_cursor).toBeNull();
+    // A tampered cursor PostgreSQL could not read is a 400, not a 500.
+    const tampered = Buffer.from(JSON.stringify({ t: '2026', id: created.operation!.id })).toString('base64url');
+    expect((await admin.client.GET('/v1/projects/{project}/instances/{instance}/operations', { params: { path, query: { cursor: tampered } } })).response.status).toBe(400);
     expect((await admin.client.GET('/v1/operations/{id}', { params: { path: { id: '00000000-0000-4000-8000-000000000000' } } })).response.status).toBe(404);
   });
 

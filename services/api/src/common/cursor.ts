@@ -15,3 +15,16 @@ export function decodeCursor<T>(cursor: string, check: (value: unknown) => value
   if (!check(value)) throw new Invalid('cursor is not a cursor returned by this API', undefined, 'invalid_cursor');
   return value;
 }
+
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
+
+/**
+ * A cursor timestamp as this API writes it (ISO 8601 UTC, up to microseconds) naming a real
+ * instant. Cursors go to PostgreSQL as text, so anything looser that Date.parse accepts ("2026",
+ * February 31) would fail there as a 500 instead of a 400 here.
+ */
+export function isCursorTimestamp(value: string): boolean {
+  if (!ISO_UTC.test(value)) return false;
+  const parsed = new Date(value);
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 19) === value.slice(0, 19);
+}

@@ -19,7 +19,7 @@ import { ApiConfig } from '../config.js';
 import { DATABASE } from '../database/database.module.js';
 import { Conflict, Invalid, NotFound } from '../common/errors.js';
 import type { AuthContext } from '../common/request-context.js';
-import { decodeCursor, encodeCursor } from '../common/cursor.js';
+import { decodeCursor, encodeCursor, isCursorTimestamp } from '../common/cursor.js';
 import { ProjectAccess } from '../projects/project-access.service.js';
 import { OperationStarter } from '../operations/operation-starter.service.js';
 import { toOperationDto } from '../operations/operation.dto.js';
@@ -143,7 +143,7 @@ export class InstanceService {
     const sort = query.sort ?? 'created_at';
     const limit = query.limit ?? 50;
     const after = query.cursor ? decodeCursor(query.cursor, isListCursor) : undefined;
-    if (after && sort === 'created_at' && Number.isNaN(Date.parse(after.v))) throw new Invalid('cursor does not match sort', undefined, 'invalid_cursor');
+    if (after && sort === 'created_at' && !isCursorTimestamp(after.v)) throw new Invalid('cursor does not match sort', undefined, 'invalid_cursor');
     let tag: { key: string; value?: string } | undefined;
     if (query.tag) {
       const colon = query.tag.indexOf(':');

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type OperationEventRow, OperationsRepository, type OperationRow } from '@basalt/db';
 import { Observable } from 'rxjs';
-import { decodeCursor, encodeCursor } from '../common/cursor.js';
+import { decodeCursor, encodeCursor, isCursorTimestamp } from '../common/cursor.js';
 import { NotFound } from '../common/errors.js';
 import type { AuthContext } from '../common/request-context.js';
 import { ProjectAccess } from '../projects/project-access.service.js';
@@ -22,7 +22,7 @@ interface OperationCursor {
   id: string;
 }
 const isOperationCursor = (v: unknown): v is OperationCursor =>
-  typeof v === 'object' && v !== null && typeof (v as OperationCursor).t === 'string' && !Number.isNaN(Date.parse((v as OperationCursor).t)) &&
+  typeof v === 'object' && v !== null && typeof (v as OperationCursor).t === 'string' && isCursorTimestamp((v as OperationCursor).t) &&
   typeof (v as OperationCursor).id === 'string' && /^[0-9a-f-]{36}$/i.test((v as OperationCursor).id);
 
 function eventDto(event: OperationEventRow) {
