@@ -6,6 +6,7 @@ import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import type { Db } from './client.js';
 import { allowlistEntries, instances, instanceUsers, operationEvents, operations } from './schema.js';
+import { ControlCredentialsRepository } from './repositories/control-credentials.repository.js';
 
 export type InstanceRow = typeof instances.$inferSelect;
 export type OperationRow = typeof operations.$inferSelect;
@@ -77,6 +78,11 @@ export class ProvisioningRepository {
       .from(instanceUsers)
       .where(eq(instanceUsers.instanceId, instanceId))
       .orderBy(asc(instanceUsers.createdAt), asc(instanceUsers.username));
+  }
+
+  /** The control plane's own engine user of each instance (its passwords are sealed with `masterKey`). */
+  controlCredentials(masterKey: Buffer): ControlCredentialsRepository {
+    return new ControlCredentialsRepository(this.db, masterKey);
   }
 
   listAllowlist(instanceId: string): Promise<AllowlistEntryRow[]> {

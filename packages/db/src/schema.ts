@@ -149,6 +149,8 @@ export const instances = pgTable(
     diskGib: integer('disk_gib').notNull(),
     status: instanceStatus('status').notNull().default('creating'),
     health: instanceHealth('health'),
+    /** Why `health` is not `healthy` (the health monitor's finding); null when healthy. */
+    healthReason: text('health_reason'),
     fault: jsonb('fault'),
     endpoints: jsonb('endpoints').notNull().default(sql`'[]'::jsonb`),
     nodes: jsonb('nodes').notNull().default(sql`'[]'::jsonb`),
@@ -201,6 +203,21 @@ export const allowlistEntries = pgTable(
   },
   (t) => [uniqueIndex('allowlist_instance_cidr_uq').on(t.instanceId, t.cidr)],
 );
+
+/**
+ * The control plane's own engine user of an instance (health checks, live changes): never a
+ * customer's. Its password is generated, sealed with the master key, and rotated on each full
+ * deploy: `next` is the one being introduced, promoted to `password` once the deploy succeeded,
+ * so the engine always knows at least one of the two the worker tries.
+ */
+export const instanceControlCredentials = pgTable('instance_control_credentials', {
+  instanceId: uuid('instance_id')
+    .primaryKey()
+    .references(() => instances.id, { onDelete: 'cascade' }),
+  passwordEncrypted: text('password_encrypted').notNull(),
+  nextPasswordEncrypted: text('next_password_encrypted'),
+  updatedAt: updatedAt(),
+});
 
 export const operations = pgTable(
   'operations',

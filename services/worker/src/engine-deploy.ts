@@ -1,13 +1,16 @@
 // The engine on the instance's nodes through Ansible (one run directory per job), then
-// the worker's own PING through the endpoint as the instance's user.
+// the worker's own PING through the endpoint as the control plane's user (never a
+// customer's: their users may be read-only, deleted, or mid-rotation).
 import path from 'node:path';
-import type { InstanceRow, RegionRow } from '@basalt/db';
+import { decryptSecret, type ControlCredentialsRepository, type InstanceRow, type RegionRow } from '@basalt/db';
 import type { JobContext } from './context.js';
 import type { OperationRun } from './operation.js';
 import type { Node } from './stack.js';
 import { regionSsh, sshCommonArgs, type RegionSsh } from './ssh.js';
 import { runPlaybook, type PlaybookResult } from './ansible/ansible.js';
-import { ENGINE_PORT, ENGINE_TLS_PORT, engineVars, healthCredentials } from './engine-settings.js';
+import { ENGINE_PORT, ENGINE_TLS_PORT, engineVars } from './engine-settings.js';
+import { CONTROL_USER, engineUsersOf } from './engine-users.js';
+import { childEnv } from './child-env.js';
 import { pingAs } from './resp.js';
 import { StepError } from './errors.js';
 import { allowlistAdmits, poolNetwork } from './ipam.js';
@@ -30,12 +33,15 @@ export async function deployEngine(
     regionSsh(ctx.config.sshDir, region.id),
   ]);
   const hosts = Object.fromEntries(nodes.map((node) => [node.name, hostVars(node, ssh)]));
+  // A full deploy or restart rotates the control plane's password; a live change keeps it.
+  const credentials = controlCredentials(ctx);
+  const control = await credentials.prepare(instance.id, playbook !== 'live-config.yml');
   const vars = engineVars({
     type,
     parameters: instance.parameters as Record<string, unknown>,
-    users,
+    users: engineUsersOf(users, (sealed) => decryptSecret(ctx.config.masterKey, sealed)),
     allowlist,
-    masterKey: ctx.config.masterKey,
+    control,
     features: ctx.engineFeatures,
     engineBinary: ctx.config.engineBinary,
     tls: instance.tlsEnabled,
@@ -51,7 +57,7 @@ export async function deployEngine(
         runDir: path.join(ctx.config.runsDir, instance.id, run.operationId),
         inventory: { all: { children: { engine: { hosts } } } },
         extraVars: vars,
-        env: process.env,
+        env: childEnv(),
         onEvent: (event) => {
           if (event.event === 'runner_on_failed' || event.event === 'runner_on_unreachable') {
             void run.event('ansible', step, `${event.host}: ${event.task}: failed`, event.result).catch(() => {});
@@ -62,8 +68,14 @@ export async function deployEngine(
       }),
     RETRY,
   );
+  // Every node now knows the next password: it is the only one from here on.
+  if (control.next) await credentials.promote(instance.id, control.next);
   await run.event('ansible_stats', step, `${playbook}: ${result.changed} task(s) changed`, { changed: result.changed, hosts: result.stats });
   return result;
+}
+
+function controlCredentials(ctx: JobContext): ControlCredentialsRepository {
+  return ctx.repo.controlCredentials(ctx.config.masterKey);
 }
 
 /**
@@ -117,7 +129,7 @@ export function storedCaCertificate(instance: InstanceRow): string | undefined {
 }
 
 /**
- * Connects to every node's endpoint as the instance's user and sends PING — unless the
+ * Connects to every node's endpoint as the control plane's user and sends PING — unless the
  * instance's allowlist leaves out the control plane's own address, in which case the
  * role's PING on the VM (loopback, always allowed) is the check.
  */
@@ -143,11 +155,10 @@ export async function checkEndpoints(
           return;
         }
       }
-      const users = await ctx.repo.listUsers(instance.id);
-      const credentials = ctx.engineFeatures.has('users') ? healthCredentials(ctx.config.masterKey, users) : undefined;
+      const control = await controlCredentials(ctx).prepare(instance.id, false);
       for (const node of nodes) {
         try {
-          await pingAs(node.public_ip, port, credentials?.user ?? 'default', credentials?.password, secure ? { caPem: secure } : undefined);
+          await pingAs(node.public_ip, port, CONTROL_USER, control.current, secure ? { caPem: secure } : undefined);
         } catch (error) {
           throw new StepError('health_check', `${node.public_ip}:${port}: ${(error as Error).message}`, null, '', true);
         }

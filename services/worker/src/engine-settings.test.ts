@@ -1,61 +1,62 @@
-import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { encryptSecret, type InstanceTypeRow, type InstanceUserRow } from '@basalt/db';
-import { engineVars, healthCredentials, vmSizeOf } from './engine-settings.js';
+import type { InstanceTypeRow } from '@basalt/db';
+import { engineVars, vmSizeOf } from './engine-settings.js';
+import { CONTROL_USER, sha256Hex } from './engine-users.js';
 
-const masterKey = Buffer.alloc(32, 7);
-const type = { id: 'kv.standard.small', vcpu: 1, memoryGib: 2 } as InstanceTypeRow;
-const user = (username: string, permission: InstanceUserRow['permission'], password: string) =>
-  ({ username, permission, passwordEncrypted: encryptSecret(masterKey, password) }) as InstanceUserRow;
+const type = { id: 'kv.standard.small', vcpu: 1, memoryGib: 2, maxConnections: 10_000 } as InstanceTypeRow;
+const base = {
+  type,
+  users: [
+    { username: 'reader', permission: 'read_only' as const, passwords: ['r-secret'] },
+    { username: 'default', permission: 'read_write' as const, passwords: ['w-secret'] },
+  ],
+  allowlist: [],
+  control: { current: 'control-current' },
+  features: new Set(['users']),
+  engineBinary: '/bin/basalt-server',
+};
 
 describe('engine settings from the instance', () => {
   it('sizes the VM from the instance type', () => {
     expect(vmSizeOf(type)).toEqual({ cpus: 1, memory_mb: 2048 });
   });
 
-  it('renders users with hashed passwords only', () => {
-    const users = [user('reader', 'read_only', 'r-secret'), user('default', 'read_write', 'w-secret')];
-    const vars = engineVars({
-      type,
-      users,
-      allowlist: [],
-      masterKey,
-      features: new Set(['users']),
-      engineBinary: '/bin/basalt-server',
-    });
+  it('renders the users file with hashed passwords only, and checks health as the control user', () => {
+    const vars = engineVars(base);
     expect(vars.engine_maxmemory_mb).toBe(1536);
-    expect(vars.engine_users).toEqual([
-      { name: 'reader', password_sha256: createHash('sha256').update('r-secret').digest('hex'), permission: 'read_only' },
-      { name: 'default', password_sha256: createHash('sha256').update('w-secret').digest('hex'), permission: 'read_write' },
-    ]);
-    expect(JSON.stringify(vars.engine_users)).not.toContain('secret');
-    expect(vars.engine_health_user).toBe('default');
-    expect(vars.engine_health_password).toBe('w-secret');
+    const file = String(vars.engine_users_file_content);
+    expect(file).toContain(`user reader on resetpass #${sha256Hex('r-secret')} ~* &* -@all +@read +@connection`);
+    expect(file).toContain(`user default on resetpass #${sha256Hex('w-secret')} ~* &* +@all -@admin -@dangerous`);
+    expect(file).not.toContain('secret ');
+    expect(JSON.stringify(vars)).not.toMatch(/[rw]-secret/);
+    expect(vars.engine_control_user).toBe(CONTROL_USER);
+    expect(vars.engine_control_passwords).toEqual(['control-current']);
   });
 
-  it('does not authenticate the health check when the engine has no users yet', () => {
-    const vars = engineVars({
-      type,
-      users: [user('default', 'read_write', 'w-secret')],
-      allowlist: [],
-      masterKey,
-      features: new Set(),
-      engineBinary: '/bin/basalt-server',
+  it('tries the next control password first while it rotates, and the engine gets both hashes', () => {
+    const vars = engineVars({ ...base, control: { current: 'old-one', next: 'new-one' } });
+    expect(vars.engine_control_passwords).toEqual(['new-one', 'old-one']);
+    expect(String(vars.engine_users_file_content)).toContain(`user ${CONTROL_USER} on resetpass #${sha256Hex('new-one')} #${sha256Hex('old-one')} `);
+  });
+
+  it('refuses an engine without users: its default user would serve anyone', () => {
+    expect(() => engineVars({ ...base, features: new Set() })).toThrow(/never deployed open/);
+  });
+
+  it('passes maxclients and timeout, defaulting to the type and never', () => {
+    expect(engineVars(base)).toMatchObject({ engine_maxclients: 10_000, engine_timeout: 0, engine_fsync: 'everysec' });
+    expect(engineVars({ ...base, parameters: { maxclients: 77, timeout: 300, fsync: 'always' } })).toMatchObject({
+      engine_maxclients: 77,
+      engine_timeout: 300,
+      engine_fsync: 'always',
     });
-    expect(vars.engine_users_supported).toBe(false);
-    expect(vars.engine_health_password).toBe('');
-  });
-
-  it('checks health as the first user that may write', () => {
-    const users = [user('reader', 'read_only', 'a'), user('admin', 'admin', 'b')];
-    expect(healthCredentials(masterKey, users)).toEqual({ user: 'admin', password: 'b' });
   });
 
   it('turns TLS on only with an engine that has it, and says so otherwise', () => {
-    const base = { type, users: [], allowlist: [], masterKey, engineBinary: '/bin/basalt-server', instanceId: 'i-1' };
-    const vars = engineVars({ ...base, features: new Set(['tls']), tls: true });
+    const tlsBase = { ...base, instanceId: 'i-1' };
+    const vars = engineVars({ ...tlsBase, features: new Set(['users', 'tls']), tls: true });
     expect(vars).toMatchObject({ engine_tls_enabled: true, engine_tls_port: 6380, engine_tls_name: 'i-1' });
-    expect(engineVars({ ...base, features: new Set(['tls']) }).engine_tls_enabled).toBe(false);
-    expect(() => engineVars({ ...base, features: new Set(), tls: true })).toThrow(/tls_enabled .* no TLS/);
+    expect(engineVars({ ...tlsBase, features: new Set(['users', 'tls']) }).engine_tls_enabled).toBe(false);
+    expect(() => engineVars({ ...tlsBase, tls: true })).toThrow(/tls_enabled .* no TLS/);
   });
 });

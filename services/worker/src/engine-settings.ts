@@ -1,10 +1,11 @@
-// From the instance row and its type to the engine role's variables: size, users with
-// hashed passwords, allowlist. The clear password leaves this process only for the
-// health check, in a vars file that the Ansible run removes when it ends.
-import { createHash } from 'node:crypto';
-import { decryptSecret, type InstanceUserRow, type AllowlistEntryRow } from '@basalt/db';
-import type { InstanceTypeRow } from '@basalt/db';
+// From the instance row and its type to the engine role's variables: size, parameters, the
+// users file (rendered here, hashes only), allowlist. The only clear passwords that leave
+// this process are the control plane's own, for its health check and live changes, in a
+// vars file that the Ansible run removes when it ends; every value is passed as data that
+// Ansible never evaluates (ansible/vars-file.ts).
+import type { AllowlistEntryRow, ControlPasswords, InstanceTypeRow } from '@basalt/db';
 import { StepError } from './errors.js';
+import { CONTROL_USER, renderUsersFile, type EngineUser } from './engine-users.js';
 
 export const ENGINE_PORT = 6379;
 /** The engine's TLS port; with TLS on, the plaintext port is off. */
@@ -19,26 +20,23 @@ export function vmSizeOf(type: InstanceTypeRow): VmSize {
   return { cpus: type.vcpu, memory_mb: Math.round(type.memoryGib * 1024) };
 }
 
-export interface HealthCredentials {
-  user: string;
-  password: string;
-}
-
-/** The user the worker checks the endpoint as: the first user that may write. */
-export function healthCredentials(masterKey: Buffer, users: InstanceUserRow[]): HealthCredentials | undefined {
-  const user = users.find((u) => u.permission !== 'read_only') ?? users[0];
-  return user && { user: user.username, password: decryptSecret(masterKey, user.passwordEncrypted) };
-}
-
 const FSYNC = ['always', 'everysec', 'no'];
+
+/** A whole number in [min, max] from the instance's parameters, or undefined (engine default). */
+function intParameter(parameters: Record<string, unknown>, name: string, min: number, max: number): number | undefined {
+  const value = parameters[name];
+  return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max ? value : undefined;
+}
 
 export function engineVars(options: {
   type: InstanceTypeRow;
-  /** The instance's parameters (fsync, maxclients, ...), as the API validated them. */
+  /** The instance's parameters (fsync, maxclients, timeout), as the API validated them. */
   parameters?: Record<string, unknown>;
-  users: InstanceUserRow[];
+  /** The customer's users with clear passwords (engineUsersOf); only hashes leave this process. */
+  users: EngineUser[];
   allowlist: AllowlistEntryRow[];
-  masterKey: Buffer;
+  /** The control plane's own user's passwords (ControlCredentialsRepository.prepare). */
+  control: ControlPasswords;
   features: ReadonlySet<string>;
   engineBinary: string;
   /** The instance's tls_enabled; needs an engine that knows --tls-port. */
@@ -49,11 +47,18 @@ export function engineVars(options: {
   if (options.tls && !options.features.has('tls')) {
     throw new StepError('ansible', 'the instance has tls_enabled but the engine binary being deployed has no TLS (--tls-port)');
   }
+  if (!options.features.has('users')) {
+    // Its `default` user would serve anyone without a password.
+    throw new StepError('ansible', 'the engine binary being deployed has no users (--users-file); an instance is never deployed open to anyone');
+  }
   const size = vmSizeOf(options.type);
-  const usersSupported = options.features.has('users');
-  const health = usersSupported ? healthCredentials(options.masterKey, options.users) : undefined;
   const parameters = options.parameters ?? {};
   const fsync = typeof parameters.fsync === 'string' && FSYNC.includes(parameters.fsync) ? parameters.fsync : 'everysec';
+  const maxclients = intParameter(parameters, 'maxclients', 1, 100_000);
+  const timeout = intParameter(parameters, 'timeout', 0, 86_400);
+  // The engine learns the next control password from the users file this run installs: the
+  // modules try it first and fall back to the current one until then.
+  const controlPasswords = [...new Set([options.control.next, options.control.current].filter((p): p is string => !!p))];
   return {
     engine_binary_src: options.engineBinary,
     engine_fsync: fsync,
@@ -61,18 +66,17 @@ export function engineVars(options: {
     // Leave a quarter of the VM's memory to the OS, the page cache and connections.
     engine_maxmemory_mb: Math.floor(size.memory_mb * 0.75),
     engine_threads: Math.max(1, Math.floor(size.cpus)),
-    engine_users_supported: usersSupported,
-    engine_users: options.users.map((u) => ({
-      name: u.username,
-      password_sha256: createHash('sha256').update(decryptSecret(options.masterKey, u.passwordEncrypted)).digest('hex'),
-      permission: u.permission,
-    })),
+    // Unset: as many clients as the instance type allows; idle clients are never closed.
+    engine_maxclients: maxclients ?? options.type.maxConnections,
+    engine_timeout: timeout ?? 0,
+    engine_users_supported: true,
+    engine_users_file_content: renderUsersFile(options.users, controlPasswords),
     engine_allowlist_supported: options.features.has('allowlist'),
     engine_allowlist: options.allowlist.map((entry) => entry.cidr),
     engine_tls_enabled: options.tls === true,
     engine_tls_port: ENGINE_TLS_PORT,
     engine_tls_name: options.instanceId ?? 'basalt',
-    engine_health_user: health?.user ?? 'default',
-    engine_health_password: health?.password ?? '',
+    engine_control_user: CONTROL_USER,
+    engine_control_passwords: controlPasswords,
   };
 }

@@ -9,6 +9,7 @@ import { handle, HANDLERS, queueName, type HandledQueue } from './handlers.js';
 import { reconcile } from './reconcile.js';
 import { QueueDispatcher } from './dispatcher.js';
 import { detectEngineFeatures } from './engine-features.js';
+import { startPasswordExpiry } from './password-expiry.js';
 
 function log(message: string): void {
   process.stdout.write(`${new Date().toISOString()} worker ${message}\n`);
@@ -46,6 +47,7 @@ async function main(): Promise<void> {
   };
   void reconcileNow();
   const timer = setInterval(() => void reconcileNow(), config.reconcileIntervalMs);
+  const stopPasswordExpiry = startPasswordExpiry(database, boss, log);
 
   const dispatchers = (Object.keys(HANDLERS) as HandledQueue[]).map(
     (key) =>
@@ -75,6 +77,7 @@ async function main(): Promise<void> {
     stopping = true;
     log(`${signal}: stopping`);
     clearInterval(timer);
+    stopPasswordExpiry();
     await Promise.all(dispatchers.map((d) => d.stop(30_000)));
     await boss.stop({ graceful: true, wait: true, timeout: 5_000 }).catch(() => {});
     await database.close().catch(() => {});

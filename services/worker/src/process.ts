@@ -1,6 +1,7 @@
 // Runs one tool (terraform, ansible-playbook) as a child process: output collected line by
 // line, a tail kept for faults, a deadline enforced. Never goes through a shell.
 import { spawn } from 'node:child_process';
+import { childEnv } from './child-env.js';
 
 export interface RunOptions {
   cwd?: string;
@@ -28,7 +29,8 @@ export function runCommand(file: string, args: string[], options: RunOptions = {
   return new Promise((resolve) => {
     const child = spawn(file, args, {
       cwd: options.cwd,
-      env: options.env ?? process.env,
+      // Never the worker's own environment (master key, database URL): see child-env.ts.
+      env: options.env ?? childEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -6,6 +6,7 @@ import type { InstanceRow, RegionRow } from '@basalt/db';
 import type { JobContext } from './context.js';
 import type { OperationRun } from './operation.js';
 import { StepError } from './errors.js';
+import { childEnv } from './child-env.js';
 import { regionSsh } from './ssh.js';
 import { poolNetwork } from './ipam.js';
 import type { VmSize } from './engine-settings.js';
@@ -39,7 +40,7 @@ export function terraformContext(ctx: JobContext, instanceId: string): Terraform
     workspace: instanceId,
     stateUrl: ctx.config.databaseUrl,
     stateSchema: ctx.config.stateSchema,
-    env: process.env,
+    env: childEnv(),
   };
 }
 

@@ -8,3 +8,4 @@ export * from './operations.repository.js';
 export * from './benchmarks.repository.js';
 export * from './audit.repository.js';
 export * from './idempotency.repository.js';
+export * from './control-credentials.repository.js';

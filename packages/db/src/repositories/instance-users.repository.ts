@@ -1,8 +1,8 @@
 // Database users of an instance. Passwords arrive and leave encrypted (see secrets.ts).
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../client.js';
-import { instanceUsers } from '../schema.js';
-import type { InstanceUserRow } from '../provisioning.js';
+import { instances, instanceUsers } from '../schema.js';
+import type { InstanceRow, InstanceUserRow } from '../provisioning.js';
 
 export type UserPermissionName = InstanceUserRow['permission'];
 
@@ -50,6 +50,25 @@ export class InstanceUsersRepository {
       .where(and(eq(instanceUsers.instanceId, instanceId), eq(instanceUsers.username, username)))
       .returning();
     return row;
+  }
+
+  /** Instances (of any project: the worker asks) in one of `statuses` with a user whose old password's rotation window has closed. */
+  instancesWithExpiredOldPasswords(statuses: InstanceRow['status'][]): Promise<InstanceRow[]> {
+    const ids = this.db
+      .select({ id: instanceUsers.instanceId })
+      .from(instanceUsers)
+      .where(and(sql`${instanceUsers.oldPasswordEncrypted} is not null`, sql`${instanceUsers.oldPasswordExpiresAt} <= now()`));
+    return this.db.select().from(instances).where(and(inArray(instances.id, ids), inArray(instances.status, statuses)));
+  }
+
+  /** Forgets the old passwords whose rotation window has closed; how many. */
+  async dropExpiredOldPasswords(instanceId: string): Promise<number> {
+    const rows = await this.db
+      .update(instanceUsers)
+      .set({ oldPasswordEncrypted: null, oldPasswordExpiresAt: null, updatedAt: sql`now()` })
+      .where(and(eq(instanceUsers.instanceId, instanceId), sql`${instanceUsers.oldPasswordEncrypted} is not null`, sql`${instanceUsers.oldPasswordExpiresAt} <= now()`))
+      .returning({ id: instanceUsers.id });
+    return rows.length;
   }
 
   async updatePermission(instanceId: string, username: string, permission: UserPermissionName): Promise<InstanceUserRow | undefined> {

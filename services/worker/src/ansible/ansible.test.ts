@@ -85,10 +85,30 @@ describe('ansible-playbook runs', () => {
 
   it('keeps secrets out of the run directory', async () => {
     const runDir = path.join(dir, 'runs', 'first');
-    await expect(fs.access(path.join(runDir, 'vars.json'))).rejects.toThrow();
+    await expect(fs.access(path.join(runDir, 'vars.yml'))).rejects.toThrow();
     const events = await fs.readFile(path.join(runDir, 'artifacts', 'events.jsonl'), 'utf8');
     expect(events).not.toContain('s3cret-value');
     expect(await fs.readFile(path.join(runDir, 'inventory.json'), 'utf8')).toContain('node0');
+  });
+
+  it('passes every value as data: a template, a shell word or a line break in it is never evaluated', async () => {
+    const pwned = path.join(dir, 'pwned');
+    const payloads = [
+      `{{ lookup('pipe', 'touch ${pwned}-lookup') }}`,
+      `{{lookup(dict(pipe=1)|first,dict(id=1)|first)}}xx`,
+      `{% for x in [1] %}{{ x }}{% endfor %}{{7*7}}`,
+      `$(touch ${pwned}-subshell)\`touch ${pwned}-backtick\`; touch ${pwned}-semicolon`,
+      `line one\nline two\r\n"quoted" 'single' \\ %s %(x)s %{x} #{x} \u2028 \u0085 é 🔑 ~* +@all >pw #abc`,
+    ];
+    for (const [index, payload] of payloads.entries()) {
+      const target = path.join(dir, `payload-${index}.txt`);
+      const result = await runPlaybook({ ...run('write.yml', `payload-${index}`), extraVars: { marker: payload, target, secret: payload } });
+      expect(result.exitCode).toBe(0);
+      expect(await fs.readFile(target, 'utf8')).toBe(payload);
+    }
+    for (const suffix of ['lookup', 'subshell', 'backtick', 'semicolon']) {
+      await expect(fs.access(`${pwned}-${suffix}`)).rejects.toThrow();
+    }
   });
 
   it('fails with the failing task and its message', async () => {

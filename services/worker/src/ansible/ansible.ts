@@ -5,6 +5,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { outputTail, runCommand } from '../process.js';
 import { StepError } from '../errors.js';
+import { unsafeVarsYaml } from './vars-file.js';
 
 export interface AnsibleEvent {
   event: string;
@@ -34,7 +35,10 @@ export interface PlaybookRun {
   playbook: string;
   runDir: string;
   inventory: Record<string, unknown>;
-  /** Written to a 0600 file that is removed after the run (it may hold passwords). */
+  /**
+   * Written to a 0600 file that is removed after the run (it may hold passwords), every
+   * string marked `!unsafe`: data that Ansible substitutes but never evaluates.
+   */
   extraVars: Record<string, unknown>;
   env: NodeJS.ProcessEnv;
   timeoutMs?: number;
@@ -53,10 +57,10 @@ export async function runPlaybook(run: PlaybookRun): Promise<PlaybookResult> {
   const artifacts = path.join(run.runDir, 'artifacts');
   await fs.mkdir(artifacts, { recursive: true });
   const inventoryFile = path.join(run.runDir, 'inventory.json');
-  const varsFile = path.join(run.runDir, 'vars.json');
+  const varsFile = path.join(run.runDir, 'vars.yml');
   const eventsFile = path.join(artifacts, 'events.jsonl');
   await fs.writeFile(inventoryFile, JSON.stringify(run.inventory, null, 2));
-  await fs.writeFile(varsFile, JSON.stringify(run.extraVars), { mode: 0o600 });
+  await fs.writeFile(varsFile, unsafeVarsYaml(run.extraVars), { mode: 0o600 });
   await fs.rm(eventsFile, { force: true });
 
   let result;

@@ -11,7 +11,7 @@ options:
   port: {type: int, default: 6379, description: Port of the server.}
   tls_ca_file: {type: str, default: "", description: CA certificate to verify the server with; set, the connection uses TLS.}
   user: {type: str, default: default, description: User to AUTH as.}
-  password: {type: str, default: "", no_log: true, description: Password; empty skips AUTH.}
+  passwords: {type: list, elements: str, default: [], no_log: true, description: Passwords tried in turn (the first the server accepts); none skips AUTH.}
   commands: {type: list, elements: list, required: true, description: Commands, each a list of words.}
   timeout: {type: int, default: 30, description: Seconds to wait for the server to accept connections.}
   fail_on_error: {type: bool, default: true, description: When false, a refused AUTH or an error reply returns applied=false instead of failing.}
@@ -30,7 +30,7 @@ def main() -> None:
             port=dict(type="int", default=6379),
             tls_ca_file=dict(type="str", default=""),
             user=dict(type="str", default="default"),
-            password=dict(type="str", default="", no_log=True),
+            passwords=dict(type="list", elements="str", default=[], no_log=True),
             commands=dict(type="list", elements="list", required=True),
             timeout=dict(type="int", default=30),
             fail_on_error=dict(type="bool", default=True),
@@ -46,7 +46,7 @@ def main() -> None:
     started = time.monotonic()
     while True:
         try:
-            sock = session(p["host"], p["port"], p["user"], p["password"], ca_file=p["tls_ca_file"])
+            sock = session(p["host"], p["port"], p["user"], p["passwords"], ca_file=p["tls_ca_file"])
             break
         except PermissionError as err:
             give_up(str(err))

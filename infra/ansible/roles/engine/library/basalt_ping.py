@@ -11,7 +11,7 @@ options:
   port: {type: int, default: 6379, description: Port of the server.}
   tls_ca_file: {type: str, default: "", description: CA certificate to verify the server with; set, the connection uses TLS.}
   user: {type: str, default: default, description: User to AUTH as.}
-  password: {type: str, default: "", no_log: true, description: Password; empty skips AUTH.}
+  passwords: {type: list, elements: str, default: [], no_log: true, description: Passwords tried in turn (the first the server accepts); none skips AUTH.}
   timeout: {type: int, default: 30, description: Seconds to keep trying.}
 """
 
@@ -28,7 +28,7 @@ def main() -> None:
             port=dict(type="int", default=6379),
             tls_ca_file=dict(type="str", default=""),
             user=dict(type="str", default="default"),
-            password=dict(type="str", default="", no_log=True),
+            passwords=dict(type="list", elements="str", default=[], no_log=True),
             timeout=dict(type="int", default=30),
         ),
         supports_check_mode=True,
@@ -38,7 +38,7 @@ def main() -> None:
     last_error = "no attempt made"
     while time.monotonic() - started < p["timeout"]:
         try:
-            with session(p["host"], p["port"], p["user"], p["password"], ca_file=p["tls_ca_file"]) as sock:
+            with session(p["host"], p["port"], p["user"], p["passwords"], ca_file=p["tls_ca_file"]) as sock:
                 sock.sendall(encode("PING"))
                 reply = read_reply(sock)
             if reply == "+PONG":

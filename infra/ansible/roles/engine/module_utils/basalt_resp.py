@@ -39,19 +39,23 @@ def _read_line(sock: socket.socket) -> str:
     return data[:-2].decode(errors="replace")
 
 
-def session(host: str, port: int, user: str, password: str, timeout: float = 3.0, ca_file: str = "") -> socket.socket:
-    """A connection, authenticated when a password is given; raises PermissionError when refused.
-    With a CA file the connection is TLS and the server's certificate must chain to that CA."""
+def session(host: str, port: int, user: str, passwords: list[str], timeout: float = 3.0, ca_file: str = "") -> socket.socket:
+    """A connection, authenticated with the first of `passwords` the server accepts (none:
+    no AUTH); raises PermissionError when it refuses them all. With a CA file the connection
+    is TLS and the server's certificate must chain to that CA."""
     sock = socket.create_connection((host, port), timeout=timeout)
     if ca_file:
         context = ssl.create_default_context(cafile=ca_file)
         # The certificate names the node's addresses; the CA is the instance's own.
         context.check_hostname = False
         sock = context.wrap_socket(sock)
-    if password:
+    reply = ""
+    for password in passwords:
         sock.sendall(encode("AUTH", user, password))
         reply = read_reply(sock)
-        if reply != "+OK":
-            sock.close()
-            raise PermissionError(f"AUTH as {user} was refused: {reply}")
+        if reply == "+OK":
+            return sock
+    if passwords:
+        sock.close()
+        raise PermissionError(f"AUTH as {user} was refused: {reply}")
     return sock

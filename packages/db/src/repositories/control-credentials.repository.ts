@@ -1,0 +1,51 @@
+// The control plane's own engine user of an instance: its password, sealed with the master key,
+// and the next one while a full deploy rotates it (see instanceControlCredentials in schema.ts).
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../client.js';
+import { instanceControlCredentials } from '../schema.js';
+import { decryptSecret, encryptSecret, generatePassword } from '../secrets.js';
+
+export interface ControlPasswords {
+  /** The password the engine already knows (or will, after the first deploy). */
+  current: string;
+  /** Being introduced by the deploy running now; promoted by `promote` once it succeeded. */
+  next?: string;
+}
+
+export class ControlCredentialsRepository {
+  constructor(
+    private readonly db: Db,
+    private readonly masterKey: Buffer,
+  ) {}
+
+  /**
+   * The instance's control passwords; made on first use. With `rotate`, a `next` password is
+   * made unless one is already pending (a deploy that failed left it: the engine may know it).
+   */
+  async prepare(instanceId: string, rotate: boolean): Promise<ControlPasswords> {
+    await this.db
+      .insert(instanceControlCredentials)
+      .values({ instanceId, passwordEncrypted: encryptSecret(this.masterKey, generatePassword(32)) })
+      .onConflictDoNothing();
+    if (rotate) {
+      await this.db
+        .update(instanceControlCredentials)
+        .set({ nextPasswordEncrypted: encryptSecret(this.masterKey, generatePassword(32)), updatedAt: sql`now()` })
+        .where(sql`${instanceControlCredentials.instanceId} = ${instanceId} and ${instanceControlCredentials.nextPasswordEncrypted} is null`);
+    }
+    const [row] = await this.db.select().from(instanceControlCredentials).where(eq(instanceControlCredentials.instanceId, instanceId));
+    if (!row) throw new Error(`instance ${instanceId} has no control credentials (deleted meanwhile?)`);
+    return {
+      current: decryptSecret(this.masterKey, row.passwordEncrypted),
+      ...(row.nextPasswordEncrypted ? { next: decryptSecret(this.masterKey, row.nextPasswordEncrypted) } : {}),
+    };
+  }
+
+  /** The deploy that introduced `next` succeeded: it becomes the only password. */
+  async promote(instanceId: string, next: string): Promise<void> {
+    await this.db
+      .update(instanceControlCredentials)
+      .set({ passwordEncrypted: encryptSecret(this.masterKey, next), nextPasswordEncrypted: null, updatedAt: sql`now()` })
+      .where(eq(instanceControlCredentials.instanceId, instanceId));
+  }
+}
