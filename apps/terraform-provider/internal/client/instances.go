@@ -1,0 +1,156 @@
+package client
+
+import (
+	"context"
+	"net/http"
+)
+
+// Parameters are the engine settings an instance takes; nil fields are the server's defaults.
+type Parameters struct {
+	Fsync           *string `json:"fsync,omitempty"`
+	MaxmemoryPolicy *string `json:"maxmemory_policy,omitempty"`
+	Maxclients      *int64  `json:"maxclients,omitempty"`
+	Timeout         *int64  `json:"timeout,omitempty"`
+}
+
+// AllowlistEntry is one allowed network. The API normalises CIDRs.
+type AllowlistEntry struct {
+	CIDR        string `json:"cidr"`
+	Description string `json:"description,omitempty"`
+}
+
+// Endpoint is where an instance answers.
+type Endpoint struct {
+	Type          string `json:"type"`
+	Host          string `json:"host"`
+	Port          int64  `json:"port"`
+	TLS           bool   `json:"tls"`
+	CACertificate string `json:"ca_certificate,omitempty"`
+}
+
+// Fault is why an instance failed: the step, the tool's exit status and the tail of its output.
+type Fault struct {
+	Code        string `json:"code,omitempty"`
+	Message     string `json:"message"`
+	Step        string `json:"step"`
+	ExitCode    *int64 `json:"exit_code,omitempty"`
+	OutputTail  string `json:"output_tail,omitempty"`
+	OperationID string `json:"operation_id,omitempty"`
+}
+
+// Instance is InstanceDto of the spec.
+type Instance struct {
+	ID                 string            `json:"id"`
+	ProjectID          string            `json:"project_id"`
+	Name               string            `json:"name"`
+	InstanceType       string            `json:"instance_type"`
+	Region             string            `json:"region"`
+	EngineVersion      string            `json:"engine_version"`
+	DiskGib            int64             `json:"disk_gib"`
+	Status             string            `json:"status"`
+	Health             *string           `json:"health"`
+	Fault              *Fault            `json:"fault"`
+	Endpoints          []Endpoint        `json:"endpoints"`
+	TLSEnabled         bool              `json:"tls_enabled"`
+	DeletionProtection bool              `json:"deletion_protection"`
+	Tags               map[string]string `json:"tags"`
+	Parameters         Parameters        `json:"parameters"`
+	CurrentOperationID *string           `json:"current_operation_id"`
+	CreatedAt          string            `json:"created_at"`
+}
+
+// Gone reports whether the instance no longer exists for its owner (deleted rows are kept).
+func (i *Instance) Gone() bool { return i.Status == "deleted" }
+
+// PrimaryEndpoint is the first private endpoint, else the first; nil before provisioning.
+func (i *Instance) PrimaryEndpoint() *Endpoint {
+	for k := range i.Endpoints {
+		if i.Endpoints[k].Type == "private" {
+			return &i.Endpoints[k]
+		}
+	}
+	if len(i.Endpoints) > 0 {
+		return &i.Endpoints[0]
+	}
+	return nil
+}
+
+// CreateInstanceRequest is CreateInstanceDto.
+type CreateInstanceRequest struct {
+	Name               string            `json:"name"`
+	InstanceType       string            `json:"instance_type"`
+	Region             string            `json:"region"`
+	DiskGib            *int64            `json:"disk_gib,omitempty"`
+	Password           *string           `json:"password,omitempty"`
+	Allowlist          []AllowlistEntry  `json:"allowlist"`
+	TLSEnabled         bool              `json:"tls_enabled"`
+	DeletionProtection bool              `json:"deletion_protection"`
+	Tags               map[string]string `json:"tags"`
+	Parameters         *Parameters       `json:"parameters,omitempty"`
+}
+
+// UpdateInstanceRequest is UpdateInstanceDto: only the fields set are changed.
+type UpdateInstanceRequest struct {
+	Name               *string           `json:"name,omitempty"`
+	InstanceType       *string           `json:"instance_type,omitempty"`
+	DiskGib            *int64            `json:"disk_gib,omitempty"`
+	Tags               map[string]string `json:"tags,omitempty"`
+	DeletionProtection *bool             `json:"deletion_protection,omitempty"`
+	Parameters         *Parameters       `json:"parameters,omitempty"`
+}
+
+// Accepted is the answer of a change: the instance now and the operation doing the work
+// (nil when the change needed no work on the instance).
+type Accepted struct {
+	Instance  Instance   `json:"instance"`
+	Operation *Operation `json:"operation"`
+}
+
+// Created is the answer of a create: Accepted plus the default user's password, shown once.
+type Created struct {
+	Accepted
+	DefaultUser struct {
+		Username string `json:"username"`
+		Password string `json:"password"`
+	} `json:"default_user"`
+}
+
+func (c *Client) CreateInstance(ctx context.Context, project string, req CreateInstanceRequest) (*Created, error) {
+	var out Created
+	return &out, c.do(ctx, http.MethodPost, projectPath(project, "instances"), nil, req, &out)
+}
+
+func (c *Client) GetInstance(ctx context.Context, project, id string) (*Instance, error) {
+	var out Instance
+	return &out, c.do(ctx, http.MethodGet, projectPath(project, "instances", id), nil, nil, &out)
+}
+
+func (c *Client) UpdateInstance(ctx context.Context, project, id string, req UpdateInstanceRequest) (*Accepted, error) {
+	var out Accepted
+	return &out, c.do(ctx, http.MethodPatch, projectPath(project, "instances", id), nil, req, &out)
+}
+
+func (c *Client) DeleteInstance(ctx context.Context, project, id string) (*Accepted, error) {
+	var out Accepted
+	return &out, c.do(ctx, http.MethodDelete, projectPath(project, "instances", id), nil, nil, &out)
+}
+
+// Allowlist is AllowlistDto: the entries and the operation applying them to a live engine.
+type Allowlist struct {
+	Items     []AllowlistEntry `json:"items"`
+	Operation *Operation       `json:"operation"`
+}
+
+func (c *Client) GetAllowlist(ctx context.Context, project, id string) (*Allowlist, error) {
+	var out Allowlist
+	return &out, c.do(ctx, http.MethodGet, projectPath(project, "instances", id, "allowlist"), nil, nil, &out)
+}
+
+func (c *Client) ReplaceAllowlist(ctx context.Context, project, id string, entries []AllowlistEntry) (*Allowlist, error) {
+	var out Allowlist
+	if entries == nil {
+		entries = []AllowlistEntry{}
+	}
+	body := map[string]any{"entries": entries}
+	return &out, c.do(ctx, http.MethodPut, projectPath(project, "instances", id, "allowlist"), nil, body, &out)
+}

@@ -1,0 +1,116 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+var (
+	_ datasource.DataSource              = &InstanceDataSource{}
+	_ datasource.DataSourceWithConfigure = &InstanceDataSource{}
+)
+
+// InstanceDataSource is basalt_instance (read only): an instance managed elsewhere.
+type InstanceDataSource struct{ configurable }
+
+// NewInstanceDataSource is the constructor the provider registers.
+func NewInstanceDataSource() datasource.DataSource { return &InstanceDataSource{} }
+
+// InstanceDataSourceModel is the data source's state: the resource's attributes without the
+// password ones (the API never returns a password) and without timeouts.
+type InstanceDataSourceModel struct {
+	ID                 types.String `tfsdk:"id"`
+	Name               types.String `tfsdk:"name"`
+	InstanceType       types.String `tfsdk:"instance_type"`
+	Region             types.String `tfsdk:"region"`
+	DiskGib            types.Int64  `tfsdk:"disk_gib"`
+	Allowlist          types.Set    `tfsdk:"allowlist"`
+	TLSEnabled         types.Bool   `tfsdk:"tls_enabled"`
+	DeletionProtection types.Bool   `tfsdk:"deletion_protection"`
+	Tags               types.Map    `tfsdk:"tags"`
+	Parameters         types.Object `tfsdk:"parameters"`
+	Status             types.String `tfsdk:"status"`
+	Health             types.String `tfsdk:"health"`
+	Host               types.String `tfsdk:"host"`
+	Port               types.Int64  `tfsdk:"port"`
+	CACertificate      types.String `tfsdk:"ca_certificate"`
+	CreatedAt          types.String `tfsdk:"created_at"`
+}
+
+func (d *InstanceDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_instance"
+}
+
+func (d *InstanceDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	computed := func(description string) schema.StringAttribute {
+		return schema.StringAttribute{MarkdownDescription: description, Computed: true}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Reads one instance of the provider's project by ID. Passwords are never returned by the API, so there is no connection URI here.",
+		Attributes: map[string]schema.Attribute{
+			"id":                  schema.StringAttribute{MarkdownDescription: "Instance ID.", Required: true},
+			"name":                computed("Name."),
+			"instance_type":       computed("Instance type."),
+			"region":              computed("Region."),
+			"disk_gib":            schema.Int64Attribute{MarkdownDescription: "Disk size in GiB.", Computed: true},
+			"tls_enabled":         schema.BoolAttribute{MarkdownDescription: "Whether the endpoint uses TLS.", Computed: true},
+			"deletion_protection": schema.BoolAttribute{MarkdownDescription: "Whether deletion is refused.", Computed: true},
+			"tags":                schema.MapAttribute{MarkdownDescription: "Tags.", ElementType: types.StringType, Computed: true},
+			"allowlist": schema.SetNestedAttribute{
+				MarkdownDescription: "Networks allowed to connect (empty: every address).",
+				Computed:            true,
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"cidr":        schema.StringAttribute{MarkdownDescription: "Network in canonical CIDR form.", Computed: true, CustomType: CIDRType{}},
+					"description": computed("What the entry is for."),
+				}},
+			},
+			"parameters": schema.SingleNestedAttribute{
+				MarkdownDescription: "Engine settings that were set (null: the server's default).",
+				Computed:            true,
+				Attributes: map[string]schema.Attribute{
+					"fsync":            computed("When the write-ahead log is fsynced."),
+					"maxmemory_policy": computed("Eviction policy."),
+					"maxclients":       schema.Int64Attribute{MarkdownDescription: "Connection limit.", Computed: true},
+					"timeout":          schema.Int64Attribute{MarkdownDescription: "Idle client timeout in seconds.", Computed: true},
+				},
+			},
+			"status":         computed("Lifecycle status as read now."),
+			"health":         computed("Health as read now."),
+			"host":           computed("Address of the endpoint."),
+			"port":           schema.Int64Attribute{MarkdownDescription: "Port of the endpoint.", Computed: true},
+			"ca_certificate": computed("PEM of the endpoint's CA; null without TLS."),
+			"created_at":     computed("When the instance was created (RFC 3339)."),
+		},
+	}
+}
+
+func (d *InstanceDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var config InstanceDataSourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	inst, err := d.data.client.GetInstance(ctx, d.data.project, config.ID.ValueString())
+	if err != nil {
+		resp.Diagnostics.AddError("Reading the instance failed", err.Error())
+		return
+	}
+	allowlist, err := d.data.client.GetAllowlist(ctx, d.data.project, inst.ID)
+	if err != nil {
+		resp.Diagnostics.AddError("Reading the instance's allowlist failed", err.Error())
+		return
+	}
+	// One mapping from the API (the resource's), then the fields this data source has.
+	var full InstanceResourceModel
+	resp.Diagnostics.Append(full.setFromAPI(inst, allowlist.Items, "")...)
+	state := InstanceDataSourceModel{
+		ID: full.ID, Name: full.Name, InstanceType: full.InstanceType, Region: full.Region, DiskGib: full.DiskGib,
+		Allowlist: full.Allowlist, TLSEnabled: full.TLSEnabled, DeletionProtection: full.DeletionProtection, Tags: full.Tags,
+		Parameters: full.Parameters, Status: full.Status, Health: full.Health, Host: full.Host, Port: full.Port,
+		CACertificate: full.CACertificate, CreatedAt: full.CreatedAt,
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}

@@ -1,0 +1,525 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+
+	"basalt/terraform-provider-basalt/internal/client"
+)
+
+const (
+	defaultCreateTimeout = 30 * time.Minute
+	defaultUpdateTimeout = 30 * time.Minute
+	defaultDeleteTimeout = 20 * time.Minute
+)
+
+// Patterns and sets shared with the API's validation (services/api instance.dto.ts), checked at
+// plan time so a typo fails before anything is created.
+const (
+	instanceNamePattern = `^[a-z]([a-z0-9-]{0,61}[a-z0-9])?$`
+	dbPasswordPattern   = `^[A-Za-z0-9!#$%&()*+,\-.:;<=>?@\[\]^_{|}~]{12,128}$`
+)
+
+var (
+	fsyncPolicies     = []string{"always", "everysec", "no"}
+	maxmemoryPolicies = []string{"noeviction", "allkeys-lru", "allkeys-lfu", "allkeys-random", "volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl"}
+)
+
+var objectAsOptionsLenient = basetypes.ObjectAsOptions{UnhandledNullAsEmpty: true, UnhandledUnknownAsEmpty: true}
+
+var (
+	_ resource.Resource                   = &InstanceResource{}
+	_ resource.ResourceWithConfigure      = &InstanceResource{}
+	_ resource.ResourceWithImportState    = &InstanceResource{}
+	_ resource.ResourceWithModifyPlan     = &InstanceResource{}
+)
+
+// InstanceResource is basalt_instance.
+type InstanceResource struct {
+	data *providerData
+}
+
+// NewInstanceResource is the constructor the provider registers.
+func NewInstanceResource() resource.Resource {
+	return &InstanceResource{}
+}
+
+func (r *InstanceResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_instance"
+}
+
+func (r *InstanceResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A Basalt instance: VMs of an instance type in a region running Basalt's Redis-compatible engine, " +
+			"with an endpoint, a `default` user and an IP allowlist. Create, update and delete wait on the operation the API " +
+			"returns; a failed operation's step, message and output tail are the error. Resize, disk growth, allowlist, tags, " +
+			"parameters, deletion protection and password rotation change the instance in place.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				MarkdownDescription: "Instance ID (a UUID); `terraform import basalt_instance.NAME ID` imports by it.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"name": schema.StringAttribute{
+				MarkdownDescription: "Name, unique in the project: 1-63 lowercase letters, digits or hyphens, starting with a letter and not ending with a hyphen. Renaming is in place.",
+				Required:            true,
+				Validators:          []validator.String{stringvalidator.RegexMatches(mustCompile(instanceNamePattern), "must be 1-63 lowercase letters, digits or hyphens, start with a letter and not end with a hyphen")},
+			},
+			"instance_type": schema.StringAttribute{
+				MarkdownDescription: "Instance type, e.g. `kv.standard.small` (see the `basalt_instance_types` data source). Changing it resizes the instance in place; data is kept.",
+				Required:            true,
+			},
+			"region": schema.StringAttribute{
+				MarkdownDescription: "Region, e.g. `local` (see the `basalt_regions` data source). Changing it replaces the instance.",
+				Required:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"disk_gib": schema.Int64Attribute{
+				MarkdownDescription: "Disk size in GiB; defaults to the instance type's minimum. Disks only grow: a larger value grows the disk in place, a smaller one is refused at plan time.",
+				Optional:            true,
+				Computed:            true,
+				Validators:          []validator.Int64{int64validator.Between(1, 100000)},
+				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+			},
+			"password": schema.StringAttribute{
+				MarkdownDescription: "Password of the `default` user: 12-128 printable ASCII characters without spaces, quotes or backslashes. " +
+					"When absent, Basalt generates one and it is only in the sensitive `connection_uri`. Changing it rotates the password in place: " +
+					"the new one works at once and the old one keeps working until it is revoked or the rotation window ends. " +
+					"Terraform 1.5 has no write-only attributes, so a password set here is kept (marked sensitive) in the state; see the provider README.",
+				Optional:   true,
+				Sensitive:  true,
+				Validators: []validator.String{stringvalidator.RegexMatches(mustCompile(dbPasswordPattern), "must be 12-128 printable ASCII characters without spaces, quotes or backslashes")},
+			},
+			"password_version": schema.Int64Attribute{
+				MarkdownDescription: "Change this number to rotate the `default` user's password in place: to `password` when it is set, else to a newly generated one. The old password keeps working until revoked or the rotation window ends.",
+				Optional:            true,
+			},
+			"allowlist": schema.SetNestedAttribute{
+				MarkdownDescription: "Networks allowed to connect. Empty (the default) lets every address in. A bare address means one host; " +
+					"`10.0.0.1` and `10.0.0.1/32` are the same entry, so the API's canonical form never shows as a change. Changes apply to the running engine in place.",
+				Optional: true,
+				Computed: true,
+				Default:  setdefault.StaticValue(types.SetValueMust(allowlistEntryType, []attr.Value{})),
+				Validators: []validator.Set{
+					setvalidator.SizeAtMost(1000),
+					distinctNetworks{},
+				},
+				NestedObject: schema.NestedAttributeObject{
+					Attributes: map[string]schema.Attribute{
+						"cidr": schema.StringAttribute{
+							MarkdownDescription: "IPv4 or IPv6 CIDR with zero host bits, or a bare address.",
+							Required:            true,
+							CustomType:          CIDRType{},
+							Validators:          []validator.String{cidrValidator{}},
+						},
+						"description": schema.StringAttribute{
+							MarkdownDescription: "What the entry is for (at most 256 characters).",
+							Optional:            true,
+							Computed:            true,
+							Default:             stringdefault.StaticString(""),
+							Validators:          []validator.String{stringvalidator.LengthAtMost(256)},
+						},
+					},
+				},
+			},
+			"tls_enabled": schema.BoolAttribute{
+				MarkdownDescription: "Serve the endpoint over TLS (clients connect with `rediss://` and `ca_certificate`). Changing it replaces the instance.",
+				Optional:            true,
+				Computed:            true,
+				Default:             booldefault.StaticBool(false),
+				PlanModifiers:       []planmodifier.Bool{boolplanmodifier.RequiresReplace()},
+			},
+			"deletion_protection": schema.BoolAttribute{
+				MarkdownDescription: "While true, the API refuses to delete the instance (and so does `terraform destroy`). Changed in place.",
+				Optional:            true,
+				Computed:            true,
+				Default:             booldefault.StaticBool(false),
+			},
+			"tags": schema.MapAttribute{
+				MarkdownDescription: "Key/value labels; replaced as a whole in place.",
+				ElementType:         types.StringType,
+				Optional:            true,
+				Computed:            true,
+				Default:             mapdefault.StaticValue(types.MapValueMust(types.StringType, map[string]attr.Value{})),
+			},
+			"parameters": schema.SingleNestedAttribute{
+				MarkdownDescription: "Engine settings. A setting left out keeps the server's value; a change is applied in place (the engine restarts with the new configuration).",
+				Optional:            true,
+				Computed:            true,
+				PlanModifiers:       []planmodifier.Object{objectplanmodifier.UseStateForUnknown()},
+				Attributes: map[string]schema.Attribute{
+					"fsync": schema.StringAttribute{
+						MarkdownDescription: "When the write-ahead log is fsynced: `always`, `everysec` or `no`.",
+						Optional:            true,
+						Computed:            true,
+						Validators:          []validator.String{stringvalidator.OneOf(fsyncPolicies...)},
+						PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+					},
+					"maxmemory_policy": schema.StringAttribute{
+						MarkdownDescription: "Eviction policy when memory is full, as in Redis (`noeviction`, `allkeys-lru`, ...).",
+						Optional:            true,
+						Computed:            true,
+						Validators:          []validator.String{stringvalidator.OneOf(maxmemoryPolicies...)},
+						PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+					},
+					"maxclients": schema.Int64Attribute{
+						MarkdownDescription: "Connection limit, at most what the instance type allows.",
+						Optional:            true,
+						Computed:            true,
+						Validators:          []validator.Int64{int64validator.Between(1, 100000)},
+						PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+					},
+					"timeout": schema.Int64Attribute{
+						MarkdownDescription: "Seconds after which an idle client is disconnected (0: never).",
+						Optional:            true,
+						Computed:            true,
+						Validators:          []validator.Int64{int64validator.Between(0, 86400)},
+						PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+					},
+				},
+			},
+			"status": schema.StringAttribute{
+				MarkdownDescription: "Lifecycle status as last read: `creating`, `running`, `modifying`, `restarting`, `deleting`, `create_failed` or `error`. Reads never wait for it to change.",
+				Computed:            true,
+			},
+			"health": schema.StringAttribute{
+				MarkdownDescription: "Health as last read: `healthy`, `degraded` or `unavailable`; null before the first health check.",
+				Computed:            true,
+			},
+			"host": schema.StringAttribute{
+				MarkdownDescription: "Address of the endpoint (the first private one).",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"port": schema.Int64Attribute{
+				MarkdownDescription: "Port of the endpoint.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+			},
+			"ca_certificate": schema.StringAttribute{
+				MarkdownDescription: "PEM of the CA that signed the endpoint's certificate; null without TLS.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"connection_uri": schema.StringAttribute{
+				MarkdownDescription: "`redis://default:PASSWORD@HOST:PORT` (`rediss://` with TLS) for `redis-cli -u` and client libraries. Sensitive. Null after an import until the password is rotated, because the API never returns a password again.",
+				Computed:            true,
+				Sensitive:           true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"created_at": schema.StringAttribute{
+				MarkdownDescription: "When the instance was created (RFC 3339).",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+		},
+		Blocks: map[string]schema.Block{
+			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Update: true, Delete: true}),
+		},
+	}
+}
+
+func (r *InstanceResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	data, err := configuredData(req.ProviderData)
+	if err != nil {
+		resp.Diagnostics.AddError("Unexpected provider data", err.Error())
+		return
+	}
+	r.data = data
+}
+
+// ModifyPlan refuses a shrinking disk at plan time and marks the connection URI as changing
+// when the password rotates.
+func (r *InstanceResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
+		return
+	}
+	var plan, state InstanceResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !plan.DiskGib.IsUnknown() && !plan.DiskGib.IsNull() && !state.DiskGib.IsNull() && plan.DiskGib.ValueInt64() < state.DiskGib.ValueInt64() {
+		resp.Diagnostics.AddAttributeError(path.Root("disk_gib"), "Disks only grow",
+			fmt.Sprintf("disk_gib is %d now and cannot shrink to %d.", state.DiskGib.ValueInt64(), plan.DiskGib.ValueInt64()))
+	}
+	if passwordRotates(plan.Password, plan.PasswordVersion, state.Password, state.PasswordVersion) {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("connection_uri"), types.StringUnknown())...)
+	}
+}
+
+// passwordRotates is the one rule for when an update rotates a password: the password changed,
+// or password_version was set to a new value (removing password_version rotates nothing).
+func passwordRotates(planPassword types.String, planVersion types.Int64, statePassword types.String, stateVersion types.Int64) bool {
+	if !planPassword.Equal(statePassword) {
+		return true
+	}
+	return !planVersion.IsNull() && !planVersion.Equal(stateVersion)
+}
+
+func (r *InstanceResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan InstanceResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := plan.Timeouts.Create(ctx, defaultCreateTimeout)
+	resp.Diagnostics.Append(diags...)
+	allowlist, diags := allowlistFromModel(ctx, plan.Allowlist)
+	resp.Diagnostics.Append(diags...)
+	tags, diags := tagsFromModel(ctx, plan.Tags)
+	resp.Diagnostics.Append(diags...)
+	params, diags := parametersFromModel(ctx, plan.Parameters)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	created, err := r.data.client.CreateInstance(ctx, r.data.project, client.CreateInstanceRequest{
+		Name:               plan.Name.ValueString(),
+		InstanceType:       plan.InstanceType.ValueString(),
+		Region:             plan.Region.ValueString(),
+		DiskGib:            int64Pointer(plan.DiskGib),
+		Password:           stringPointer(plan.Password),
+		Allowlist:          allowlist,
+		TLSEnabled:         plan.TLSEnabled.ValueBool(),
+		DeletionProtection: plan.DeletionProtection.ValueBool(),
+		Tags:               tags,
+		Parameters:         params,
+	})
+	if err != nil {
+		resp.Diagnostics.AddError("Creating the instance failed", err.Error())
+		return
+	}
+	password := created.DefaultUser.Password
+	waited := waitForOperation(ctx, r.data.client, created.Operation, "Creating instance "+created.Instance.ID)
+
+	// Saved even when the operation failed: Terraform then marks the instance tainted, so the
+	// next apply deletes and recreates it instead of leaving it behind unmanaged.
+	state := plan
+	if readDiags := r.readInto(context.WithoutCancel(ctx), &state, created.Instance.ID, password); readDiags.HasError() {
+		resp.Diagnostics.Append(state.setFromAPI(&created.Instance, allowlist, password)...)
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(waited...)
+}
+
+// readInto reads the instance and its allowlist into m; found is false after a 404 or delete.
+func (r *InstanceResource) readInto(ctx context.Context, m *InstanceResourceModel, id, password string) (diags diagnostics) {
+	inst, err := r.data.client.GetInstance(ctx, r.data.project, id)
+	if err != nil {
+		diags.AddError("Reading the instance failed", err.Error())
+		return diags
+	}
+	allowlist, err := r.data.client.GetAllowlist(ctx, r.data.project, id)
+	if err != nil {
+		diags.AddError("Reading the instance's allowlist failed", err.Error())
+		return diags
+	}
+	diags.Append(m.setFromAPI(inst, allowlist.Items, password)...)
+	return diags
+}
+
+func (r *InstanceResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state InstanceResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	inst, err := r.data.client.GetInstance(ctx, r.data.project, state.ID.ValueString())
+	if client.IsNotFound(err) || (err == nil && inst.Gone()) {
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		resp.Diagnostics.AddError("Reading the instance failed", err.Error())
+		return
+	}
+	allowlist, err := r.data.client.GetAllowlist(ctx, r.data.project, inst.ID)
+	if client.IsNotFound(err) {
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		resp.Diagnostics.AddError("Reading the instance's allowlist failed", err.Error())
+		return
+	}
+	resp.Diagnostics.Append(state.setFromAPI(inst, allowlist.Items, knownPassword(state.ConnectionURI, state.Password))...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// knownPassword is the password the provider last set: from the connection URI, else the
+// configured one; "" when it has never known one (after an import).
+func knownPassword(uri types.String, configured types.String) string {
+	if p := PasswordFromURI(uri.ValueString()); p != "" {
+		return p
+	}
+	return configured.ValueString()
+}
+
+func (r *InstanceResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state InstanceResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := plan.Timeouts.Update(ctx, defaultUpdateTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	id := state.ID.ValueString()
+	password := knownPassword(state.ConnectionURI, state.Password)
+
+	// One change at a time, each waited on: the instance runs one operation after another.
+	patch, diags := instancePatch(ctx, &plan, &state)
+	resp.Diagnostics.Append(diags...)
+	if patch != nil && !resp.Diagnostics.HasError() {
+		accepted, err := r.data.client.UpdateInstance(ctx, r.data.project, id, *patch)
+		if err != nil {
+			resp.Diagnostics.AddError("Updating the instance failed", err.Error())
+		} else {
+			resp.Diagnostics.Append(waitForOperation(ctx, r.data.client, accepted.Operation, "Updating instance "+id)...)
+		}
+	}
+	if !plan.Allowlist.Equal(state.Allowlist) && !resp.Diagnostics.HasError() {
+		entries, diags := allowlistFromModel(ctx, plan.Allowlist)
+		resp.Diagnostics.Append(diags...)
+		if !diags.HasError() {
+			result, err := r.data.client.ReplaceAllowlist(ctx, r.data.project, id, entries)
+			if err != nil {
+				resp.Diagnostics.AddError("Replacing the allowlist failed", err.Error())
+			} else {
+				resp.Diagnostics.Append(waitForOperation(ctx, r.data.client, result.Operation, "Applying the allowlist of "+id)...)
+			}
+		}
+	}
+	if passwordRotates(plan.Password, plan.PasswordVersion, state.Password, state.PasswordVersion) && !resp.Diagnostics.HasError() {
+		change, err := r.data.client.ResetPassword(ctx, r.data.project, id, DefaultUsername, stringPointer(plan.Password))
+		if err != nil {
+			resp.Diagnostics.AddError("Rotating the password failed", err.Error())
+		} else {
+			password = change.Password
+			resp.Diagnostics.Append(waitForOperation(ctx, r.data.client, change.Operation, "Rotating the password of "+id)...)
+		}
+	}
+
+	// Whatever happened, the state is what the API says now; a failed step leaves the rest of
+	// the plan to the next apply.
+	next := plan
+	if !resp.Diagnostics.HasError() {
+		resp.Diagnostics.Append(r.readInto(context.WithoutCancel(ctx), &next, id, password)...)
+		resp.Diagnostics.Append(resp.State.Set(ctx, &next)...)
+		return
+	}
+	next = state
+	if readDiags := r.readInto(context.WithoutCancel(ctx), &next, id, password); !readDiags.HasError() {
+		resp.Diagnostics.Append(resp.State.Set(ctx, &next)...)
+	}
+}
+
+// instancePatch is the PATCH body for what changed among the fields PATCH takes, or nil.
+func instancePatch(ctx context.Context, plan, state *InstanceResourceModel) (*client.UpdateInstanceRequest, diagnostics) {
+	var diags diagnostics
+	patch := client.UpdateInstanceRequest{}
+	changed := false
+	if !plan.Name.Equal(state.Name) {
+		patch.Name, changed = stringPointer(plan.Name), true
+	}
+	if !plan.InstanceType.Equal(state.InstanceType) {
+		patch.InstanceType, changed = stringPointer(plan.InstanceType), true
+	}
+	if !plan.DiskGib.IsUnknown() && !plan.DiskGib.Equal(state.DiskGib) {
+		patch.DiskGib, changed = int64Pointer(plan.DiskGib), true
+	}
+	if !plan.DeletionProtection.Equal(state.DeletionProtection) {
+		v := plan.DeletionProtection.ValueBool()
+		patch.DeletionProtection, changed = &v, true
+	}
+	if !plan.Tags.Equal(state.Tags) {
+		tags, d := tagsFromModel(ctx, plan.Tags)
+		diags.Append(d...)
+		patch.Tags, changed = tags, true
+		if len(tags) == 0 {
+			// An empty map would be dropped by omitempty; the API replaces tags with {}.
+			patch.Tags = map[string]string{}
+		}
+	}
+	if !plan.Parameters.IsUnknown() && !plan.Parameters.Equal(state.Parameters) {
+		params, d := parametersFromModel(ctx, plan.Parameters)
+		diags.Append(d...)
+		if params != nil {
+			patch.Parameters, changed = params, true
+		}
+	}
+	if !changed {
+		return nil, diags
+	}
+	return &patch, diags
+}
+
+func (r *InstanceResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state InstanceResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, diags := state.Timeouts.Delete(ctx, defaultDeleteTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	id := state.ID.ValueString()
+	accepted, err := r.data.client.DeleteInstance(ctx, r.data.project, id)
+	if client.IsNotFound(err) {
+		return
+	}
+	if err != nil {
+		// Already being deleted (another apply, the console): wait on that deletion instead.
+		inst, getErr := r.data.client.GetInstance(ctx, r.data.project, id)
+		if getErr == nil && inst.Gone() {
+			return
+		}
+		if getErr == nil && inst.Status == "deleting" && inst.CurrentOperationID != nil {
+			resp.Diagnostics.Append(waitForOperation(ctx, r.data.client, &client.Operation{ID: *inst.CurrentOperationID}, "Deleting instance "+id)...)
+			return
+		}
+		resp.Diagnostics.AddError("Deleting the instance failed", err.Error())
+		return
+	}
+	resp.Diagnostics.Append(waitForOperation(ctx, r.data.client, accepted.Operation, "Deleting instance "+id)...)
+}
+
+func (r *InstanceResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+}
