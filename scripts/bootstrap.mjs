@@ -5,11 +5,14 @@ import { apt } from './bootstrap/apt.mjs';
 import { terraform } from './bootstrap/terraform.mjs';
 import { ansible, pythonClients } from './bootstrap/python.mjs';
 import { rootfs } from './bootstrap/rootfs.mjs';
+import { hostNetwork } from './bootstrap/host-network.mjs';
 import { npmDeps } from './bootstrap/npm.mjs';
 import { engine, provider, workspaceBuilds } from './bootstrap/build.mjs';
 
 export const STEPS = [
   ['debian packages', apt],
+  // Before anything may connect to a pool address (tests, the worker's first job).
+  ['host network', hostNetwork],
   ['terraform', terraform],
   ['ansible', ansible],
   ['python clients', pythonClients],

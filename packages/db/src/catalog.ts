@@ -1,10 +1,17 @@
 // The seeded catalog: region `local` and the instance types of the published ESSD white paper
 // (/work/shared/reference/tair-essd-whitepaper.txt). Reference QPS are that paper's YCSB figures.
+import fs from 'node:fs';
+
+/** Region `local`'s network, as infra/terraform/modules/local/network.json (the one source) defines it. */
+export const LOCAL_NETWORK: { bridge: string; address_pool: string } = JSON.parse(
+  fs.readFileSync(new URL('../../../infra/terraform/modules/local/network.json', import.meta.url), 'utf8'),
+);
+
 export const LOCAL_REGION = {
   id: 'local',
   name: 'Local (systemd-nspawn on this host)',
   target: 'local',
-  addressPool: '10.77.0.0/16',
+  addressPool: LOCAL_NETWORK.address_pool,
 } as const;
 
 export interface ReferenceQps {

@@ -17,8 +17,9 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export function createDatabase(databaseUrl: string, options: { max?: number } = {}): Database {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: options.max ?? 10 });
+export function createDatabase(databaseUrl: string, options: { max?: number; connectionTimeoutMillis?: number } = {}): Database {
+  // A query that cannot get a connection fails after a while instead of waiting forever.
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: options.max ?? 10, connectionTimeoutMillis: options.connectionTimeoutMillis ?? 30_000 });
   // An idle client losing its connection must not crash the process.
   pool.on('error', () => {});
   const db = drizzle(pool, { schema });

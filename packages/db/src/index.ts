@@ -4,11 +4,12 @@
 // client.ts        pool + drizzle handle, inTransaction (also yields an executor for pg-boss)
 // jobs.ts          queue names and typed job payloads: the contract with services/worker
 // secrets.ts       AES-256-GCM for instance-user passwords, password generation
-// operation-start.ts  startOperation: operation row + instance pointer + job, in one transaction
 // master-key-check.ts  proves BASALT_MASTER_KEY is the key the stored secrets were sealed with
 // catalog.ts       seed data: region `local`, instance types with reference QPS
 // repositories/    typed, project-scoped data access used by the API and the worker
-// provisioning.ts  the worker's data access by id: instances, operations, events, IPAM, leases (issue 5)
+// provisioning.ts  the worker's data access by id: instances, operations, events, IPAM (issue 5)
+// leases.ts        one connection holding a worker's advisory-lock leases on operations and instances
+// operation-start.ts  startOperation: operation row + instance pointer + job, in one transaction
 export * as schema from './schema.js';
 export * from './client.js';
 export * from './migrate.js';
@@ -17,5 +18,6 @@ export * from './secrets.js';
 export * from './catalog.js';
 export * from './repositories/index.js';
 export * from './provisioning.js';
+export * from './leases.js';
 export * from './operation-start.js';
 export * from './master-key-check.js';

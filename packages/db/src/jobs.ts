@@ -23,13 +23,26 @@ export interface InstanceJobPayload {
 }
 
 export interface ProvisionJob extends InstanceJobPayload {}
-/** What changed; the desired state itself is read from the instance row. */
+/**
+ * The sizing and parameters an instance is to have. The row keeps its current ones until a
+ * modify succeeds, so a failed resize leaves the type the VMs really have, and a retry (or
+ * a modify back to the old type) converges on what it names.
+ */
+export interface ModifyTarget {
+  instance_type: string;
+  disk_gib: number;
+  parameters: Record<string, unknown>;
+}
+
+/** What changes (for people: the operation's events) and the state it leads to. */
 export interface ModifyJob extends InstanceJobPayload {
   changes: {
     instance_type?: { from: string; to: string };
     disk_gib?: { from: number; to: number };
     parameters?: Record<string, string>;
   };
+  /** Absent in jobs queued before targets existed, whose row already held the new state. */
+  target?: ModifyTarget;
 }
 export interface RestartJob extends InstanceJobPayload {}
 export interface DeleteJob extends InstanceJobPayload {}

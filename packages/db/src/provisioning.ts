@@ -1,8 +1,8 @@
 // The worker's data access (services/worker, issue 5): instances, operations and their
-// events by id (a job carries no user), address allocation from a region's pool, and
-// leases that tell whether a live worker is still on an operation. Kept apart from the
-// API's project-scoped repositories; every query of the worker goes through here.
-import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+// events by id (a job carries no user) and address allocation from a region's pool (leases
+// are in leases.ts). Kept apart from the API's project-scoped repositories; every query of
+// the worker goes through here.
+import { and, asc, eq, inArray, ne, notInArray, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import type { Db } from './client.js';
 import { allowlistEntries, instances, instanceUsers, operationEvents, operations } from './schema.js';
@@ -15,9 +15,17 @@ export type AllowlistEntryRow = typeof allowlistEntries.$inferSelect;
 export type InstanceStatus = InstanceRow['status'];
 export type OperationStatus = OperationRow['status'];
 
+/** Statuses of an instance whose delete was asked for; nothing but the delete moves it out of them. */
+export const DELETE_STATUSES: InstanceStatus[] = ['deleting', 'deleted'];
+
 export interface InstancePatch {
   status?: InstanceStatus;
+  /** Written by a modify once it succeeded (ModifyTarget). */
+  instanceType?: string;
+  diskGib?: number;
+  parameters?: Record<string, unknown>;
   health?: InstanceRow['health'];
+  healthReason?: string | null;
   fault?: unknown;
   nodes?: unknown[];
   endpoints?: unknown[];
@@ -49,11 +57,6 @@ export interface NodeAddress {
   allocated_ip?: string;
 }
 
-/** Holds a session-level advisory lock on its own connection until released (or the process dies). */
-export interface OperationLease {
-  release(): Promise<void>;
-}
-
 export class ProvisioningRepository {
   constructor(
     private readonly db: Db,
@@ -65,11 +68,37 @@ export class ProvisioningRepository {
     return row;
   }
 
-  async updateInstance(id: string, patch: InstancePatch): Promise<void> {
-    await this.db
+  /**
+   * Writes the patch; false when nothing was written. A delete, once asked for, wins: a
+   * patch that sets any other status leaves an instance that is `deleting` or `deleted` as
+   * it is, so a provision or modify finishing late never writes `creating` or `running`
+   * over a requested delete.
+   */
+  async updateInstance(id: string, patch: InstancePatch): Promise<boolean> {
+    const guarded = patch.status !== undefined && !DELETE_STATUSES.includes(patch.status);
+    // A health set without its reason (a job that just checked the endpoints) has none.
+    if (patch.health !== undefined && patch.healthReason === undefined) patch = { ...patch, healthReason: null };
+    const rows = await this.db
       .update(instances)
       .set({ ...patch, updatedAt: new Date() } as Partial<InstanceRow>)
-      .where(eq(instances.id, id));
+      .where(guarded ? and(eq(instances.id, id), notInArray(instances.status, DELETE_STATUSES)) : eq(instances.id, id))
+      .returning({ id: instances.id });
+    return rows.length > 0;
+  }
+
+  /** Instances whose status is `running`: what the health monitor watches. */
+  listRunningInstances(): Promise<InstanceRow[]> {
+    return this.db.select().from(instances).where(eq(instances.status, 'running'));
+  }
+
+  /** Sets health and its reason, only while the instance is `running`; false when it was not. */
+  async updateHealthIfRunning(id: string, health: NonNullable<InstanceRow['health']>, reason: string | null): Promise<boolean> {
+    const rows = await this.db
+      .update(instances)
+      .set({ health, healthReason: reason, updatedAt: new Date() })
+      .where(and(eq(instances.id, id), eq(instances.status, 'running')))
+      .returning({ id: instances.id });
+    return rows.length > 0;
   }
 
   listUsers(instanceId: string): Promise<InstanceUserRow[]> {
@@ -162,50 +191,6 @@ export class ProvisioningRepository {
       await tx.update(instances).set({ nodes: given, updatedAt: new Date() }).where(eq(instances.id, instanceId));
       return given;
     });
-  }
-
-  /**
-   * Takes the lease of an operation if no live worker holds it. The lock lives on a
-   * connection of its own, so it goes away with a worker that dies.
-   */
-  tryLeaseOperation(operationId: string): Promise<OperationLease | undefined> {
-    return this.tryLease('basalt-operation:' + operationId);
-  }
-
-  /** Takes the lease of an instance: one operation at a time works on its VMs. */
-  tryLeaseInstance(instanceId: string): Promise<OperationLease | undefined> {
-    return this.tryLease('basalt-instance:' + instanceId);
-  }
-
-  private async tryLease(key: string): Promise<OperationLease | undefined> {
-    const client = await this.pool.connect();
-    try {
-      const result = await client.query<{ locked: boolean }>(
-        `SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked`,
-        [key],
-      );
-      if (!result.rows[0]?.locked) {
-        client.release();
-        return undefined;
-      }
-    } catch (error) {
-      client.release();
-      throw error;
-    }
-    let released = false;
-    return {
-      release: async () => {
-        if (released) return;
-        released = true;
-        try {
-          await client.query(`SELECT pg_advisory_unlock(hashtextextended($1, 0))`, [key]);
-          client.release();
-        } catch (error) {
-          // A broken connection already dropped the lock; do not return it to the pool.
-          client.release(error as Error);
-        }
-      },
-    };
   }
 }
 

@@ -1,5 +1,6 @@
 // Everything the API reads from its environment, parsed once at start.
 import { parseMasterKey } from '@basalt/db';
+import type { ProjectQuota } from './instances/quota.js';
 
 export class ApiConfig {
   databaseUrl: string;
@@ -17,6 +18,8 @@ export class ApiConfig {
   /** How long credential and membership lookups are cached in this process (ms). */
   authCacheMs: number;
   secureCookies: boolean;
+  /** Every project's quota: live instances, and the vCPU and memory their types take. */
+  quota: ProjectQuota;
 }
 
 function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -41,5 +44,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   config.sessionTtlSeconds = intFromEnv(env, 'BASALT_SESSION_TTL_SECONDS', 7 * 86_400);
   config.authCacheMs = intFromEnv(env, 'BASALT_AUTH_CACHE_MS', 2000);
   config.secureCookies = env.BASALT_SECURE_COOKIES === '1';
+  config.quota = {
+    instances: intFromEnv(env, 'BASALT_QUOTA_INSTANCES', 20),
+    vcpu: intFromEnv(env, 'BASALT_QUOTA_VCPU', 64),
+    memory_gib: intFromEnv(env, 'BASALT_QUOTA_MEMORY_GIB', 256),
+  };
   return config;
 }

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseMasterKey } from '@basalt/db';
+import { LOCAL_NETWORK, parseMasterKey } from '@basalt/db';
 
 export interface WorkerConfig {
   databaseUrl: string;
@@ -25,12 +25,14 @@ export interface WorkerConfig {
   vmKind: 'nspawn' | 'process';
   /** Schema of the Terraform pg backend's state table. */
   stateSchema: string;
-  /** Jobs of each kind one worker runs at once. */
+  /** Jobs one worker runs at once, of all kinds together. */
   concurrency: number;
   /** How often an idle queue is asked for jobs. */
   pollingIntervalMs: number;
   /** How often a live worker looks for operations that a dead worker left behind. */
   reconcileIntervalMs: number;
+  /** How often the health monitor asks every running instance's endpoints. */
+  healthIntervalMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -55,12 +57,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
     vmsDir: path.join(data, 'vms'),
     // The image is built once per machine by the bootstrap, whatever data dir this worker uses.
     imageDir: path.resolve(env.BASALT_VM_IMAGE ?? path.join(root, '.data', 'images', 'bookworm')),
-    bridge: env.BASALT_BRIDGE ?? 'basalt0',
+    bridge: env.BASALT_BRIDGE ?? LOCAL_NETWORK.bridge,
     vmKind: vmKindOf(env.BASALT_LOCAL_VM_KIND, path.resolve(env.BASALT_VM_IMAGE ?? path.join(root, '.data', 'images', 'bookworm'))),
     stateSchema: env.BASALT_TF_STATE_SCHEMA ?? 'terraform_state',
     concurrency: positiveInt(env.BASALT_WORKER_CONCURRENCY, 10, 'BASALT_WORKER_CONCURRENCY'),
     pollingIntervalMs: positiveInt(env.BASALT_WORKER_POLL_MS, 500, 'BASALT_WORKER_POLL_MS'),
     reconcileIntervalMs: positiveInt(env.BASALT_RECONCILE_INTERVAL_MS, 30_000, 'BASALT_RECONCILE_INTERVAL_MS'),
+    healthIntervalMs: positiveInt(env.BASALT_HEALTH_INTERVAL_MS, 5_000, 'BASALT_HEALTH_INTERVAL_MS'),
   };
 }
 

@@ -38,8 +38,9 @@ export function queueName(key: HandledQueue): string {
 /** The job payload an operation row stands for (what the API enqueued with it). */
 export function payloadOf(operation: OperationRow): InstanceJobPayload & Record<string, unknown> {
   const params = (operation.params ?? {}) as Record<string, unknown>;
-  // The API keeps a modify's changes as the operation's params, and sends them as `changes`.
-  const job = operation.type === 'modify' ? { changes: params } : params;
+  // The API keeps a modify's job ({changes, target}) as the operation's params; operations
+  // queued before targets existed kept the changes alone.
+  const job = operation.type === 'modify' && !('target' in params) ? { changes: params } : params;
   return { ...job, instance_id: operation.instanceId!, operation_id: operation.id };
 }
 

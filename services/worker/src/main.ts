@@ -2,13 +2,16 @@
 // any number of machines share the queues; on start (and then periodically) each one
 // finishes operations whose worker died.
 import PgBoss from 'pg-boss';
-import { CatalogRepository, createDatabase, createQueues, migrate, ProvisioningRepository } from '@basalt/db';
+import { CatalogRepository, createDatabase, createQueues, LeaseConnection, migrate, ProvisioningRepository } from '@basalt/db';
 import { ConfigError, loadConfig } from './config.js';
 import type { JobContext } from './context.js';
 import { handle, HANDLERS, queueName, type HandledQueue } from './handlers.js';
 import { reconcile } from './reconcile.js';
 import { QueueDispatcher } from './dispatcher.js';
 import { detectEngineFeatures } from './engine-features.js';
+import { JobSlots } from './job-slots.js';
+import { prepareHostNetwork } from './host-network.js';
+import { HealthMonitor } from './health-monitor.js';
 import { startPasswordExpiry } from './password-expiry.js';
 
 function log(message: string): void {
@@ -18,17 +21,32 @@ function log(message: string): void {
 async function main(): Promise<void> {
   const config = loadConfig();
   await migrate(config.databaseUrl);
-  const database = createDatabase(config.databaseUrl, { max: config.concurrency * 3 + 5 });
-  const boss = new PgBoss({ connectionString: config.databaseUrl, max: 10 });
+  // Each job (and the reconciler, and the health monitor) runs one query at a time, and the
+  // leases sit on a connection of their own: a slot per job and a few spare never run out.
+  const slots = new JobSlots(config.concurrency);
+  const database = createDatabase(config.databaseUrl, { max: config.concurrency * 2 + 4, connectionTimeoutMillis: 30_000 });
+  const leases = new LeaseConnection(config.databaseUrl, (error) => {
+    // Every lease this worker held is gone, so another worker may take its operations over:
+    // it must not go on with them.
+    log(`lost the lease connection (${error.message}); exiting so that no operation runs twice`);
+    process.exit(1);
+  });
+  await leases.open();
+  const boss = new PgBoss({ connectionString: config.databaseUrl, max: 4 });
   boss.on('error', (error) => log(`queue error: ${error.message}`));
   await boss.start();
   await createQueues(boss);
 
   const features = [...(await detectEngineFeatures(config.engineBinary))];
+  const catalog = new CatalogRepository(database.db);
+  const unavailableRegions = await prepareHostNetwork(config, await catalog.listRegions());
+  for (const [region, reason] of unavailableRegions) log(`region ${region}: ${reason}; taking none of its jobs`);
   const ctx: JobContext = {
     config,
     repo: new ProvisioningRepository(database.db, database.pool),
-    catalog: new CatalogRepository(database.db),
+    catalog,
+    leases,
+    unavailableRegions,
     engineFeatures: new Set(features),
     log,
   };
@@ -38,7 +56,7 @@ async function main(): Promise<void> {
     if (reconciling) return;
     reconciling = true;
     try {
-      await reconcile(ctx);
+      await reconcile(ctx, (work) => slots.run(work));
     } catch (error) {
       log(`reconcile failed: ${(error as Error).message}`);
     } finally {
@@ -54,7 +72,7 @@ async function main(): Promise<void> {
       new QueueDispatcher(
         boss,
         queueName(key),
-        config.concurrency,
+        slots,
         config.pollingIntervalMs,
         async (job) => {
           const data = job.data as { instance_id?: unknown; operation_id?: unknown };
@@ -69,7 +87,9 @@ async function main(): Promise<void> {
       ),
   );
   for (const dispatcher of dispatchers) dispatcher.start();
-  log(`ready: ${Object.keys(HANDLERS).length} queues, ${config.concurrency} at a time each, engine features [${features.join(', ')}]`);
+  const health = new HealthMonitor(ctx, config.healthIntervalMs);
+  health.start();
+  log(`ready: ${Object.keys(HANDLERS).length} queues, ${config.concurrency} jobs at a time, engine features [${features.join(', ')}]`);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -78,8 +98,9 @@ async function main(): Promise<void> {
     log(`${signal}: stopping`);
     clearInterval(timer);
     stopPasswordExpiry();
-    await Promise.all(dispatchers.map((d) => d.stop(30_000)));
+    await Promise.all([...dispatchers.map((d) => d.stop(30_000)), health.stop()]);
     await boss.stop({ graceful: true, wait: true, timeout: 5_000 }).catch(() => {});
+    await leases.close();
     await database.close().catch(() => {});
     process.exit(0);
   };

@@ -10,7 +10,10 @@ import type { OperationRow } from '@basalt/db';
 /** A pending operation is left to the queue for this long before it counts as lost. */
 const PENDING_GRACE_MS = 60_000;
 
-export async function reconcile(ctx: JobContext): Promise<number> {
+/** Runs one piece of work in one of the worker's job slots (JobSlots.run). */
+export type InSlot = <T>(work: () => Promise<T>) => Promise<T>;
+
+export async function reconcile(ctx: JobContext, inSlot: InSlot): Promise<number> {
   const types = Object.keys(OPERATION_QUEUES) as OperationRow['type'][];
   const unfinished = await ctx.repo.listUnfinishedOperations(types);
   const now = Date.now();
@@ -20,7 +23,8 @@ export async function reconcile(ctx: JobContext): Promise<number> {
   const outcomes = await Promise.all(
     orphans.map(async (operation) => {
       const key = OPERATION_QUEUES[operation.type]!;
-      const outcome = await handle(ctx, key, payloadOf(operation));
+      // Bounded like the queues' jobs: however many orphans there are, they share the slots.
+      const outcome = await inSlot(() => handle(ctx, key, payloadOf(operation)));
       if (outcome !== 'busy') ctx.log(`reconciled ${operation.type} operation ${operation.id}: ${outcome}`);
       return outcome;
     }),

@@ -5,11 +5,18 @@ import type pg from 'pg';
 import { and, eq, ne, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from '../client.js';
-import { instances } from '../schema.js';
+import { instances, instanceTypes } from '../schema.js';
 import { isoText } from './iso-text.js';
 import type { InstanceRow, InstanceStatus } from '../provisioning.js';
 
 export type NewInstance = typeof instances.$inferInsert;
+
+/** What a project's live instances take (quotas). */
+export interface ProjectUsage {
+  instances: number;
+  vcpu: number;
+  memory_gib: number;
+}
 
 export interface InstanceListQuery {
   status?: InstanceStatus[];
@@ -133,6 +140,27 @@ export class InstancesRepository {
       .where(and(eq(instances.projectId, projectId), eq(instances.id, id)))
       .returning();
     return row;
+  }
+
+  /**
+   * What the project's live instances take, by their types: count, vCPU, memory. `exceptId`
+   * leaves one out (the instance a resize replaces). Inside a transaction, `lock` first
+   * serialises checks of one project, so two creates cannot both take the last room.
+   */
+  async usage(projectId: string, options: { exceptId?: string; lock?: boolean } = {}): Promise<ProjectUsage> {
+    if (options.lock) await this.db.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${'basalt-quota:' + projectId}, 0))`);
+    const [row] = await this.db
+      .select({
+        instances: sql<number>`count(*)::int`,
+        vcpu: sql<number>`coalesce(sum(${instanceTypes.vcpu}), 0)::float8`,
+        memory_gib: sql<number>`coalesce(sum(${instanceTypes.memoryGib}), 0)::float8`,
+      })
+      .from(instances)
+      .innerJoin(instanceTypes, eq(instanceTypes.id, instances.instanceType))
+      .where(
+        and(eq(instances.projectId, projectId), ne(instances.status, 'deleted'), options.exceptId ? ne(instances.id, options.exceptId) : undefined),
+      );
+    return row ?? { instances: 0, vcpu: 0, memory_gib: 0 };
   }
 
   /** Whether a live (not deleted) instance of this project already has the name. */

@@ -24,6 +24,7 @@ import { ProjectAccess } from '../projects/project-access.service.js';
 import { OperationStarter } from '../operations/operation-starter.service.js';
 import { toOperationDto } from '../operations/operation.dto.js';
 import { normaliseAllowlist } from './allowlist.rules.js';
+import { requireQuotaRoom } from './quota.js';
 import { instanceJson, toInstanceDto } from './instance.presenter.js';
 import type {
   CreatedInstanceDto,
@@ -96,6 +97,7 @@ export class InstanceService {
     try {
       const { instance, operation } = await inTransaction(this.database.pool, async (db, executor) => {
         const instances = new InstancesRepository(db);
+        await requireQuotaRoom(instances, this.config.quota, projectId, type);
         let instance = await instances.insert({
           projectId,
           name: body.name,
@@ -210,28 +212,35 @@ export class InstanceService {
       ...(body.tags !== undefined ? { tags: body.tags } : {}),
       ...(body.deletion_protection !== undefined ? { deletionProtection: body.deletion_protection } : {}),
     };
-    const needsWork = Object.keys(changes).length > 0;
+    // After a failed modify the instance is `error`: naming its sizing again (the new type to
+    // retry, or the row's own to roll back) runs a modify that converges on it.
+    const converge = instance.status === 'error' && [body.instance_type, body.disk_gib, body.parameters].some((v) => v !== undefined);
+    const needsWork = Object.keys(changes).length > 0 || converge;
     try {
       if (!needsWork) {
         if (Object.keys(metadata).length) await this.instances.update(projectId, instance.id, metadata);
         return { instance: await this.present(projectId, instance.id), operation: null };
       }
-      if (instance.status !== 'running') throw new Conflict(`Resize and parameter changes need a running instance; it is ${instance.status}`, 'invalid_state');
+      if (instance.status !== 'running' && instance.status !== 'error') {
+        throw new Conflict(`Resize and parameter changes need a running instance; it is ${instance.status}`, 'invalid_state');
+      }
+      // The row keeps its type, disk and parameters until the worker's modify succeeds.
+      const job: Omit<ModifyJob, 'instance_id' | 'operation_id'> = {
+        changes,
+        target: { instance_type: changes.instance_type?.to ?? instance.instanceType, disk_gib: changes.disk_gib?.to ?? instance.diskGib, parameters },
+      };
       const { operation } = await this.starter.start({
         instance,
         type: 'modify',
         queue: 'modify',
         status: 'modifying',
         userId: auth.user.id,
-        params: changes as Record<string, unknown>,
-        job: { changes },
+        params: job as unknown as Record<string, unknown>,
+        job,
         before: async (db) => {
-          await new InstancesRepository(db).update(projectId, instance.id, {
-            ...metadata,
-            instanceType: changes.instance_type?.to ?? instance.instanceType,
-            diskGib: changes.disk_gib?.to ?? instance.diskGib,
-            parameters,
-          });
+          const instances = new InstancesRepository(db);
+          if (targetType && targetType.id !== instance.instanceType) await requireQuotaRoom(instances, this.config.quota, projectId, targetType, instance.id);
+          if (Object.keys(metadata).length) await instances.update(projectId, instance.id, metadata);
         },
       });
       return { instance: await this.present(projectId, instance.id), operation: toOperationDto(operation) };
@@ -251,9 +260,19 @@ export class InstanceService {
   async delete(auth: AuthContext, projectId: string, instanceId: string): Promise<InstanceAcceptedDto> {
     const instance = await this.load(auth, projectId, instanceId, 'member');
     if (instance.deletionProtection) throw new Conflict('Deletion protection is on; turn it off with PATCH first', 'deletion_protected');
-    if (instance.status === 'deleting' || instance.status === 'deleted') throw new Conflict(`Instance is already ${instance.status}`, 'invalid_state');
+    if (instance.status === 'deleted') throw new Conflict('Instance is already deleted', 'invalid_state');
+    // A delete that failed leaves the instance `deleting` with its fault: DELETE again runs it again.
+    if (instance.status === 'deleting' && (await this.deleteUnderWay(projectId, instance))) {
+      throw new Conflict('Instance is already being deleted', 'invalid_state');
+    }
     const { operation } = await this.starter.start({ instance, type: 'delete', queue: 'delete', status: 'deleting', userId: auth.user.id });
     return { instance: await this.present(projectId, instance.id), operation: toOperationDto(operation) };
+  }
+
+  /** The instance's current operation is a delete that has not finished (pending or running). */
+  private async deleteUnderWay(projectId: string, instance: InstanceRow): Promise<boolean> {
+    const current = instance.currentOperationId ? await this.operations.get(projectId, instance.currentOperationId) : undefined;
+    return current?.type === 'delete' && (current.status === 'pending' || current.status === 'running');
   }
 
   private checkMaxClients(maxclients: number | undefined, limit: number): void {

@@ -1,25 +1,46 @@
-// modify: the instance row already holds the new type; Terraform sets the VMs' new limits
-// in place (data kept), Ansible renders the new config and restarts the engine.
-import type { ModifyJob } from '@basalt/db';
+// modify: Terraform sets the VMs' new limits and disk in place (data kept), Ansible renders
+// the new config and restarts the engine. The instance row keeps its old type, disk and
+// parameters until all of that succeeded; only then does it take the target's.
+import type { InstanceRow, ModifyJob, ModifyTarget } from '@basalt/db';
 import type { JobContext } from '../context.js';
 import { runOperation, type Outcome } from './run-operation.js';
 import { applyStack } from '../stack.js';
 import { caCertificateOf, checkEndpoints, deployEngine, endpointsOf } from '../engine-deploy.js';
 import { vmSizeOf } from '../engine-settings.js';
+import { StepError } from '../errors.js';
 import { poolAddresses, requireNodes } from './nodes.js';
+
+/** The state the row holds now (a job queued before targets existed wrote it there). */
+function currentTarget(instance: InstanceRow): ModifyTarget {
+  return { instance_type: instance.instanceType, disk_gib: instance.diskGib, parameters: instance.parameters as Record<string, unknown> };
+}
 
 export function modify(ctx: JobContext, payload: ModifyJob): Promise<Outcome> {
   return runOperation(ctx, payload, {
     steps: ['terraform_init', 'terraform_apply', 'ansible_deploy', 'health_check'],
     failureStatus: 'error',
-    work: async ({ instance, region, type, run }) => {
+    work: async ({ instance, region, run }) => {
+      const target = payload.target ?? currentTarget(instance);
+      const type = await ctx.catalog.getInstanceType(target.instance_type);
+      if (!type) throw new StepError('load', `instance type ${target.instance_type} does not exist`);
+      // The instance as it will be: what Terraform sizes and Ansible configures.
+      const desired: InstanceRow = { ...instance, instanceType: type.id, diskGib: target.disk_gib, parameters: target.parameters };
       const addresses = poolAddresses(requireNodes(instance, 'load'));
       await run.event('modify', null, `changes: ${JSON.stringify(payload.changes ?? {})}`);
-      const nodes = await applyStack(ctx, run, instance, region, vmSizeOf(type), addresses);
-      const deployed = await deployEngine(ctx, run, instance, region, nodes);
+      const nodes = await applyStack(ctx, run, desired, region, vmSizeOf(type), addresses);
+      const deployed = await deployEngine(ctx, run, desired, region, nodes);
       const ca = instance.tlsEnabled ? caCertificateOf(deployed) : undefined;
-      await checkEndpoints(ctx, run, instance, region, nodes, ca);
-      await ctx.repo.updateInstance(instance.id, { status: 'running', health: 'healthy', fault: null, nodes, endpoints: endpointsOf(nodes, ca) });
+      await checkEndpoints(ctx, run, desired, region, nodes, ca);
+      await ctx.repo.updateInstance(instance.id, {
+        status: 'running',
+        health: 'healthy',
+        fault: null,
+        nodes,
+        endpoints: endpointsOf(nodes, ca),
+        instanceType: type.id,
+        diskGib: target.disk_gib,
+        parameters: target.parameters,
+      });
     },
   });
 }

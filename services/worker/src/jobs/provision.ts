@@ -4,10 +4,11 @@
 import type { ProvisionJob } from '@basalt/db';
 import type { JobContext } from '../context.js';
 import { runOperation, type Outcome } from './run-operation.js';
-import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { nodeNames, poolNetwork } from '../ipam.js';
 import { addressAnswers } from '../address-probe.js';
+import { UnroutedAddressError } from '../host-route.js';
 import { ENGINE_PORT } from '../engine-settings.js';
 import { applyStack } from '../stack.js';
 import { caCertificateOf, checkEndpoints, deployEngine, endpointsOf } from '../engine-deploy.js';
@@ -17,28 +18,54 @@ import { StepError } from '../errors.js';
 export const PROVISION_STEPS = ['allocate_addresses', 'terraform_init', 'terraform_apply', 'ansible_deploy', 'health_check'];
 
 /**
- * Addresses from the region's pool; one that something else on the bridge already
- * answers at (another control plane on this host) is skipped and the next one taken.
- * Addresses this instance already holds, with its VM here, are kept as they are.
+ * Addresses from the region's pool. The control plane's own records decide first (the
+ * addresses live instances hold, in allocateAddresses), then the VMs this host has (a VM
+ * directory holding an address is in use, whatever the records say); last, as a check of
+ * what neither knows (another control plane on this host), an address that already answers
+ * on the bridge is skipped. That probe never leaves the host (address-probe.ts).
  */
 async function allocate(ctx: JobContext, instanceId: string, regionId: string, pool: string): Promise<string[]> {
   const network = poolNetwork(pool);
   const names = nodeNames(instanceId, 1);
+  const vmsHere = await vmAddressesOnHost(ctx.config.vmsDir);
   const skipped: string[] = [];
   for (let attempt = 0; attempt < 32; attempt++) {
     const given = await ctx.repo.allocateAddresses(instanceId, regionId, pool, names, [network.gateway, ...skipped]);
     const taken: string[] = [];
     for (const node of given) {
-      if (fs.existsSync(path.join(ctx.config.vmsDir, node.name))) continue;
-      const probe = ctx.config.vmKind === 'process' ? { ip: loopbackTwin(node.private_ip), port: ENGINE_PORT } : { ip: node.private_ip, port: 22 };
-      if (await addressAnswers(probe.ip, probe.port)) taken.push(node.private_ip);
+      // A process VM records the loopback twin it listens on.
+      const owner = vmsHere.get(node.private_ip) ?? vmsHere.get(loopbackTwin(node.private_ip));
+      if (owner === node.name) continue;
+      if (owner !== undefined || (await answers(ctx, node.private_ip))) taken.push(node.private_ip);
     }
     if (taken.length === 0) return given.map((node) => node.private_ip);
-    ctx.log(`[${instanceId}] ${taken.join(', ')} already answer on this host; taking other addresses`);
+    ctx.log(`[${instanceId}] ${taken.join(', ')} already in use on this host; taking other addresses`);
     skipped.push(...taken);
     await ctx.repo.updateInstance(instanceId, { nodes: [] });
   }
   throw new StepError('allocate_addresses', `no free address found in ${pool} after skipping ${skipped.length} in use`);
+}
+
+async function answers(ctx: JobContext, ip: string): Promise<boolean> {
+  const probe = ctx.config.vmKind === 'process' ? { ip: loopbackTwin(ip), port: ENGINE_PORT } : { ip, port: 22 };
+  try {
+    return await addressAnswers(probe.ip, probe.port, { bridge: ctx.config.bridge });
+  } catch (error) {
+    if (error instanceof UnroutedAddressError) throw new StepError('allocate_addresses', error.message);
+    throw error;
+  }
+}
+
+/** Address -> VM name of every VM directory under `vmsDir` (vm-create.sh writes `address`). */
+async function vmAddressesOnHost(vmsDir: string): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  const entries = await fsp.readdir(vmsDir, { withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    if (!entry.isDirectory()) continue;
+    const address = await fsp.readFile(path.join(vmsDir, entry.name, 'address'), 'utf8').catch(() => '');
+    if (address.trim()) found.set(address.trim(), entry.name);
+  }
+  return found;
 }
 
 /** The loopback address a process VM listens on for a pool address (10.77.0.5 -> 127.77.0.5). */
@@ -51,10 +78,10 @@ export function provision(ctx: JobContext, payload: ProvisionJob): Promise<Outco
     steps: PROVISION_STEPS,
     failureStatus: 'create_failed',
     work: async ({ instance, region, type, run }) => {
-      if (instance.status === 'deleting' || instance.status === 'deleted') {
-        throw new StepError('load', `instance ${instance.id} is ${instance.status}; not provisioning it`);
+      // Guarded in the same statement: a delete asked for since the job was queued wins.
+      if (!(await ctx.repo.updateInstance(instance.id, { status: 'creating', fault: null }))) {
+        throw new StepError('load', `instance ${instance.id} is being deleted; not provisioning it`);
       }
-      await ctx.repo.updateInstance(instance.id, { status: 'creating', fault: null });
       const addresses = await run.step('allocate_addresses', () => allocate(ctx, instance.id, region.id, region.addressPool));
       const nodes = await applyStack(ctx, run, instance, region, vmSizeOf(type), addresses);
       await ctx.repo.updateInstance(instance.id, { nodes });

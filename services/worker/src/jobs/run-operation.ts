@@ -1,7 +1,7 @@
 // The frame of every instance job: take the operation's lease (so one worker works on it
 // at a time), skip what is already finished, run the steps, and record the outcome —
 // on failure the step, exit status and output tail go to the instance's `fault`.
-import type { InstanceJobPayload, InstanceRow, InstanceStatus, InstanceTypeRow, OperationLease, RegionRow } from '@basalt/db';
+import { instanceLeaseKey, operationLeaseKey, type InstanceJobPayload, type InstanceRow, type InstanceStatus, type InstanceTypeRow, type Lease, type RegionRow } from '@basalt/db';
 import type { JobContext } from '../context.js';
 import { OperationRun } from '../operation.js';
 import { faultOf, StepError } from '../errors.js';
@@ -25,11 +25,11 @@ export type Outcome = 'succeeded' | 'failed' | 'skipped' | 'busy';
 /** How long an operation waits for another one on the same instance to finish. */
 const INSTANCE_WAIT_MS = 30 * 60_000;
 
-async function leaseInstance(ctx: JobContext, instanceId: string, operationId: string): Promise<OperationLease> {
+async function leaseInstance(ctx: JobContext, instanceId: string, operationId: string): Promise<Lease> {
   const deadline = Date.now() + INSTANCE_WAIT_MS;
   let told = false;
   for (;;) {
-    const lease = await ctx.repo.tryLeaseInstance(instanceId);
+    const lease = await ctx.leases.tryLease(instanceLeaseKey(instanceId));
     if (lease) return lease;
     if (!told) {
       ctx.log(`[${operationId}] waiting for another operation on instance ${instanceId}`);
@@ -41,7 +41,7 @@ async function leaseInstance(ctx: JobContext, instanceId: string, operationId: s
 }
 
 export async function runOperation(ctx: JobContext, payload: InstanceJobPayload, spec: OperationSpec): Promise<Outcome> {
-  const lease = await ctx.repo.tryLeaseOperation(payload.operation_id);
+  const lease = await ctx.leases.tryLease(operationLeaseKey(payload.operation_id));
   if (!lease) {
     ctx.log(`[${payload.operation_id}] another worker holds this operation; leaving it to them`);
     return 'busy';
@@ -53,6 +53,13 @@ export async function runOperation(ctx: JobContext, payload: InstanceJobPayload,
       return 'skipped';
     }
     if (operation.status === 'succeeded' || operation.status === 'failed') return 'skipped';
+    const target = await ctx.repo.getInstance(payload.instance_id);
+    const unavailable = target && ctx.unavailableRegions.get(target.region);
+    if (unavailable) {
+      // Left pending for a worker that can serve the region (its reconcile takes it up).
+      ctx.log(`[${operation.id}] not taking it: region ${target.region}: ${unavailable}`);
+      return 'busy';
+    }
 
     // Operations on one instance run one after the other (a delete waits for a provision).
     const instanceLease = await leaseInstance(ctx, payload.instance_id, operation.id);
@@ -75,11 +82,10 @@ export async function runOperation(ctx: JobContext, payload: InstanceJobPayload,
       step = error instanceof StepError ? error.step : step;
       const fault = { ...faultOf(step, error), operation_id: operation.id };
       ctx.log(`[${operation.id}] failed at ${fault.step}: ${fault.message}`);
-      // An instance being deleted keeps that status; the fault is on the operation.
-      const current = await ctx.repo.getInstance(payload.instance_id);
-      if (current && current.status !== 'deleting' && current.status !== 'deleted') {
-        await ctx.repo.updateInstance(payload.instance_id, { status: spec.failureStatus, fault });
-      }
+      // An instance being deleted keeps that status (a second DELETE runs the delete again);
+      // the fault tells why it is still there.
+      const written = await ctx.repo.updateInstance(payload.instance_id, { status: spec.failureStatus, fault });
+      if (!written) await ctx.repo.updateInstance(payload.instance_id, { fault });
       await run.fail(fault);
       return 'failed';
     } finally {

@@ -21,14 +21,33 @@ vm_machine_name() {
   printf 'bvm%02x%02x%02x%02x' "$a" "$b" "$c" "$d"
 }
 
-# bridge_up: the project bridge exists, holds the gateway address and is up.
+# pool_cidr: the region's address pool, the network of the gateway address.
+pool_cidr() {
+  local a b c d address mask network
+  IFS=. read -r a b c d <<<"$VM_GATEWAY"
+  address=$(((a << 24) | (b << 16) | (c << 8) | d))
+  mask=$(((0xffffffff << (32 - VM_PREFIX_LENGTH)) & 0xffffffff))
+  network=$((address & mask))
+  printf '%d.%d.%d.%d/%d' $((network >> 24)) $(((network >> 16) & 255)) $(((network >> 8) & 255)) $((network & 255)) "$VM_PREFIX_LENGTH"
+}
+
+# bridge_up: the host side of the region's network. The project bridge exists, holds the
+# gateway address and is up; and the pool has an `unreachable` route of last resort, so
+# that whenever the bridge is missing a packet for a VM address fails on this host instead
+# of leaving it by the default route.
 bridge_up() {
   (
     flock 9
     ip link show dev "$VM_BRIDGE" >/dev/null 2>&1 || ip link add "$VM_BRIDGE" type bridge
     ip addr replace "$VM_GATEWAY/$VM_PREFIX_LENGTH" dev "$VM_BRIDGE"
     ip link set "$VM_BRIDGE" up
+    ip route replace unreachable "$(pool_cidr)" metric 4242
   ) 9>/run/lock/basalt-bridge.lock
+}
+
+# routed_via_bridge IP: the kernel sends packets for IP through the project bridge.
+routed_via_bridge() {
+  ip -o route get "$1" 2>/dev/null | grep -q " dev $VM_BRIDGE "
 }
 
 # overlay_mount: the VM's root is the image with the VM's own writable layer on top.
@@ -96,6 +115,7 @@ forget_host_key() {
 
 # address_answers: something already accepts connections on the VM's address.
 address_answers() {
+  routed_via_bridge "$VM_IP" || fail "refusing to connect to $VM_IP: the kernel does not route it through $VM_BRIDGE"
   timeout 0.3 bash -c 'exec 3<>"/dev/tcp/$0/22"' "$VM_IP" 2>/dev/null
 }
 

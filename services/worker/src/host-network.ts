@@ -1,0 +1,33 @@
+// Region `local`'s host network, set up when the worker starts and before it takes a job:
+// the same script the bootstrap runs (infra/terraform/modules/local/scripts/host-network.sh)
+// makes the project bridge, its gateway address and the pool's route of last resort. A
+// worker that cannot set it up says so in one line and takes no job of that region.
+import path from 'node:path';
+import { LOCAL_REGION, type RegionRow } from '@basalt/db';
+import type { WorkerConfig } from './config.js';
+import { poolNetwork } from './ipam.js';
+import { outputTail, runCommand } from './process.js';
+
+/** Regions this worker cannot serve, with the reason, by region id. */
+export type UnavailableRegions = Map<string, string>;
+
+export async function prepareHostNetwork(config: WorkerConfig, regions: Pick<RegionRow, 'id' | 'target' | 'addressPool'>[]): Promise<UnavailableRegions> {
+  const unavailable: UnavailableRegions = new Map();
+  const local = regions.filter((region) => region.target === 'local');
+  // A worker may start before the API has seeded the catalog: the seed's region is the one to prepare.
+  for (const region of local.length ? local : [LOCAL_REGION]) {
+    // Process VMs listen on loopback twins of their addresses: no bridge to set up.
+    if (config.vmKind === 'process') continue;
+    const network = poolNetwork(region.addressPool);
+    const script = path.join(config.root, 'infra', 'terraform', 'modules', 'local', 'scripts', 'host-network.sh');
+    const result = await runCommand(script, [], {
+      env: { PATH: process.env.PATH, VM_BRIDGE: config.bridge, VM_GATEWAY: network.gateway, VM_PREFIX_LENGTH: String(network.prefixLength) },
+      timeoutMs: 30_000,
+    });
+    if (result.exitCode !== 0) {
+      const reason = outputTail(result.stderr || result.stdout, 1) || `exit ${result.exitCode}`;
+      unavailable.set(region.id, `cannot set up bridge ${config.bridge} for ${region.addressPool}: ${reason.replace(/^error: /, '')}`);
+    }
+  }
+  return unavailable;
+}
