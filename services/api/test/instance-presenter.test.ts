@@ -14,6 +14,7 @@ const row = (overrides: Partial<InstanceTextRow> = {}): InstanceTextRow => ({
   disk_gib: 10,
   status: 'running',
   health: 'healthy',
+  health_reason: null,
   fault: null,
   endpoints: '[{"host": "10.77.0.2", "port": 6379, "tls": false, "type": "private"}]',
   nodes: '[{"name": "node-0", "private_ip": "10.77.0.2"}]',
@@ -32,7 +33,7 @@ describe('instance presenter', () => {
   it('writes every field of the spec in order, strings escaped', () => {
     const dto = toInstanceDto(row());
     expect(Object.keys(dto)).toEqual([
-      'id', 'project_id', 'name', 'instance_type', 'region', 'engine_version', 'disk_gib', 'status', 'health', 'fault', 'endpoints',
+      'id', 'project_id', 'name', 'instance_type', 'region', 'engine_version', 'disk_gib', 'status', 'health', 'health_reason', 'fault', 'endpoints',
       'connection_uri', 'nodes', 'tls_enabled', 'deletion_protection', 'tags', 'parameters', 'current_operation_id', 'created_at', 'updated_at',
     ]);
     expect(dto).toEqual({
@@ -45,6 +46,7 @@ describe('instance presenter', () => {
       disk_gib: 10,
       status: 'running',
       health: 'healthy',
+      health_reason: null,
       fault: null,
       endpoints: [{ host: '10.77.0.2', port: 6379, tls: false, type: 'private' }],
       connection_uri: 'redis://default:********@10.77.0.2:6379',

@@ -36,7 +36,7 @@ export function InstancesTable({ projectId, instances }: { projectId: string; in
                 <StatusBadge status={instance.status} />
               </Td>
               <Td>
-                <HealthBadge health={instance.health} />
+                <HealthBadge health={instance.health} reason={instance.health_reason} />
               </Td>
               <Td className="font-mono text-xs">{instance.instance_type}</Td>
               <Td>{instance.region}</Td>

@@ -33,12 +33,16 @@ export function StatusBadge({ status }: { status: InstanceStatus }) {
   )
 }
 
-export function HealthBadge({ health }: { health: InstanceHealth | null | undefined }) {
+/** The health monitor's verdict; its reason (why not healthy) is shown beside it. */
+export function HealthBadge({ health, reason }: { health: InstanceHealth | null | undefined; reason?: string | null }) {
   if (!health) return <span className="text-xs text-muted">—</span>
   const { label, tone } = HEALTH[health] ?? { label: health, tone: 'neutral' as const }
   return (
-    <Badge tone={tone} aria-label={`Health: ${label}`}>
-      {label}
-    </Badge>
+    <span className="inline-flex items-center gap-1.5">
+      <Badge tone={tone} aria-label={`Health: ${label}`} title={reason ?? undefined}>
+        {label}
+      </Badge>
+      {reason ? <span className="text-xs text-muted">{reason}</span> : null}
+    </span>
   )
 }

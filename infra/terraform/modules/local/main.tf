@@ -84,3 +84,22 @@ resource "terraform_data" "limits" {
     }
   }
 }
+
+# The disk grows in place on a larger disk_gb (the image file and its filesystem); the VM
+# keeps running and keeps its data.
+resource "terraform_data" "disk" {
+  for_each = local.process ? {} : local.nodes
+
+  triggers_replace = {
+    vm      = terraform_data.this[each.key].id
+    disk_gb = var.disk_gb
+  }
+
+  provisioner "local-exec" {
+    command = "${local.scripts_dir}/vm-disk.sh"
+    environment = {
+      VM_DIR     = "${var.vms_dir}/${each.key}"
+      VM_DISK_GB = var.disk_gb
+    }
+  }
+}

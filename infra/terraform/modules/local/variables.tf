@@ -22,7 +22,7 @@ variable "memory_mb" {
 }
 
 variable "disk_gb" {
-  description = "Disk size of each VM in GiB. Recorded with the VM; the overlay on the host disk does not enforce it."
+  description = "Disk size of each VM in GiB: the VM's writable layer lives on an ext4 filesystem of this size (a sparse image file), so writing past it fails inside the VM. Not enforced for process VMs."
   type        = number
   default     = 1
 }

@@ -47,6 +47,7 @@ export interface InstanceTextRow {
   disk_gib: number;
   status: InstanceRow['status'];
   health: InstanceRow['health'];
+  health_reason: string | null;
   fault: string | null;
   endpoints: string;
   nodes: string;
@@ -65,7 +66,7 @@ export interface InstanceTextRow {
 
 const dialect = new PgDialect();
 const TEXT_COLUMNS = sql`id, project_id, name, instance_type, region, engine_version, disk_gib, status, health,
-  fault::text AS fault, endpoints::text AS endpoints, nodes::text AS nodes, tls_enabled, deletion_protection,
+  health_reason, fault::text AS fault, endpoints::text AS endpoints, nodes::text AS nodes, tls_enabled, deletion_protection,
   tags::text AS tags, parameters::text AS parameters, current_operation_id,
   ${isoText(instances.createdAt)} AS created_at, ${isoText(instances.updatedAt)} AS updated_at`;
 

@@ -23,21 +23,19 @@ export const INSTANCE_STATUSES = ['creating', 'running', 'modifying', 'restartin
 export const INSTANCE_HEALTH = ['healthy', 'degraded', 'unavailable'] as const;
 export const ENGINE_VERSIONS = ['1.0'] as const;
 export const FSYNC_POLICIES = ['always', 'everysec', 'no'] as const;
-export const MAXMEMORY_POLICIES = ['noeviction', 'allkeys-lru', 'allkeys-lfu', 'allkeys-random', 'volatile-lru', 'volatile-lfu', 'volatile-random', 'volatile-ttl'] as const;
 export const INSTANCE_NAME = /^[a-z][a-z0-9-]{0,61}[a-z0-9]$|^[a-z]$/;
 /** Printable ASCII without spaces, quotes or backslashes: safe in engine config and URIs. */
 export const DB_PASSWORD = /^[A-Za-z0-9!#$%&()*+,\-.:;<=>?@[\]^_{|}~]{12,128}$/;
 
+/**
+ * Engine parameters: each one reaches the engine's config (CONFIG GET shows it). There is no
+ * eviction policy: the engine keeps every key and serves values larger than memory from disk.
+ */
 export class InstanceParametersDto {
   @ApiProperty({ required: false, enum: FSYNC_POLICIES, description: 'When the write-ahead log is fsynced' })
   @IsOptional()
   @IsIn(FSYNC_POLICIES)
   fsync?: (typeof FSYNC_POLICIES)[number];
-
-  @ApiProperty({ required: false, enum: MAXMEMORY_POLICIES })
-  @IsOptional()
-  @IsIn(MAXMEMORY_POLICIES)
-  maxmemory_policy?: (typeof MAXMEMORY_POLICIES)[number];
 
   @ApiProperty({ required: false, minimum: 1, maximum: 100000, description: 'Connection limit; at most the instance type allows' })
   @IsOptional()
@@ -194,6 +192,8 @@ export class InstanceDto {
   @ApiProperty() disk_gib: number;
   @ApiProperty({ enum: INSTANCE_STATUSES }) status: (typeof INSTANCE_STATUSES)[number];
   @ApiProperty({ enum: INSTANCE_HEALTH, nullable: true }) health: (typeof INSTANCE_HEALTH)[number] | null;
+  @ApiProperty({ nullable: true, type: String, description: 'Why health is not healthy, as the health monitor found it; null when healthy' })
+  health_reason: string | null;
   @ApiProperty({ type: FaultDto, nullable: true }) fault: FaultDto | null;
   @ApiProperty({ type: [EndpointDto] }) endpoints: EndpointDto[];
   @ApiProperty({ nullable: true, type: String, example: 'redis://default:********@10.77.0.2:6379', description: 'Password redacted' })

@@ -25,7 +25,7 @@ export function instanceJson(row: InstanceTextRow): string {
   return (
     `{"id":${plain(row.id)},"project_id":${plain(row.project_id)},"name":${str(row.name)},"instance_type":${str(row.instance_type)},` +
     `"region":${str(row.region)},"engine_version":${str(row.engine_version)},"disk_gib":${Number(row.disk_gib)},` +
-    `"status":${plain(row.status)},"health":${plain(row.health)},"fault":${row.fault ?? 'null'},"endpoints":${endpoints},` +
+    `"status":${plain(row.status)},"health":${plain(row.health)},"health_reason":${str(row.health_reason)},"fault":${row.fault ?? 'null'},"endpoints":${endpoints},` +
     `"connection_uri":${str(uri)},"nodes":${nodes},"tls_enabled":${row.tls_enabled === true},` +
     `"deletion_protection":${row.deletion_protection === true},"tags":${row.tags.startsWith('{') ? row.tags : '{}'},` +
     `"parameters":${row.parameters.startsWith('{') ? row.parameters : '{}'},"current_operation_id":${plain(row.current_operation_id)},` +

@@ -14,7 +14,7 @@ export function deleteInstance(ctx: JobContext, payload: DeleteJob): Promise<Out
     steps: ['terraform_init', 'terraform_destroy', 'cleanup'],
     failureStatus: 'error',
     work: async ({ instance, region, type, run }) => {
-      await ctx.repo.updateInstance(instance.id, { status: 'deleting' });
+      await ctx.repo.updateInstance(instance.id, { status: 'deleting', fault: null });
       const addresses = poolAddresses(recordedNodes(instance));
       if (addresses.length > 0) {
         await destroyStack(ctx, run, instance, region, vmSizeOf(type), addresses);

@@ -17,12 +17,16 @@ export function InstanceActions({ projectId, instance }: { projectId: string; in
   const restart = useInstanceRestartMutation(projectId, instance.id)
   const [deleting, setDeleting] = useState(false)
   const [modifying, setModifying] = useState(false)
-  const gone = instance.status === 'deleting' || instance.status === 'deleted'
+  // A delete that failed leaves the instance `deleting` with its fault: Delete runs it again.
+  const deleteFailed = instance.status === 'deleting' && instance.fault !== null
+  const gone = (instance.status === 'deleting' && !deleteFailed) || instance.status === 'deleted'
+  // After a failed modify (`error`) the dialog retries it, or sizes the instance back.
+  const modifiable = instance.status === 'running' || instance.status === 'error'
   const readOnly = useProjectRole(projectId) === 'viewer'
   return (
     <>
       {restart.error ? <span className="text-xs text-danger">{restart.error.message}</span> : null}
-      <Button variant="secondary" onClick={() => setModifying(true)} disabled={readOnly || instance.status !== 'running'}>
+      <Button variant="secondary" onClick={() => setModifying(true)} disabled={readOnly || !modifiable}>
         <SlidersHorizontal className="size-4" aria-hidden /> Modify
       </Button>
       <Button
@@ -33,7 +37,7 @@ export function InstanceActions({ projectId, instance }: { projectId: string; in
         <RotateCw className="size-4" aria-hidden /> Restart
       </Button>
       <Button variant="secondary" onClick={() => setDeleting(true)} disabled={readOnly || gone} className="text-danger">
-        <Trash2 className="size-4" aria-hidden /> Delete
+        <Trash2 className="size-4" aria-hidden /> {deleteFailed ? 'Retry delete' : 'Delete'}
       </Button>
       <DeleteDialog projectId={projectId} instance={instance} open={deleting} onOpenChange={setDeleting} />
       <ModifyDialog projectId={projectId} instance={instance} open={modifying} onOpenChange={setModifying} />

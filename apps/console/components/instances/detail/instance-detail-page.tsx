@@ -42,7 +42,7 @@ export function InstanceDetailPage({ projectId, instanceId }: { projectId: strin
         description={
           <span className="flex flex-wrap items-center gap-2">
             <StatusBadge status={instance.status} />
-            {instance.health ? <HealthBadge health={instance.health} /> : null}
+            {instance.health ? <HealthBadge health={instance.health} reason={instance.health_reason} /> : null}
             <span className="font-mono text-xs">{instance.instance_type}</span>
             <span aria-hidden>·</span>
             <span>{instance.region}</span>

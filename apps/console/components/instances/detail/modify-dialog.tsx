@@ -42,7 +42,9 @@ export function ModifyDialog({
   const [submitted, setSubmitted] = useState(false)
   const type = types.data?.find((t) => t.id === typeId)
   const problem = resizeProblem(instance, type, disk)
-  const unchanged = typeId === instance.instance_type && Number(disk) === instance.disk_gib
+  // After a failed modify (`error`), the instance's own sizing is a change too: it sizes the VMs back.
+  const converge = instance.status === 'error'
+  const unchanged = !converge && typeId === instance.instance_type && Number(disk) === instance.disk_gib
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault()
@@ -50,7 +52,7 @@ export function ModifyDialog({
     if (problem || unchanged) return
     update.mutate(
       {
-        ...(typeId !== instance.instance_type ? { instance_type: typeId } : {}),
+        ...(converge || typeId !== instance.instance_type ? { instance_type: typeId } : {}),
         ...(Number(disk) !== instance.disk_gib ? { disk_gib: Number(disk) } : {}),
       },
       { onSuccess: () => onOpenChange(false) },

@@ -14,5 +14,7 @@ if [ "${1:-}" != "--check" ]; then
   [ "$(id -u)" = 0 ] || fail "setting up bridge $VM_BRIDGE needs root"
   bridge_up
 fi
-ip -o addr show dev "$VM_BRIDGE" up 2>/dev/null | grep -q " inet $VM_GATEWAY/$VM_PREFIX_LENGTH " || fail "bridge $VM_BRIDGE does not hold $VM_GATEWAY/$VM_PREFIX_LENGTH"
+# Read whole before matching: grep -q stops early, and with pipefail the writer's SIGPIPE fails the check.
+addresses=$(ip -o addr show dev "$VM_BRIDGE" up 2>/dev/null || true)
+[[ "$addresses" == *" inet $VM_GATEWAY/$VM_PREFIX_LENGTH "* ]] || fail "bridge $VM_BRIDGE does not hold $VM_GATEWAY/$VM_PREFIX_LENGTH"
 echo "bridge $VM_BRIDGE holds $VM_GATEWAY/$VM_PREFIX_LENGTH; $(pool_cidr) is unreachable elsewhere"

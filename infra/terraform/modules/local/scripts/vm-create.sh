@@ -9,7 +9,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/vm-lib.sh"
 
 : "${VM_NAME:?}" "${VM_DIR:?}" "${VM_IMAGE:?}" "${VM_IP:?}" "${VM_PREFIX_LENGTH:?}" "${VM_GATEWAY:?}"
-: "${VM_BRIDGE:?}" "${VM_CPUS:?}" "${VM_MEMORY_MB:?}" "${VM_SSH_PUBKEY:?}" "${VM_KNOWN_HOSTS:?}"
+: "${VM_BRIDGE:?}" "${VM_CPUS:?}" "${VM_MEMORY_MB:?}" "${VM_DISK_GB:?}" "${VM_SSH_PUBKEY:?}" "${VM_KNOWN_HOSTS:?}"
 boot_timeout=${VM_BOOT_TIMEOUT:-90}
 
 [ -d "$VM_IMAGE/etc" ] || fail "no VM image at $VM_IMAGE (run the bootstrap)"
@@ -36,11 +36,12 @@ remove_on_failure() {
   fi
 }
 trap remove_on_failure EXIT
-mkdir -p "$VM_DIR"/{upper,work,root}
+mkdir -p "$VM_DIR/root"
 echo "$VM_IP" > "$VM_DIR/address"
 echo "$(vm_machine_name "$VM_IP")" > "$VM_DIR/machine"
+disk_mount "$VM_DISK_GB"
 overlay_mount
-[ -f "$VM_DIR/upper/.basalt-provisioned" ] || provision_root
+[ -f "$VM_DIR/disk/upper/.basalt-provisioned" ] || provision_root
 pin_host_key
 
 machine=$(cat "$VM_DIR/machine")

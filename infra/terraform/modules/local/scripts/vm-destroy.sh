@@ -15,6 +15,7 @@ vm_stop "$shutdown_timeout"
 if mountpoint -q "$VM_DIR/root" 2>/dev/null; then
   umount "$VM_DIR/root" || umount -l "$VM_DIR/root"
 fi
+disk_unmount
 cgroup_remove "$(vm_machine_name "$VM_IP")"
 rm -rf "$VM_DIR"
 if [ -f "$VM_KNOWN_HOSTS" ]; then

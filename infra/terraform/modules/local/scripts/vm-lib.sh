@@ -47,14 +47,50 @@ bridge_up() {
 
 # routed_via_bridge IP: the kernel sends packets for IP through the project bridge.
 routed_via_bridge() {
-  ip -o route get "$1" 2>/dev/null | grep -q " dev $VM_BRIDGE "
+  local route
+  route=$(ip -o route get "$1" 2>/dev/null) || return 1
+  [[ "$route" == *" dev $VM_BRIDGE "* ]]
 }
 
-# overlay_mount: the VM's root is the image with the VM's own writable layer on top.
+# disk_mount GIB: the VM's disk, a sparse image file of GIB GiB holding an ext4 filesystem,
+# mounted at $VM_DIR/disk. The VM's writable layer lives on it, so writing past the disk's
+# size fails inside the VM (ENOSPC) and never fills the host's disk.
+disk_mount() {
+  local image="$VM_DIR/disk.img"
+  mkdir -p "$VM_DIR/disk"
+  if [ ! -f "$image" ]; then
+    truncate -s "${1}G" "$image.new"
+    mkfs.ext4 -q -F -m 0 -L basalt-vm "$image.new" || fail "mkfs.ext4 of the VM's ${1} GiB disk failed"
+    mv "$image.new" "$image"
+  fi
+  mountpoint -q "$VM_DIR/disk" || mount -o loop "$image" "$VM_DIR/disk" || fail "mounting the VM's disk image failed"
+  mkdir -p "$VM_DIR/disk/upper" "$VM_DIR/disk/work"
+}
+
+# disk_grow GIB: a disk only grows; the filesystem grows with it while the VM runs.
+disk_grow() {
+  local image="$VM_DIR/disk.img" want=$(($1 * 1024 * 1024 * 1024)) device
+  [ -f "$image" ] || fail "no disk image at $image"
+  [ "$(stat -c %s "$image")" -lt "$want" ] || return 0
+  truncate -s "${1}G" "$image"
+  device=$(findmnt -n -o SOURCE --target "$VM_DIR/disk")
+  losetup -c "$device"
+  resize2fs -f "$device" >/dev/null 2>&1 || fail "resize2fs of $device to ${1} GiB failed"
+}
+
+# disk_unmount: the disk image's mount (and so its loop device) goes away.
+disk_unmount() {
+  if mountpoint -q "$VM_DIR/disk" 2>/dev/null; then
+    umount "$VM_DIR/disk" || umount -l "$VM_DIR/disk"
+  fi
+}
+
+# overlay_mount: the VM's root is the image with the VM's own writable layer on top, kept on
+# the VM's disk.
 overlay_mount() {
   mountpoint -q "$VM_DIR/root" && return 0
   mount -t overlay overlay \
-    -o "lowerdir=$VM_IMAGE,upperdir=$VM_DIR/upper,workdir=$VM_DIR/work" "$VM_DIR/root"
+    -o "lowerdir=$VM_IMAGE,upperdir=$VM_DIR/disk/upper,workdir=$VM_DIR/disk/work" "$VM_DIR/root"
 }
 
 # provision_root: first-boot settings written into the VM's layer, as cloud-init would:
@@ -89,7 +125,7 @@ NETWORK
 
   install -d -m 700 "$root/root/.ssh"
   install -m 600 "$VM_SSH_PUBKEY" "$root/root/.ssh/authorized_keys"
-  touch "$VM_DIR/upper/.basalt-provisioned"
+  touch "$VM_DIR/disk/upper/.basalt-provisioned"
 }
 
 # pin_host_key: the project's known_hosts holds this VM's key for its address, and no
