@@ -50,10 +50,10 @@ var (
 var objectAsOptionsLenient = basetypes.ObjectAsOptions{UnhandledNullAsEmpty: true, UnhandledUnknownAsEmpty: true}
 
 var (
-	_ resource.Resource                   = &InstanceResource{}
-	_ resource.ResourceWithConfigure      = &InstanceResource{}
-	_ resource.ResourceWithImportState    = &InstanceResource{}
-	_ resource.ResourceWithModifyPlan     = &InstanceResource{}
+	_ resource.Resource                = &InstanceResource{}
+	_ resource.ResourceWithConfigure   = &InstanceResource{}
+	_ resource.ResourceWithImportState = &InstanceResource{}
+	_ resource.ResourceWithModifyPlan  = &InstanceResource{}
 )
 
 // InstanceResource is basalt_instance.

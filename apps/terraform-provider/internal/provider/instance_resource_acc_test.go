@@ -1,0 +1,196 @@
+package provider_test
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"basalt/terraform-provider-basalt/internal/acctest"
+)
+
+// The host reaches the local region's VMs from the bridge's gateway, so that address must be
+// in every allowlist these tests write (written bare, to exercise normalisation).
+const gatewayAddress = "10.77.0.1"
+
+func instanceConfig(p *acctest.Platform, instanceType, extraCIDR, tagValue string, passwordVersion int, permission string) string {
+	return p.ProviderConfig() + fmt.Sprintf(`
+resource "basalt_instance" "test" {
+  name             = "tfacc-lifecycle"
+  instance_type    = %q
+  region           = "local"
+  password_version = %d
+
+  allowlist = [
+    { cidr = %q },
+    { cidr = %q, description = "documentation range" },
+  ]
+
+  tags = {
+    team = %q
+  }
+
+  timeouts {
+    create = "10m"
+    update = "10m"
+    delete = "10m"
+  }
+}
+
+resource "basalt_instance_user" "app" {
+  instance_id = basalt_instance.test.id
+  username    = "app"
+  permission  = %q
+  password    = "app-password-0001"
+}
+
+data "basalt_instance" "test" {
+  id = basalt_instance.test.id
+}
+`, instanceType, passwordVersion, gatewayAddress, extraCIDR, tagValue, permission)
+}
+
+// One instance goes through create, import, an in-place update of everything that changes in
+// place (resize, allowlist, tags, password rotation, a user's permission) and destroy; each
+// real instance costs 30-60 s here, so the lifecycle shares one.
+func TestAccInstance_lifecycle(t *testing.T) {
+	p := accPlatform(t)
+	var firstURI, firstID string
+	remember := func(s *terraform.State) error {
+		first := s.RootModule().Resources["basalt_instance.test"].Primary
+		firstURI, firstID = first.Attributes["connection_uri"], first.ID
+		return nil
+	}
+	uriOf := func(s *terraform.State, name string) string {
+		return s.RootModule().Resources[name].Primary.Attributes["connection_uri"]
+	}
+
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: providerFactories,
+		CheckDestroy:             checkInstanceDestroyed(p),
+		Steps: []resource.TestStep{
+			{
+				Config: instanceConfig(p, "kv.standard.small", "192.0.2.0/24", "web", 1, "read_write"),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr("basalt_instance.test", "status", "running"),
+					resource.TestCheckResourceAttr("basalt_instance.test", "instance_type", "kv.standard.small"),
+					resource.TestCheckResourceAttrSet("basalt_instance.test", "host"),
+					resource.TestCheckResourceAttrSet("basalt_instance.test", "port"),
+					resource.TestCheckResourceAttrSet("basalt_instance.test", "disk_gib"),
+					resource.TestCheckResourceAttr("basalt_instance.test", "allowlist.#", "2"),
+					resource.TestCheckTypeSetElemNestedAttrs("basalt_instance.test", "allowlist.*", map[string]string{"cidr": gatewayAddress, "description": ""}),
+					resource.TestCheckResourceAttr("basalt_instance.test", "tags.team", "web"),
+					resource.TestCheckResourceAttr("data.basalt_instance.test", "status", "running"),
+					resource.TestCheckTypeSetElemNestedAttrs("data.basalt_instance.test", "allowlist.*", map[string]string{"cidr": gatewayAddress + "/32"}),
+					resource.TestCheckResourceAttrPair("data.basalt_instance.test", "host", "basalt_instance.test", "host"),
+					remember,
+					func(s *terraform.State) error {
+						return acctest.WriteAndRead(uriOf(s, "basalt_instance.test"), "tfacc:default", "one")
+					},
+					func(s *terraform.State) error {
+						return acctest.WriteAndRead(uriOf(s, "basalt_instance_user.app"), "tfacc:app", "two")
+					},
+				),
+			},
+			{
+				ResourceName:            "basalt_instance.test",
+				ImportState:             true,
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"password", "password_version", "connection_uri", "timeouts"},
+			},
+			{
+				ResourceName:            "basalt_instance_user.app",
+				ImportState:             true,
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"password", "password_version", "connection_uri", "timeouts"},
+			},
+			{
+				// Resize, another network, new tags, a rotated password, a narrower user: all in
+				// place (the same id), and plugin-testing's plan after the apply must be empty.
+				Config: instanceConfig(p, "kv.standard.large", "198.51.100.7", "payments", 2, "read_only"),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					func(s *terraform.State) error {
+						if id := s.RootModule().Resources["basalt_instance.test"].Primary.ID; id != firstID {
+							return fmt.Errorf("the instance was replaced (%s -> %s), not changed in place", firstID, id)
+						}
+						return nil
+					},
+					resource.TestCheckResourceAttr("basalt_instance.test", "status", "running"),
+					resource.TestCheckResourceAttr("basalt_instance.test", "instance_type", "kv.standard.large"),
+					resource.TestCheckResourceAttr("basalt_instance.test", "allowlist.#", "2"),
+					resource.TestCheckTypeSetElemNestedAttrs("basalt_instance.test", "allowlist.*", map[string]string{"cidr": "198.51.100.7"}),
+					resource.TestCheckResourceAttr("basalt_instance.test", "tags.team", "payments"),
+					resource.TestCheckResourceAttr("basalt_instance_user.app", "permission", "read_only"),
+					func(s *terraform.State) error {
+						newURI := uriOf(s, "basalt_instance.test")
+						if newURI == firstURI {
+							return fmt.Errorf("password_version 1 -> 2 did not rotate the password")
+						}
+						// Two-password rotation: the new and the old password both work until the old is revoked.
+						if err := acctest.WriteAndRead(newURI, "tfacc:new", "three"); err != nil {
+							return fmt.Errorf("new password: %w", err)
+						}
+						if err := acctest.WriteAndRead(firstURI, "tfacc:old", "four"); err != nil {
+							return fmt.Errorf("old password before revoke: %w", err)
+						}
+						id := s.RootModule().Resources["basalt_instance.test"].Primary.ID
+						change, err := p.Client.RevokeOldPassword(context.Background(), p.Project, id, "default")
+						if err != nil {
+							return err
+						}
+						if change.Operation != nil {
+							if _, err := p.Client.WaitForOperation(context.Background(), change.Operation.ID, acctest.Wait); err != nil {
+								return err
+							}
+						}
+						if err := acctest.AuthFails(firstURI); err != nil {
+							return fmt.Errorf("old password after revoke: %w", err)
+						}
+						return acctest.WriteAndRead(newURI, "tfacc:new", "five")
+					},
+					func(s *terraform.State) error {
+						out, err := acctest.RedisCLI(uriOf(s, "basalt_instance_user.app"), "GET tfacc:app", "SET tfacc:app x")
+						if err != nil {
+							return fmt.Errorf("%v: %s", err, out)
+						}
+						if !regexp.MustCompile(`(?s)^OK\ntwo\n.*NOPERM`).MatchString(out) {
+							return fmt.Errorf("a read_only user read and was refused the write? redis-cli answered %q", out)
+						}
+						return nil
+					},
+				),
+			},
+		},
+	})
+}
+
+// A create that fails on the worker fails the apply with the operation's step and output
+// tail in the error; the instance is kept tainted in the state, so destroy deletes it.
+func TestAccInstance_failedCreate(t *testing.T) {
+	skipUnlessAcc(t)
+	t.Parallel()
+	p, err := acctest.Start(acctest.Options{BrokenVMImage: true})
+	if err != nil {
+		t.Fatalf("starting the Basalt platform: %v", err)
+	}
+	defer p.Stop()
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: providerFactories,
+		CheckDestroy:             checkInstanceDestroyed(p),
+		Steps: []resource.TestStep{
+			{
+				Config: p.ProviderConfig() + `
+resource "basalt_instance" "broken" {
+  name          = "tfacc-broken"
+  instance_type = "kv.standard.small"
+  region        = "local"
+}
+`,
+				ExpectError: regexp.MustCompile(`(?s)failed at step terraform_apply.*Output tail:.*no VM image at`),
+			},
+		},
+	})
+}
