@@ -55,7 +55,16 @@ export const goSuite = {
   name: 'go test (terraform provider)',
   enabled: () => fs.existsSync(path.join(PROVIDER_DIR, 'go.mod')),
   async run(env) {
-    const r = run('go', ['test', '-json', './...'], { cwd: PROVIDER_DIR, env });
+    const vet = run('go', ['vet', './...'], { cwd: PROVIDER_DIR, env });
+    if (vet.code !== 0) {
+      console.log(tail(vet.out));
+      return { passed: 0, failed: 1, skipped: 0, notes: [`go vet:\n${tail(vet.out)}`] };
+    }
+    // TF_ACC runs the acceptance tests too: they start their own API and worker on a database of
+    // their own in DATABASE_URL's cluster and drive the repository's Terraform. A few real
+    // instances take minutes, hence the timeout above go test's default 10.
+    const accEnv = { ...env, TF_ACC: '1', TF_ACC_TERRAFORM_PATH: path.join(ROOT, '.tools', 'bin', 'terraform') };
+    const r = run('go', ['test', '-json', '-timeout', '30m', './...'], { cwd: PROVIDER_DIR, env: accEnv });
     let passed = 0, failed = 0, skipped = 0;
     for (const line of r.out.split('\n')) {
       if (!line.startsWith('{')) continue;

@@ -1,0 +1,34 @@
+resource "basalt_instance" "sessions" {
+  name          = "sessions-cache"
+  instance_type = "kv.standard.large"
+  region        = "local"
+  disk_gib      = 40
+
+  # Rotate the default user's password in place by bumping the version.
+  password_version = 1
+
+  allowlist = [
+    { cidr = "10.77.0.1", description = "the host" },
+    { cidr = "192.0.2.0/24", description = "app servers" },
+  ]
+
+  deletion_protection = true
+
+  tags = {
+    team = "web"
+  }
+
+  parameters = {
+    fsync            = "everysec"
+    maxmemory_policy = "allkeys-lru"
+  }
+
+  timeouts {
+    create = "20m"
+  }
+}
+
+output "sessions_uri" {
+  value     = basalt_instance.sessions.connection_uri
+  sensitive = true
+}
