@@ -709,8 +709,6 @@ export interface components {
              * @enum {string}
              */
             fsync?: "always" | "everysec" | "no";
-            /** @enum {string} */
-            maxmemory_policy?: "noeviction" | "allkeys-lru" | "allkeys-lfu" | "allkeys-random" | "volatile-lru" | "volatile-lfu" | "volatile-random" | "volatile-ttl";
             /** @description Connection limit; at most the instance type allows */
             maxclients?: number;
             /** @description Idle client timeout in seconds (0: never) */
@@ -791,6 +789,8 @@ export interface components {
             status: "creating" | "running" | "modifying" | "restarting" | "deleting" | "deleted" | "create_failed" | "error";
             /** @enum {string|null} */
             health: "healthy" | "degraded" | "unavailable" | null;
+            /** @description Why health is not healthy, as the health monitor found it; null when healthy */
+            health_reason: string | null;
             fault: components["schemas"]["FaultDto"] | null;
             endpoints: components["schemas"]["EndpointDto"][];
             /**
@@ -891,6 +891,8 @@ export interface components {
             status: "creating" | "running" | "modifying" | "restarting" | "deleting" | "deleted" | "create_failed" | "error";
             /** @enum {string|null} */
             health: "healthy" | "degraded" | "unavailable" | null;
+            /** @description Why health is not healthy, as the health monitor found it; null when healthy */
+            health_reason: string | null;
             fault: components["schemas"]["FaultDto"] | null;
             endpoints: components["schemas"]["EndpointDto"][];
             /**

@@ -10,13 +10,20 @@ export class ApiConfig {
   masterKey: Buffer;
   /** Requests per second allowed per caller (token bucket; burst is twice this). */
   rateLimitPerSecond: number;
-  /** Failed or successful login attempts per minute per client address and e-mail. */
+  /** Failed or successful login attempts per minute per client address and e-mail (three times this per address and per account). */
   loginAttemptsPerMinute: number;
+  /** Login attempts per minute on this process, all callers together. */
+  loginGlobalAttemptsPerMinute: number;
+  /** Login password hashes (32 MiB scrypt each) computed at once. */
+  loginHashConcurrency: number;
   /** Seconds an old instance-user password stays valid after a reset. */
   passwordRotationSeconds: number;
   sessionTtlSeconds: number;
   /** How long credential and membership lookups are cached in this process (ms). */
   authCacheMs: number;
+  /** Origins besides the API's own whose pages may make cookie-authenticated changes (BASALT_ALLOWED_ORIGINS, comma-separated). */
+  allowedOrigins: string[];
+  /** Session cookies always `Secure` (BASALT_SECURE_COOKIES=1); otherwise whenever the request came over HTTPS. */
   secureCookies: boolean;
   /** Every project's quota: live instances, and the vCPU and memory their types take. */
   quota: ProjectQuota;
@@ -40,10 +47,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   config.masterKey = parseMasterKey(env.BASALT_MASTER_KEY);
   config.rateLimitPerSecond = intFromEnv(env, 'BASALT_RATE_LIMIT_RPS', 500);
   config.loginAttemptsPerMinute = intFromEnv(env, 'BASALT_LOGIN_ATTEMPTS_PER_MINUTE', 30);
+  config.loginGlobalAttemptsPerMinute = intFromEnv(env, 'BASALT_LOGIN_GLOBAL_ATTEMPTS_PER_MINUTE', 600);
+  config.loginHashConcurrency = intFromEnv(env, 'BASALT_LOGIN_HASH_CONCURRENCY', 2);
   config.passwordRotationSeconds = intFromEnv(env, 'BASALT_PASSWORD_ROTATION_SECONDS', 86_400);
   config.sessionTtlSeconds = intFromEnv(env, 'BASALT_SESSION_TTL_SECONDS', 7 * 86_400);
   config.authCacheMs = intFromEnv(env, 'BASALT_AUTH_CACHE_MS', 2000);
   config.secureCookies = env.BASALT_SECURE_COOKIES === '1';
+  config.allowedOrigins = (env.BASALT_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean);
   config.quota = {
     instances: intFromEnv(env, 'BASALT_QUOTA_INSTANCES', 20),
     vcpu: intFromEnv(env, 'BASALT_QUOTA_VCPU', 64),

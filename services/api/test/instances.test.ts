@@ -152,7 +152,7 @@ describe('lifecycle', () => {
     expect(running.data).toMatchObject({ status: 'running', health: 'healthy', connection_uri: 'redis://default:********@10.77.0.2:6379' });
 
     expect((await patch({ disk_gib: 5 })).response.status).toBe(400);
-    const resized = await patch({ instance_type: 'kv.standard.large', disk_gib: 40, parameters: { maxmemory_policy: 'allkeys-lru' } });
+    const resized = await patch({ instance_type: 'kv.standard.large', disk_gib: 40, parameters: { timeout: 300 } });
     expect(resized.response.status).toBe(202);
     expect(resized.data!.instance).toMatchObject({ status: 'modifying', instance_type: 'kv.standard.large', disk_gib: 40 });
     expect(resized.data!.operation).toMatchObject({ type: 'modify', status: 'pending' });

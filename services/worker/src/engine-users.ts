@@ -7,11 +7,12 @@
 //   the customer does to their users (read-only `default`, deletion) locks the worker out.
 import { createHash } from 'node:crypto';
 import type { InstanceUserRow } from '@basalt/db';
+import { DB_USERNAME } from '@basalt/api-client/rules';
 import { StepError } from './errors.js';
 
 /**
  * The control plane's user on every engine. `:` is not allowed in a customer's username
- * (DB_USERNAME), so the name can never be taken or shadowed by one.
+ * (DB_USERNAME in @basalt/api-client/rules), so the name can never be taken or shadowed by one.
  */
 export const CONTROL_USER = 'basalt:control-plane';
 
@@ -24,9 +25,6 @@ export const PERMISSION_RULES: Record<InstanceUserRow['permission'], string> = {
   read_write: '~* &* +@all -@admin -@dangerous',
   admin: '~* &* +@all',
 };
-
-/** Usernames the API accepts (one rule: @basalt/db's DB_USERNAME), checked again before a file line is written. */
-const USERNAME = /^[A-Za-z0-9_.-]{1,64}$/;
 
 export function sha256Hex(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');
@@ -53,7 +51,8 @@ export function engineUsersOf(rows: InstanceUserRow[], decrypt: (sealed: string)
 export function renderUsersFile(users: EngineUser[], controlPasswords: string[]): string {
   const lines = ['# Rendered by the Basalt worker from the control plane\'s PostgreSQL; hashes only.'];
   for (const user of users) {
-    if (!USERNAME.test(user.username)) throw new StepError('ansible', `username ${JSON.stringify(user.username)} is not one the API accepts`);
+    // The API's rule, checked again: a space or newline here would add rules or users to the file.
+    if (!DB_USERNAME.test(user.username)) throw new StepError('ansible', `username ${JSON.stringify(user.username)} is not one the API accepts`);
     const rules = PERMISSION_RULES[user.permission];
     if (!rules) throw new StepError('ansible', `unknown permission ${String(user.permission)}`);
     lines.push(['user', user.username, 'on', 'resetpass', ...user.passwords.map((p) => `#${sha256Hex(p)}`), rules].join(' '));

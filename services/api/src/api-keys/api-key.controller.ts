@@ -14,7 +14,7 @@ export class ApiKeyController {
   constructor(private readonly service: ApiKeyService) {}
 
   @Post()
-  @Idempotent()
+  @Idempotent('caller')
   @ApiOperation({ operationId: 'createApiKey', summary: 'Create an API key; the key is returned only here' })
   @ApiCreatedResponse({ type: CreatedApiKeyDto })
   @ApiErrors(400, 401, 409, 429)

@@ -1,4 +1,6 @@
-// Records every mutating call (who, what, when, request id, outcome) once its response is sent.
+// Records every authenticated mutating call (who, what, when, request id, outcome) once its
+// response is sent. An unauthenticated call is not recorded: anyone could fill the log with
+// them; the error log and the rate limiter see them.
 import { Injectable, Logger, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { AuditRepository } from '@basalt/db';
@@ -14,6 +16,7 @@ export class AuditMiddleware implements NestMiddleware {
   use(request: Request, response: Response, next: NextFunction): void {
     if (MUTATING.has(request.method)) {
       response.on('finish', () => {
+        if (!request.auth) return;
         const route = (request.route as { path?: string } | undefined)?.path;
         this.audit
           .record({

@@ -31,7 +31,8 @@ export class AuthController {
     res.cookie(SESSION_COOKIE, token, {
       httpOnly: true,
       sameSite: 'lax',
-      secure: this.config.secureCookies,
+      // Over HTTPS (directly, or as the console's proxy says) the cookie never travels in clear.
+      secure: this.config.secureCookies || req.secure,
       path: '/',
       maxAge: this.config.sessionTtlSeconds * 1000,
     });

@@ -3,9 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { generatePassword, ProjectsRepository, UsersRepository, type UserRow } from '@basalt/db';
 import { ApiConfig } from '../config.js';
-import { TooManyRequests, Unauthenticated } from '../common/errors.js';
+import { Unauthenticated } from '../common/errors.js';
 import { hashPassword, hashToken, verifyPassword } from '../common/password-hash.js';
-import { RateLimiter } from '../common/rate-limiter.js';
+import { LoginThrottle } from './login-throttle.js';
 import type { UserDto } from './auth.dto.js';
 import { AuthCache } from '../common/auth-cache.js';
 
@@ -19,7 +19,7 @@ export function toUserDto(user: UserRow): UserDto {
 @Injectable()
 export class AuthService {
   private readonly logger = new Logger('AuthService');
-  private readonly loginLimiter: RateLimiter;
+  private readonly throttle: LoginThrottle;
 
   constructor(
     private readonly users: UsersRepository,
@@ -27,15 +27,15 @@ export class AuthService {
     private readonly config: ApiConfig,
     private readonly cache: AuthCache,
   ) {
-    this.loginLimiter = new RateLimiter(config.loginAttemptsPerMinute / 60, config.loginAttemptsPerMinute);
+    this.throttle = new LoginThrottle(config);
   }
 
   /** Returns the user and a new session token (the caller sets it as a cookie). */
   async login(email: string, password: string, clientAddress: string): Promise<{ user: UserRow; token: string }> {
-    const wait = this.loginLimiter.take(`${clientAddress}|${email.toLowerCase()}`);
-    if (wait > 0) throw new TooManyRequests(wait);
+    this.throttle.admit(clientAddress, email);
     const user = await this.users.findByEmail(email);
-    const valid = await verifyPassword(password, user?.passwordHash ?? (await DUMMY_HASH));
+    const stored = user?.passwordHash ?? (await DUMMY_HASH);
+    const valid = await this.throttle.hashing(() => verifyPassword(password, stored));
     if (!user || !valid) throw new Unauthenticated('Wrong e-mail or password');
     const token = randomBytes(32).toString('base64url');
     await this.users.createSession(user.id, hashToken(token), new Date(Date.now() + this.config.sessionTtlSeconds * 1000));

@@ -23,7 +23,7 @@ export class BenchmarkController {
 
   @Post()
   @HttpCode(202)
-  @Idempotent()
+  @Idempotent('member')
   @ApiOperation({ operationId: 'createInstanceBenchmark', summary: 'Queue a benchmark run on a running instance' })
   @ApiAcceptedResponse({ type: BenchmarkAcceptedDto })
   @ApiErrors(400, 401, 403, 404, 409, 429)

@@ -1,10 +1,17 @@
-// Marks a POST route as honouring `Idempotency-Key` and documents the header.
-import { applyDecorators, UseInterceptors } from '@nestjs/common';
+// Marks a POST route as honouring `Idempotency-Key` and documents the header. `replayNeeds` is
+// what a replay checks again before it returns the stored response (the route's own access
+// rule): the project role for routes under /projects/:project, administrator for admin routes;
+// routes of the caller's own (their API keys, a project they create) need nothing more.
+import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
 import { IdempotencyInterceptor } from './idempotency.interceptor.js';
 
-export const Idempotent = () =>
+export type ReplayAccess = 'viewer' | 'member' | 'owner' | 'admin' | 'caller';
+export const REPLAY_ACCESS = 'basalt:idempotent-replay-access';
+
+export const Idempotent = (replayNeeds: ReplayAccess) =>
   applyDecorators(
+    SetMetadata(REPLAY_ACCESS, replayNeeds),
     UseInterceptors(IdempotencyInterceptor),
     ApiHeader({
       name: 'Idempotency-Key',

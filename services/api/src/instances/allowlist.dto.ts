@@ -4,7 +4,9 @@ import { ArrayMaxSize, IsArray, IsOptional, IsString, MaxLength, ValidateNested 
 import type { AllowlistEntryRow } from '@basalt/db';
 import { OperationDto } from '../operations/operation.dto.js';
 
-export const MAX_ALLOWLIST_ENTRIES = 1000;
+import { ALLOWLIST_MAX } from '@basalt/api-client/rules';
+
+export const MAX_ALLOWLIST_ENTRIES = ALLOWLIST_MAX;
 
 export class AllowlistEntryInputDto {
   @ApiProperty({ example: '10.0.0.0/8', description: 'IPv4 or IPv6 CIDR; a bare address means one host' })

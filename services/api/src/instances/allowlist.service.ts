@@ -5,7 +5,7 @@ import { AllowlistRepository, type AllowlistEntryInput, type Database, type Inst
 import { DATABASE } from '../database/database.module.js';
 import { Conflict, Invalid } from '../common/errors.js';
 import type { AuthContext } from '../common/request-context.js';
-import { normaliseCidr } from '../common/validators.js';
+import { normaliseCidr } from '@basalt/api-client/rules';
 import { LIVE, normaliseAllowlist } from './allowlist.rules.js';
 import { OperationStarter } from '../operations/operation-starter.service.js';
 import { type OperationDto, toOperationDto } from '../operations/operation.dto.js';

@@ -30,7 +30,7 @@ export class InstanceUserController {
   }
 
   @Post()
-  @Idempotent()
+  @Idempotent('member')
   @ApiOperation({ operationId: 'createInstanceUser', summary: 'Create a database user; the password is returned once' })
   @ApiCreatedResponse({ type: InstanceUserWithPasswordDto })
   @ApiErrors(400, 401, 403, 404, 409, 429)
@@ -48,7 +48,7 @@ export class InstanceUserController {
 
   @Post(':username/reset-password')
   @HttpCode(200)
-  @Idempotent()
+  @Idempotent('member')
   @ApiOperation({ operationId: 'resetInstanceUserPassword', summary: 'New password (returned once); the old one stays valid until revoked or the rotation window ends' })
   @ApiOkResponse({ type: InstanceUserWithPasswordDto })
   @ApiErrors(400, 401, 403, 404, 409, 429)
@@ -58,7 +58,7 @@ export class InstanceUserController {
 
   @Post(':username/revoke-old-password')
   @HttpCode(200)
-  @Idempotent()
+  @Idempotent('member')
   @ApiOperation({ operationId: 'revokeOldInstanceUserPassword', summary: 'End the rotation window now' })
   @ApiOkResponse({ type: InstanceUserChangeDto })
   @ApiErrors(400, 401, 403, 404, 409, 429)

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
 import type { InstanceUserRow } from '@basalt/db';
 import { OperationDto } from '../operations/operation.dto.js';
-import { DB_PASSWORD } from './instance.dto.js';
+import { DB_PASSWORD, DB_USERNAME } from '@basalt/api-client/rules';
 
 export const PERMISSIONS = ['read_only', 'read_write', 'admin'] as const;
 export type PermissionName = (typeof PERMISSIONS)[number];
@@ -22,9 +22,9 @@ export class InstanceUserListDto {
 }
 
 export class CreateInstanceUserDto {
-  @ApiProperty({ pattern: '^[A-Za-z0-9_.-]{1,64}$' })
+  @ApiProperty({ pattern: DB_USERNAME.source })
   @IsString()
-  @Matches(/^[A-Za-z0-9_.-]{1,64}$/, { message: 'username must be 1-64 of A-Z a-z 0-9 _ . -' })
+  @Matches(DB_USERNAME, { message: 'username must be 1-64 of A-Z a-z 0-9 _ . -' })
   username: string;
 
   @ApiProperty({ required: false, minLength: 12, maxLength: 128, format: 'password', description: 'Generated and returned once when absent' })

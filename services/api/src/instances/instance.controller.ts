@@ -23,7 +23,7 @@ export class InstanceController {
 
   @Post()
   @HttpCode(202)
-  @Idempotent()
+  @Idempotent('member')
   @ApiOperation({ operationId: 'createInstance', summary: 'Create an instance; returns the default password once' })
   @ApiAcceptedResponse({ type: CreatedInstanceDto })
   @ApiErrors(400, 401, 403, 404, 409, 429)
@@ -60,7 +60,7 @@ export class InstanceController {
 
   @Post(':instance/restart')
   @HttpCode(202)
-  @Idempotent()
+  @Idempotent('member')
   @ApiOperation({ operationId: 'restartInstance' })
   @ApiAcceptedResponse({ type: InstanceAcceptedDto })
   @ApiErrors(400, 401, 403, 404, 409, 429)

@@ -15,6 +15,7 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
+import { DB_PASSWORD, INSTANCE_NAME } from '@basalt/api-client/rules';
 import { IsTags } from '../common/validators.js';
 import { OperationDto } from '../operations/operation.dto.js';
 import { AllowlistEntryInputDto, MAX_ALLOWLIST_ENTRIES } from './allowlist.dto.js';
@@ -23,9 +24,6 @@ export const INSTANCE_STATUSES = ['creating', 'running', 'modifying', 'restartin
 export const INSTANCE_HEALTH = ['healthy', 'degraded', 'unavailable'] as const;
 export const ENGINE_VERSIONS = ['1.0'] as const;
 export const FSYNC_POLICIES = ['always', 'everysec', 'no'] as const;
-export const INSTANCE_NAME = /^[a-z][a-z0-9-]{0,61}[a-z0-9]$|^[a-z]$/;
-/** Printable ASCII without spaces, quotes or backslashes: safe in engine config and URIs. */
-export const DB_PASSWORD = /^[A-Za-z0-9!#$%&()*+,\-.:;<=>?@[\]^_{|}~]{12,128}$/;
 
 /**
  * Engine parameters: each one reaches the engine's config (CONFIG GET shows it). There is no

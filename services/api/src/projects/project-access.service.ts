@@ -27,10 +27,19 @@ export class ProjectAccess {
   }
 
   async require(auth: AuthContext, projectId: string, minimum: ProjectRoleName = 'viewer'): Promise<ProjectWithRole> {
-    const project = await this.memberships.get(`${projectId}:${auth.user.id}`, () => this.projects.getForUser(projectId, auth.user.id));
+    const project = await this.membership(auth, projectId);
     if (!project) throw new NotFound('Project');
     if (RANK[project.role] < RANK[minimum]) throw new Forbidden(`This needs the ${minimum} role in the project; you are ${project.role}`);
     return project;
+  }
+
+  /** Whether the caller belongs to the project (any role). */
+  async isMember(auth: AuthContext, projectId: string): Promise<boolean> {
+    return (await this.membership(auth, projectId)) !== undefined;
+  }
+
+  private membership(auth: AuthContext, projectId: string): Promise<ProjectWithRole | undefined> {
+    return this.memberships.get(`${projectId}:${auth.user.id}`, () => this.projects.getForUser(projectId, auth.user.id));
   }
 
   /** Ids of every project the caller belongs to. */

@@ -31,7 +31,7 @@ export class ProjectController {
   }
 
   @Post()
-  @Idempotent()
+  @Idempotent('caller')
   @ApiOperation({ operationId: 'createProject', summary: 'Create a project; the caller becomes its owner' })
   @ApiCreatedResponse({ type: ProjectDto })
   @ApiErrors(400, 401, 409, 429)
@@ -64,7 +64,7 @@ export class ProjectController {
   }
 
   @Post(':project/members')
-  @Idempotent()
+  @Idempotent('owner')
   @ApiOperation({ operationId: 'addProjectMember', summary: 'Add an existing user (owner)' })
   @ApiCreatedResponse({ type: MemberDto })
   @ApiErrors(400, 401, 403, 404, 409)

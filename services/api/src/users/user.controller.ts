@@ -27,7 +27,7 @@ export class UserController {
   ) {}
 
   @Post()
-  @Idempotent()
+  @Idempotent('admin')
   @ApiOperation({ operationId: 'createUser', summary: 'Create a user with a default project (administrators)' })
   @ApiCreatedResponse({ type: UserDto })
   @ApiErrors(400, 401, 403, 409, 429)

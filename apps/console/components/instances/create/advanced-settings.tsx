@@ -3,9 +3,9 @@ import { Card, CardBody, CardHeader, CardTitle } from '@/components/ui/card'
 import { Field } from '@/components/ui/field'
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select'
 import { Textarea } from '@/components/ui/textarea'
-import { FSYNC_POLICIES, MAXMEMORY_POLICIES, type InstanceFormValues } from './validation'
+import { FSYNC_POLICIES, type InstanceFormValues } from './validation'
 
-/** Durability and eviction parameters and tags: optional, the engine's defaults otherwise. */
+/** Durability parameter and tags: optional, the engine's defaults otherwise. */
 export function AdvancedSettings({
   values,
   onChange,
@@ -31,24 +31,6 @@ export function AdvancedSettings({
               {FSYNC_POLICIES.map((p) => (
                 <SelectItem key={p.value} value={p.value}>
                   {p.label}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
-        </Field>
-        <Field id="maxmemory-policy" label="Eviction policy" hint="What happens when memory is full.">
-          <Select
-            value={values.maxmemoryPolicy}
-            onValueChange={(v) => onChange({ maxmemoryPolicy: v as InstanceFormValues['maxmemoryPolicy'] })}
-          >
-            <SelectTrigger id="maxmemory-policy">
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              <SelectItem value="default">Engine default</SelectItem>
-              {MAXMEMORY_POLICIES.map((p) => (
-                <SelectItem key={p} value={p}>
-                  {p}
                 </SelectItem>
               ))}
             </SelectContent>

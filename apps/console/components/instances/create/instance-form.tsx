@@ -27,7 +27,6 @@ const INITIAL: InstanceFormValues = {
   tlsEnabled: false,
   deletionProtection: false,
   fsync: 'default',
-  maxmemoryPolicy: 'default',
   tags: '',
 }
 

@@ -1,7 +1,19 @@
-// Checks the create-instance form before it is sent, with the same rules the API applies,
-// so most mistakes are named next to their field instead of coming back as a 400.
+// Checks the create-instance form before it is sent, with the rules the API applies (the same
+// module: @basalt/api-client/rules), so most mistakes are named next to their field instead of
+// coming back as a 400.
 import type { InstanceType } from '@/data/catalog/instance-types-query'
 import type { InstanceCreateVariables } from '@/data/instances/instance-create-mutation'
+import {
+  ALLOWLIST_MAX,
+  DB_PASSWORD,
+  DB_PASSWORD_MAX,
+  DB_PASSWORD_MIN,
+  INSTANCE_NAME,
+  normaliseCidr,
+  TAG_KEY,
+  TAG_VALUE_MAX,
+  TAGS_MAX,
+} from '@basalt/api-client/rules'
 
 export interface AllowlistRow {
   cidr: string
@@ -20,33 +32,17 @@ export interface InstanceFormValues {
   deletionProtection: boolean
   /** `default` leaves the engine's default in place. */
   fsync: 'default' | FsyncPolicy
-  maxmemoryPolicy: 'default' | MaxmemoryPolicy
   /** One `key=value` per line. */
   tags: string
 }
 
 export type FsyncPolicy = NonNullable<NonNullable<InstanceCreateVariables['parameters']>['fsync']>
-export type MaxmemoryPolicy = NonNullable<NonNullable<InstanceCreateVariables['parameters']>['maxmemory_policy']>
 
 export const FSYNC_POLICIES: { value: FsyncPolicy; label: string }[] = [
   { value: 'always', label: 'always — every write is on disk before the reply' },
   { value: 'everysec', label: 'everysec — at most one second of writes at risk' },
   { value: 'no', label: 'no — the operating system decides' },
 ]
-
-export const MAXMEMORY_POLICIES: MaxmemoryPolicy[] = [
-  'noeviction',
-  'allkeys-lru',
-  'allkeys-lfu',
-  'allkeys-random',
-  'volatile-lru',
-  'volatile-lfu',
-  'volatile-random',
-  'volatile-ttl',
-]
-
-export const TAG_KEY = /^[A-Za-z0-9_.:/+@-]{1,64}$/
-export const TAGS_MAX = 50
 
 /** `key=value` lines into a tags map, or the first problem found. */
 export function parseTags(text: string): { tags: Record<string, string> } | { error: string } {
@@ -58,7 +54,7 @@ export function parseTags(text: string): { tags: Record<string, string> } | { er
     const key = (at < 0 ? line : line.slice(0, at)).trim()
     const value = at < 0 ? '' : line.slice(at + 1).trim()
     if (!TAG_KEY.test(key)) return { error: `“${key}” is not a tag key: 1–64 letters, digits or _ . : / + @ -.` }
-    if (value.length > 256) return { error: `The value of ${key} is longer than 256 characters.` }
+    if (value.length > TAG_VALUE_MAX) return { error: `The value of ${key} is longer than ${TAG_VALUE_MAX} characters.` }
     if (key in tags) return { error: `${key} is tagged twice.` }
     tags[key] = value
   }
@@ -67,65 +63,23 @@ export function parseTags(text: string): { tags: Record<string, string> } | { er
 
 export type InstanceFormErrors = Partial<Record<'name' | 'instanceType' | 'region' | 'diskGib' | 'password' | 'allowlist' | 'tags', string>>
 
-export const NAME_PATTERN = /^[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/
-export const PASSWORD_MIN = 12
-export const PASSWORD_MAX = 128
-export const ALLOWLIST_MAX = 1000
-
-function ipv4ToBigInt(address: string): bigint | undefined {
-  const parts = address.split('.')
-  if (parts.length !== 4 || !parts.every((p) => /^(0|[1-9]\d{0,2})$/.test(p) && Number(p) <= 255)) return undefined
-  return parts.reduce((acc, p) => (acc << 8n) + BigInt(p), 0n)
-}
-
-function ipv6ToBigInt(address: string): bigint | undefined {
-  let text = address.toLowerCase()
-  if (!text.includes(':') || !/^[0-9a-f:.]+$/.test(text)) return undefined
-  if (text.includes('.')) {
-    // An embedded IPv4 tail (::ffff:10.0.0.1) counts as the last two groups.
-    const lastColon = text.lastIndexOf(':')
-    const v4 = ipv4ToBigInt(text.slice(lastColon + 1))
-    if (v4 === undefined) return undefined
-    text = `${text.slice(0, lastColon)}:${(v4 >> 16n).toString(16)}:${(v4 & 0xffffn).toString(16)}`
-  }
-  const halves = text.split('::')
-  if (halves.length > 2) return undefined
-  const head = halves[0] ? halves[0].split(':') : []
-  const tail = halves.length === 2 && halves[1] ? halves[1].split(':') : []
-  const missing = 8 - head.length - tail.length
-  if (halves.length === 1 ? missing !== 0 : missing < 1) return undefined
-  const groups = [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill('0'), ...tail]
-  if (!groups.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return undefined
-  return groups.reduce((acc, g) => (acc << 16n) + BigInt(parseInt(g, 16)), 0n)
-}
+export { ALLOWLIST_MAX }
+export const PASSWORD_MIN = DB_PASSWORD_MIN
+export const PASSWORD_MAX = DB_PASSWORD_MAX
 
 /**
- * A valid IPv4 or IPv6 CIDR such as 10.0.0.0/8 or 2001:db8::/32, with host bits zero as a
- * firewall requires (the API's rule); a bare address means one host.
+ * A valid allowlist CIDR such as 10.0.0.0/8 or 2001:db8::/32 (the API's own parser, from
+ * @basalt/api-client/rules): host bits zero; a bare address means one host.
  */
 export function isCidr(value: string): boolean {
-  const [address, prefixText, extra] = value.trim().split('/')
-  if (extra !== undefined || !address) return false
-  const v4 = ipv4ToBigInt(address)
-  const v6 = v4 === undefined ? ipv6ToBigInt(address) : undefined
-  const ip = v4 ?? v6
-  if (ip === undefined) return false
-  const bits = v4 !== undefined ? 32 : 128
-  if (prefixText !== undefined && !/^\d{1,3}$/.test(prefixText)) return false
-  const prefix = prefixText === undefined ? bits : Number(prefixText)
-  if (prefix > bits) return false
-  const hostMask = (1n << BigInt(bits - prefix)) - 1n
-  return (ip & hostMask) === 0n
+  return normaliseCidr(value) !== undefined
 }
-
-/** The API's rule for database passwords: printable ASCII without spaces, quotes or backslashes. */
-export const PASSWORD_PATTERN = /^[A-Za-z0-9!#$%&()*+,\-.:;<=>?@[\]^_{|}~]+$/
 
 export function validateInstanceForm(values: InstanceFormValues, type: InstanceType | undefined): InstanceFormErrors {
   const errors: InstanceFormErrors = {}
   const name = values.name.trim()
   if (!name) errors.name = 'Give the instance a name.'
-  else if (!NAME_PATTERN.test(name))
+  else if (!INSTANCE_NAME.test(name))
     errors.name = 'Use 1–63 lowercase letters, digits and hyphens, starting with a letter and not ending with a hyphen.'
 
   if (!values.instanceType || !type) errors.instanceType = 'Choose an instance type.'
@@ -142,7 +96,7 @@ export function validateInstanceForm(values: InstanceFormValues, type: InstanceT
     const length = values.password.length
     if (length < PASSWORD_MIN || length > PASSWORD_MAX)
       errors.password = `Use ${PASSWORD_MIN}–${PASSWORD_MAX} characters.`
-    else if (!PASSWORD_PATTERN.test(values.password))
+    else if (!DB_PASSWORD.test(values.password))
       errors.password = 'Use printable ASCII without spaces, quotes, slashes or backslashes.'
   }
 
@@ -178,14 +132,7 @@ export function toCreateRequest(values: InstanceFormValues): InstanceCreateVaria
       .map((row) => ({ cidr: row.cidr.trim(), description: row.description.trim() })),
     tls_enabled: values.tlsEnabled,
     deletion_protection: values.deletionProtection,
-    ...(values.fsync !== 'default' || values.maxmemoryPolicy !== 'default'
-      ? {
-          parameters: {
-            ...(values.fsync !== 'default' ? { fsync: values.fsync } : {}),
-            ...(values.maxmemoryPolicy !== 'default' ? { maxmemory_policy: values.maxmemoryPolicy } : {}),
-          },
-        }
-      : {}),
+    ...(values.fsync !== 'default' ? { parameters: { fsync: values.fsync } } : {}),
     ...(() => {
       const parsed = parseTags(values.tags)
       return 'tags' in parsed && Object.keys(parsed.tags).length ? { tags: parsed.tags } : {}

@@ -40,7 +40,8 @@ export function OverviewTab({ projectId, instance }: { projectId: string; instan
             <Item term="TLS" value={instance.tls_enabled ? 'Enabled' : 'Disabled'} />
             <Item term="Deletion protection" value={<DeletionProtectionSwitch projectId={projectId} instance={instance} />} />
             <Item term="fsync" value={instance.parameters.fsync ?? 'Engine default'} />
-            <Item term="Eviction policy" value={instance.parameters.maxmemory_policy ?? 'Engine default'} />
+            <Item term="Max clients" value={instance.parameters.maxclients ?? 'Instance type limit'} />
+            <Item term="Idle timeout" value={instance.parameters.timeout ? `${instance.parameters.timeout} s` : 'Never'} />
             <Item
               term="Tags"
               value={
