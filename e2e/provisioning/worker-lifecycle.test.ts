@@ -2,7 +2,6 @@
 // running, write and read with redis-cli, the cgroup matches the type, a second deploy
 // changes nothing, resize and restart keep the data, delete leaves nothing behind.
 // Jobs are written as the API writes them (rows + pg-boss job through @basalt/db).
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -15,7 +14,7 @@ import {
   waitForOperation,
   type CreatedInstance,
 } from './support/fixtures.js';
-import { cgroupLimits, cgroupPaths, cgroupProcessCount, nspawnRunning, redisCli, vmDir } from './support/vm-host.js';
+import { cgroupLimits, cgroupPaths, cgroupProcessCount, nspawnRunning, redisCli, sshToVm, vmDir } from './support/vm-host.js';
 
 interface NodeRow {
   name: string;
@@ -40,20 +39,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-function ssh(command: string): string {
-  return execFileSync(
-    'ssh',
-    [
-      '-i', path.join(stack.dataDir, 'ssh', 'local', 'id_ed25519'),
-      '-o', `UserKnownHostsFile=${path.join(stack.dataDir, 'ssh', 'known_hosts')}`,
-      '-o', 'StrictHostKeyChecking=yes',
-      '-o', 'BatchMode=yes',
-      `root@${node.private_ip}`,
-      command,
-    ],
-    { encoding: 'utf8', timeout: 20_000 },
-  ).trim();
-}
+const ssh = (command: string) => sshToVm(stack.dataDir, node.private_ip, command);
 
 describe('an instance on a local VM, driven by the worker', () => {
   test('is created and reaches running', async () => {

@@ -44,7 +44,7 @@ function stopProc(proc, graceMs = 5000) {
  * Starts API, worker (when built) and console (when built) against `databaseUrl`.
  * Returns {apiUrl, consoleUrl, procs, stop}; throws with the failing process's log tail.
  */
-export async function startPlatform({ dataDir, databaseUrl, apiPort, consolePort, secrets, worker = true, console: withConsole = true }) {
+export async function startPlatform({ dataDir, databaseUrl, apiPort, consolePort, secrets, worker = true, console: withConsole = true, env: extraEnv = {} }) {
   const logDir = path.join(dataDir, 'logs');
   const env = {
     ...toolEnv(),
@@ -55,6 +55,8 @@ export async function startPlatform({ dataDir, databaseUrl, apiPort, consolePort
     BASALT_ADMIN_EMAIL: secrets.adminEmail,
     BASALT_ADMIN_PASSWORD: secrets.adminPassword,
     BASALT_MASTER_KEY: secrets.masterKey,
+    // Settings a test gives every process (quotas, worker concurrency, health interval).
+    ...extraEnv,
   };
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const procs = [];

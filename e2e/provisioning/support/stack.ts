@@ -78,7 +78,8 @@ export interface ProvisioningPlatform {
   stop(): Promise<void>;
 }
 
-export function startProvisioningPlatform(prefix: string): Promise<ProvisioningPlatform> {
+/** `env` is given to the API and the worker (quotas, concurrency, intervals). */
+export function startProvisioningPlatform(prefix: string, env: NodeJS.ProcessEnv = {}): Promise<ProvisioningPlatform> {
   return withTestState(prefix, async ({ databaseUrl, dataDir, remove }) => {
     const { startPlatform } = await import(path.join(ROOT, 'scripts', 'lib', 'platform.mjs'));
     const { freePort } = await import(path.join(ROOT, 'scripts', 'lib', 'net.mjs'));
@@ -91,6 +92,7 @@ export function startProvisioningPlatform(prefix: string): Promise<ProvisioningP
       secrets: { adminEmail: admin.email, adminPassword: admin.password, masterKey: MASTER_KEY },
       worker: true,
       console: false,
+      env,
     });
     const anonymous = createBasaltClient({ baseUrl: platform.apiUrl });
     const { data, response } = await anonymous.POST('/v1/auth/login', { body: admin });

@@ -95,3 +95,19 @@ export function pingOutcome(host: string, port: number, credentials: Credentials
     return `refused: ${String((error as { stderr?: string }).stderr ?? error)}`;
   }
 }
+
+/** Runs a command as root in a local VM over SSH with the region's key, as Ansible reaches it. */
+export function sshToVm(dataDir: string, ip: string, command: string): string {
+  return execFileSync(
+    'ssh',
+    [
+      '-i', path.join(dataDir, 'ssh', 'local', 'id_ed25519'),
+      '-o', `UserKnownHostsFile=${path.join(dataDir, 'ssh', 'known_hosts')}`,
+      '-o', 'StrictHostKeyChecking=yes',
+      '-o', 'BatchMode=yes',
+      `root@${ip}`,
+      command,
+    ],
+    { encoding: 'utf8', timeout: 60_000, stdio: ['ignore', 'pipe', 'pipe'] },
+  ).trim();
+}

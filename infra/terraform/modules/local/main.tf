@@ -85,8 +85,8 @@ resource "terraform_data" "limits" {
   }
 }
 
-# The disk grows in place on a larger disk_gb (the image file and its filesystem); the VM
-# keeps running and keeps its data.
+# The disk grows on a larger disk_gb (the image file and its filesystem, offline: the VM
+# reboots onto it) and keeps its data.
 resource "terraform_data" "disk" {
   for_each = local.process ? {} : local.nodes
 
@@ -95,11 +95,19 @@ resource "terraform_data" "disk" {
     disk_gb = var.disk_gb
   }
 
+  # The VM reboots onto the grown disk with its new limits already in place.
+  depends_on = [terraform_data.limits]
+
   provisioner "local-exec" {
     command = "${local.scripts_dir}/vm-disk.sh"
     environment = {
-      VM_DIR     = "${var.vms_dir}/${each.key}"
-      VM_DISK_GB = var.disk_gb
+      VM_NAME      = each.key
+      VM_DIR       = "${var.vms_dir}/${each.key}"
+      VM_IP        = local.listen_ip[each.key]
+      VM_BRIDGE    = var.bridge
+      VM_CPUS      = var.cpus
+      VM_MEMORY_MB = var.memory_mb
+      VM_DISK_GB   = var.disk_gb
     }
   }
 }

@@ -44,26 +44,4 @@ overlay_mount
 [ -f "$VM_DIR/disk/upper/.basalt-provisioned" ] || provision_root
 pin_host_key
 
-machine=$(cat "$VM_DIR/machine")
-cgroup_create "$machine"
-cgroup_set_limits "$machine" "$VM_CPUS" "$VM_MEMORY_MB"
-
-# Started in its own session so that it outlives Terraform and the worker; the wrapper
-# moves itself into the VM's cgroup before it becomes systemd-nspawn.
-: > "$VM_DIR/console.log"
-rm -f "$VM_DIR/nspawn.pid"
-setsid bash -c '
-  . "$1"
-  cgroup_enter "$2" $$
-  echo $$ > "$3/nspawn.pid"
-  exec systemd-nspawn --quiet --boot --register=no --keep-unit \
-    --directory="$3/root" --machine="$2" --hostname="$4" \
-    --network-bridge="$5" --console=read-only --link-journal=no \
-    --resolv-conf=off --timezone=off
-' vm-boot "$here/cgroup.sh" "$machine" "$VM_DIR" "$VM_NAME" "$VM_BRIDGE" \
-  </dev/null >>"$VM_DIR/console.log" 2>&1 &
-disown
-
-wait_for_pid_file 5
-wait_for_ssh "$boot_timeout"
-echo "VM $VM_NAME is up at $VM_IP (machine $machine)"
+vm_boot "$boot_timeout"

@@ -67,15 +67,19 @@ disk_mount() {
   mkdir -p "$VM_DIR/disk/upper" "$VM_DIR/disk/work"
 }
 
-# disk_grow GIB: a disk only grows; the filesystem grows with it while the VM runs.
-disk_grow() {
-  local image="$VM_DIR/disk.img" want=$(($1 * 1024 * 1024 * 1024)) device
-  [ -f "$image" ] || fail "no disk image at $image"
-  [ "$(stat -c %s "$image")" -lt "$want" ] || return 0
+# disk_needs_growing GIB: the disk image is smaller than GIB GiB (a disk never shrinks).
+disk_needs_growing() {
+  [ -f "$VM_DIR/disk.img" ] || fail "no disk image at $VM_DIR/disk.img"
+  [ "$(stat -c %s "$VM_DIR/disk.img")" -lt $(($1 * 1024 * 1024 * 1024)) ]
+}
+
+# disk_grow_offline GIB: grows the unmounted image and its filesystem. Offline, because
+# online growth (EXT4_IOC_RESIZE_FS) is refused where the host runs in a container.
+disk_grow_offline() {
+  local image="$VM_DIR/disk.img" out
   truncate -s "${1}G" "$image"
-  device=$(findmnt -n -o SOURCE --target "$VM_DIR/disk")
-  losetup -c "$device"
-  resize2fs -f "$device" >/dev/null 2>&1 || fail "resize2fs of $device to ${1} GiB failed"
+  out=$(e2fsck -f -p "$image" 2>&1) || [ $? -le 1 ] || fail "e2fsck of the VM's disk failed: $out"
+  out=$(resize2fs "$image" 2>&1) || fail "resize2fs of the VM's disk to ${1} GiB failed: $out"
 }
 
 # disk_unmount: the disk image's mount (and so its loop device) goes away.
@@ -153,6 +157,32 @@ forget_host_key() {
 address_answers() {
   routed_via_bridge "$VM_IP" || fail "refusing to connect to $VM_IP: the kernel does not route it through $VM_BRIDGE"
   timeout 0.3 bash -c 'exec 3<>"/dev/tcp/$0/22"' "$VM_IP" 2>/dev/null
+}
+
+# vm_boot SECONDS: sets the VM's cgroup limits and boots it from its mounted root; returns
+# when sshd answers. The VM runs in its own session so that it outlives Terraform and the
+# worker; the wrapper moves itself into the VM's cgroup before it becomes systemd-nspawn.
+vm_boot() {
+  local machine
+  machine=$(cat "$VM_DIR/machine")
+  cgroup_create "$machine"
+  cgroup_set_limits "$machine" "$VM_CPUS" "$VM_MEMORY_MB"
+  : > "$VM_DIR/console.log"
+  rm -f "$VM_DIR/nspawn.pid"
+  setsid bash -c '
+    . "$1"
+    cgroup_enter "$2" $$
+    echo $$ > "$3/nspawn.pid"
+    exec systemd-nspawn --quiet --boot --register=no --keep-unit \
+      --directory="$3/root" --machine="$2" --hostname="$4" \
+      --network-bridge="$5" --console=read-only --link-journal=no \
+      --resolv-conf=off --timezone=off
+  ' vm-boot "$here/cgroup.sh" "$machine" "$VM_DIR" "$VM_NAME" "$VM_BRIDGE" \
+    </dev/null >>"$VM_DIR/console.log" 2>&1 &
+  disown
+  wait_for_pid_file 5
+  wait_for_ssh "$1"
+  echo "VM $VM_NAME is up at $VM_IP (machine $machine)"
 }
 
 # wait_for_pid_file SECONDS: the boot wrapper has recorded the VM's process.
