@@ -65,6 +65,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface ProvisioningPlatform {
   apiUrl: string;
+  /** The test's own database (to check what the platform stored). */
+  databaseUrl: string;
   /** Signed in as the admin, whose first project the tests use. */
   client: BasaltClient;
   projectId: string;
@@ -147,6 +149,7 @@ export function startProvisioningPlatform(prefix: string, env: NodeJS.ProcessEnv
 
     return {
       apiUrl: platform.apiUrl,
+      databaseUrl,
       client,
       projectId,
       dataDir,
