@@ -15,7 +15,7 @@ var (
 	_ datasource.DataSourceWithConfigure = &InstanceTypesDataSource{}
 )
 
-// configurable is the Configure every data source shares.
+// configurable is the Configure every data source shares (configurableResource: resources).
 type configurable struct {
 	data *providerData
 }

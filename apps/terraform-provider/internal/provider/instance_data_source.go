@@ -19,27 +19,6 @@ type InstanceDataSource struct{ configurable }
 // NewInstanceDataSource is the constructor the provider registers.
 func NewInstanceDataSource() datasource.DataSource { return &InstanceDataSource{} }
 
-// InstanceDataSourceModel is the data source's state: the resource's attributes without the
-// password ones (the API never returns a password) and without timeouts.
-type InstanceDataSourceModel struct {
-	ID                 types.String `tfsdk:"id"`
-	Name               types.String `tfsdk:"name"`
-	InstanceType       types.String `tfsdk:"instance_type"`
-	Region             types.String `tfsdk:"region"`
-	DiskGib            types.Int64  `tfsdk:"disk_gib"`
-	Allowlist          types.Set    `tfsdk:"allowlist"`
-	TLSEnabled         types.Bool   `tfsdk:"tls_enabled"`
-	DeletionProtection types.Bool   `tfsdk:"deletion_protection"`
-	Tags               types.Map    `tfsdk:"tags"`
-	Parameters         types.Object `tfsdk:"parameters"`
-	Status             types.String `tfsdk:"status"`
-	Health             types.String `tfsdk:"health"`
-	Host               types.String `tfsdk:"host"`
-	Port               types.Int64  `tfsdk:"port"`
-	CACertificate      types.String `tfsdk:"ca_certificate"`
-	CreatedAt          types.String `tfsdk:"created_at"`
-}
-
 func (d *InstanceDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_instance"
 }
@@ -88,12 +67,12 @@ func (d *InstanceDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 }
 
 func (d *InstanceDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var config InstanceDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	var state InstanceAttributesModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	inst, err := d.data.client.GetInstance(ctx, d.data.project, config.ID.ValueString())
+	inst, err := d.data.client.GetInstance(ctx, d.data.project, state.ID.ValueString())
 	if err != nil {
 		resp.Diagnostics.AddError("Reading the instance failed", err.Error())
 		return
@@ -103,14 +82,6 @@ func (d *InstanceDataSource) Read(ctx context.Context, req datasource.ReadReques
 		resp.Diagnostics.AddError("Reading the instance's allowlist failed", err.Error())
 		return
 	}
-	// One mapping from the API (the resource's), then the fields this data source has.
-	var full InstanceResourceModel
-	resp.Diagnostics.Append(full.setFromAPI(inst, allowlist.Items, "")...)
-	state := InstanceDataSourceModel{
-		ID: full.ID, Name: full.Name, InstanceType: full.InstanceType, Region: full.Region, DiskGib: full.DiskGib,
-		Allowlist: full.Allowlist, TLSEnabled: full.TLSEnabled, DeletionProtection: full.DeletionProtection, Tags: full.Tags,
-		Parameters: full.Parameters, Status: full.Status, Health: full.Health, Host: full.Host, Port: full.Port,
-		CACertificate: full.CACertificate, CreatedAt: full.CreatedAt,
-	}
+	resp.Diagnostics.Append(state.setFromAPI(inst, allowlist.Items)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }

@@ -15,28 +15,35 @@ import (
 // DefaultUsername is the user every instance is created with; the instance's password is its.
 const DefaultUsername = "default"
 
-// InstanceResourceModel is basalt_instance's state.
+// InstanceAttributesModel is what the API says about an instance: the basalt_instance data
+// source's whole state, and the part of the resource's state read back after every change.
+type InstanceAttributesModel struct {
+	ID                 types.String `tfsdk:"id"`
+	Name               types.String `tfsdk:"name"`
+	InstanceType       types.String `tfsdk:"instance_type"`
+	Region             types.String `tfsdk:"region"`
+	DiskGib            types.Int64  `tfsdk:"disk_gib"`
+	Allowlist          types.Set    `tfsdk:"allowlist"`
+	TLSEnabled         types.Bool   `tfsdk:"tls_enabled"`
+	DeletionProtection types.Bool   `tfsdk:"deletion_protection"`
+	Tags               types.Map    `tfsdk:"tags"`
+	Parameters         types.Object `tfsdk:"parameters"`
+	Status             types.String `tfsdk:"status"`
+	Health             types.String `tfsdk:"health"`
+	Host               types.String `tfsdk:"host"`
+	Port               types.Int64  `tfsdk:"port"`
+	CACertificate      types.String `tfsdk:"ca_certificate"`
+	CreatedAt          types.String `tfsdk:"created_at"`
+}
+
+// InstanceResourceModel is basalt_instance's state: the API's attributes plus what only the
+// configuration and the provider know (the password, its version, timeouts).
 type InstanceResourceModel struct {
-	ID                 types.String   `tfsdk:"id"`
-	Name               types.String   `tfsdk:"name"`
-	InstanceType       types.String   `tfsdk:"instance_type"`
-	Region             types.String   `tfsdk:"region"`
-	DiskGib            types.Int64    `tfsdk:"disk_gib"`
-	Password           types.String   `tfsdk:"password"`
-	PasswordVersion    types.Int64    `tfsdk:"password_version"`
-	Allowlist          types.Set      `tfsdk:"allowlist"`
-	TLSEnabled         types.Bool     `tfsdk:"tls_enabled"`
-	DeletionProtection types.Bool     `tfsdk:"deletion_protection"`
-	Tags               types.Map      `tfsdk:"tags"`
-	Parameters         types.Object   `tfsdk:"parameters"`
-	Status             types.String   `tfsdk:"status"`
-	Health             types.String   `tfsdk:"health"`
-	Host               types.String   `tfsdk:"host"`
-	Port               types.Int64    `tfsdk:"port"`
-	CACertificate      types.String   `tfsdk:"ca_certificate"`
-	ConnectionURI      types.String   `tfsdk:"connection_uri"`
-	CreatedAt          types.String   `tfsdk:"created_at"`
-	Timeouts           timeouts.Value `tfsdk:"timeouts"`
+	InstanceAttributesModel
+	Password        types.String   `tfsdk:"password"`
+	PasswordVersion types.Int64    `tfsdk:"password_version"`
+	ConnectionURI   types.String   `tfsdk:"connection_uri"`
+	Timeouts        timeouts.Value `tfsdk:"timeouts"`
 }
 
 // allowlistEntryModel is one element of the allowlist set.
@@ -133,10 +140,8 @@ func tagsFromModel(ctx context.Context, m types.Map) (map[string]string, diag.Di
 	return tags, diags
 }
 
-// setFromAPI writes what the API says about the instance into the model. password is the
-// default user's password as far as this provider knows it ("" when unknown, e.g. after import);
-// it only ever goes into the sensitive connection_uri.
-func (m *InstanceResourceModel) setFromAPI(inst *client.Instance, allowlist []client.AllowlistEntry, password string) diag.Diagnostics {
+// setFromAPI writes what the API says about the instance into the model.
+func (m *InstanceAttributesModel) setFromAPI(inst *client.Instance, allowlist []client.AllowlistEntry) diag.Diagnostics {
 	var diags diag.Diagnostics
 	m.ID = types.StringValue(inst.ID)
 	m.Name = types.StringValue(inst.Name)
@@ -157,17 +162,24 @@ func (m *InstanceResourceModel) setFromAPI(inst *client.Instance, allowlist []cl
 	m.Status = types.StringValue(inst.Status)
 	m.Health = types.StringPointerValue(inst.Health)
 	m.CreatedAt = types.StringValue(inst.CreatedAt)
-	endpoint := inst.PrimaryEndpoint()
 	m.Host, m.Port, m.CACertificate = types.StringNull(), types.Int64Null(), types.StringNull()
-	if endpoint != nil {
+	if endpoint := inst.PrimaryEndpoint(); endpoint != nil {
 		m.Host = types.StringValue(endpoint.Host)
 		m.Port = types.Int64Value(endpoint.Port)
 		if endpoint.CACertificate != "" {
 			m.CACertificate = types.StringValue(endpoint.CACertificate)
 		}
 	}
+	return diags
+}
+
+// setFromAPI writes the API's view and the connection URI. password is the default user's
+// password as far as this provider knows it ("" when unknown, e.g. after import); it only ever
+// goes into the sensitive connection_uri.
+func (m *InstanceResourceModel) setFromAPI(inst *client.Instance, allowlist []client.AllowlistEntry, password string) diag.Diagnostics {
+	diags := m.InstanceAttributesModel.setFromAPI(inst, allowlist)
 	m.ConnectionURI = types.StringNull()
-	if uri := ConnectionURI(endpoint, DefaultUsername, password); uri != "" {
+	if uri := ConnectionURI(inst.PrimaryEndpoint(), DefaultUsername, password); uri != "" {
 		m.ConnectionURI = types.StringValue(uri)
 	}
 	return diags

@@ -57,9 +57,7 @@ var (
 )
 
 // InstanceResource is basalt_instance.
-type InstanceResource struct {
-	data *providerData
-}
+type InstanceResource struct{ configurableResource }
 
 // NewInstanceResource is the constructor the provider registers.
 func NewInstanceResource() resource.Resource {
@@ -239,15 +237,6 @@ func (r *InstanceResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Update: true, Delete: true}),
 		},
 	}
-}
-
-func (r *InstanceResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	data, err := configuredData(req.ProviderData)
-	if err != nil {
-		resp.Diagnostics.AddError("Unexpected provider data", err.Error())
-		return
-	}
-	r.data = data
 }
 
 // ModifyPlan refuses a shrinking disk at plan time and marks the connection URI as changing

@@ -96,10 +96,13 @@ func TestAccInstance_lifecycle(t *testing.T) {
 				),
 			},
 			{
+				// The configuration wrote the gateway bare; import can only know the API's
+				// canonical form, so the allowlist is compared as networks.
 				ResourceName:            "basalt_instance.test",
 				ImportState:             true,
 				ImportStateVerify:       true,
-				ImportStateVerifyIgnore: []string{"password", "password_version", "connection_uri", "timeouts"},
+				ImportStateVerifyIgnore: []string{"password", "password_version", "connection_uri", "timeouts", "allowlist."},
+				ImportStateCheck:        importedAllowlist(gatewayAddress+"/32", "192.0.2.0/24"),
 			},
 			{
 				ResourceName:            "basalt_instance_user.app",
@@ -189,8 +192,32 @@ resource "basalt_instance" "broken" {
   region        = "local"
 }
 `,
-				ExpectError: regexp.MustCompile(`(?s)failed at step terraform_apply.*Output tail:.*no VM image at`),
+				// Terraform wraps diagnostics at 80 columns.
+				ExpectError: regexp.MustCompile(`(?s)failed at step\s+terraform_apply.*Output tail:.*no\s+VM\s+image\s+at`),
 			},
 		},
 	})
+}
+
+// importedAllowlist checks that the imported instance's allowlist holds exactly these networks.
+func importedAllowlist(want ...string) resource.ImportStateCheckFunc {
+	return func(states []*terraform.InstanceState) error {
+		if len(states) != 1 {
+			return fmt.Errorf("imported %d resources, want 1", len(states))
+		}
+		attrs := states[0].Attributes
+		if attrs["allowlist.#"] != fmt.Sprint(len(want)) {
+			return fmt.Errorf("imported allowlist has %s entries, want %d", attrs["allowlist.#"], len(want))
+		}
+		got := map[string]bool{}
+		for i := range len(want) {
+			got[attrs[fmt.Sprintf("allowlist.%d.cidr", i)]] = true
+		}
+		for _, cidr := range want {
+			if !got[cidr] {
+				return fmt.Errorf("imported allowlist %v lacks %s", got, cidr)
+			}
+		}
+		return nil
+	}
 }

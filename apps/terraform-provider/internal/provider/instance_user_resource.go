@@ -31,9 +31,7 @@ var (
 )
 
 // InstanceUserResource is basalt_instance_user.
-type InstanceUserResource struct {
-	data *providerData
-}
+type InstanceUserResource struct{ configurableResource }
 
 // NewInstanceUserResource is the constructor the provider registers.
 func NewInstanceUserResource() resource.Resource {
@@ -104,15 +102,6 @@ func (r *InstanceUserResource) Schema(ctx context.Context, _ resource.SchemaRequ
 			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Update: true, Delete: true}),
 		},
 	}
-}
-
-func (r *InstanceUserResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	data, err := configuredData(req.ProviderData)
-	if err != nil {
-		resp.Diagnostics.AddError("Unexpected provider data", err.Error())
-		return
-	}
-	r.data = data
 }
 
 func (r *InstanceUserResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {

@@ -165,6 +165,20 @@ func (p *BasaltProvider) DataSources(_ context.Context) []func() datasource.Data
 	return []func() datasource.DataSource{NewRegionsDataSource, NewInstanceTypesDataSource, NewInstanceDataSource}
 }
 
+// configurableResource is the Configure every resource shares.
+type configurableResource struct {
+	data *providerData
+}
+
+func (c *configurableResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	data, err := configuredData(req.ProviderData)
+	if err != nil {
+		resp.Diagnostics.AddError("Unexpected provider data", err.Error())
+		return
+	}
+	c.data = data
+}
+
 // configuredData turns ProviderData into *providerData; nil (not configured yet) is not an error.
 func configuredData(raw any) (*providerData, error) {
 	if raw == nil {
