@@ -12,6 +12,7 @@ import { ENGINE_PORT, ENGINE_TLS_PORT, engineVars } from './engine-settings.js';
 import { CONTROL_USER, engineUsersOf } from './engine-users.js';
 import { childEnv } from './child-env.js';
 import { pingAs } from './resp.js';
+import { requireHostRoute } from './host-route.js';
 import { StepError } from './errors.js';
 import { allowlistAdmits, poolNetwork } from './ipam.js';
 
@@ -27,6 +28,8 @@ export async function deployEngine(
 ): Promise<PlaybookResult> {
   const type = await ctx.catalog.getInstanceType(instance.instanceType);
   if (!type) throw new StepError('ansible', `unknown instance type ${instance.instanceType}`);
+  // Ansible's SSH goes to the nodes' addresses: only where the kernel keeps it on this host.
+  for (const node of nodes) if (node.ssh_user) await onHostRoute(ctx, 'ansible', node.private_ip);
   const [users, allowlist, ssh] = await Promise.all([
     ctx.repo.listUsers(instance.id),
     ctx.repo.listAllowlist(instance.id),
@@ -157,6 +160,7 @@ export async function checkEndpoints(
       }
       const control = await controlCredentials(ctx).prepare(instance.id, false);
       for (const node of nodes) {
+        await onHostRoute(ctx, 'health_check', node.public_ip);
         try {
           await pingAs(node.public_ip, port, CONTROL_USER, control.current, secure ? { caPem: secure } : undefined);
         } catch (error) {
@@ -191,4 +195,13 @@ export function endpointsOf(nodes: Node[], caCertificate?: string): Endpoint[] {
     node: node.name,
     ...(caCertificate ? { ca_certificate: caCertificate } : {}),
   }));
+}
+
+/** A step's failure, without connecting, when `ip` would leave this host (host-route.ts). */
+async function onHostRoute(ctx: JobContext, step: string, ip: string): Promise<void> {
+  try {
+    await requireHostRoute(ip, ctx.config.bridge);
+  } catch (error) {
+    throw new StepError(step, (error as Error).message);
+  }
 }

@@ -103,6 +103,7 @@ resource "terraform_data" "disk" {
     environment = {
       VM_NAME      = each.key
       VM_DIR       = "${var.vms_dir}/${each.key}"
+      VM_IMAGE     = var.image_dir
       VM_IP        = local.listen_ip[each.key]
       VM_BRIDGE    = var.bridge
       VM_CPUS      = var.cpus

@@ -7,7 +7,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/cgroup.sh"
 . "$here/vm-lib.sh"
 
-: "${VM_NAME:?}" "${VM_DIR:?}" "${VM_IP:?}" "${VM_BRIDGE:?}" "${VM_CPUS:?}" "${VM_MEMORY_MB:?}" "${VM_DISK_GB:?}"
+: "${VM_NAME:?}" "${VM_DIR:?}" "${VM_IMAGE:?}" "${VM_IP:?}" "${VM_BRIDGE:?}" "${VM_CPUS:?}" "${VM_MEMORY_MB:?}" "${VM_DISK_GB:?}"
 [ -f "$VM_DIR/machine" ] || fail "no VM at $VM_DIR"
 disk_needs_growing "$VM_DISK_GB" || { echo "VM $VM_NAME: disk is ${VM_DISK_GB} GiB already"; exit 0; }
 
