@@ -169,7 +169,9 @@ vm_boot() {
   cgroup_set_limits "$machine" "$VM_CPUS" "$VM_MEMORY_MB"
   : > "$VM_DIR/console.log"
   rm -f "$VM_DIR/nspawn.pid"
-  setsid bash -c '
+  # An empty environment but PATH: the VM process never holds what Terraform was given
+  # (PG_CONN_STR, the state database's URL).
+  setsid env -i PATH="$PATH" bash -c '
     . "$1"
     cgroup_enter "$2" $$
     echo $$ > "$3/nspawn.pid"
