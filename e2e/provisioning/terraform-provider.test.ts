@@ -18,15 +18,9 @@ let platform: ProvisioningPlatform;
 let workDir: string;
 let env: NodeJS.ProcessEnv;
 
-/** terraform in the copy of the example, -no-color -input=false, as a person would run it. */
+/** terraform in the copy of the example, as a person would run it there. */
 function terraform(...args: string[]): string {
-  return execFileSync('terraform', [args[0]!, '-no-color', ...(args[0] === 'output' ? [] : ['-input=false']), ...args.slice(1)], {
-    cwd: workDir,
-    env,
-    encoding: 'utf8',
-    timeout: 600_000,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  return execFileSync('terraform', args, { cwd: workDir, env, encoding: 'utf8', timeout: 600_000, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 beforeAll(async () => {
@@ -47,12 +41,12 @@ describe.runIf(MIRRORED)('terraform apply of examples/basic', () => {
   let instanceId: string;
 
   test('init finds basalt/basalt offline; apply creates a running instance', async () => {
-    expect(terraform('init')).toContain('Installed basalt/basalt');
-    terraform('apply', '-auto-approve');
+    expect(terraform('init', '-input=false', '-no-color')).toContain('Installed basalt/basalt');
+    terraform('apply', '-auto-approve', '-input=false', '-no-color');
     const shown = JSON.parse(terraform('show', '-json')) as { values: { root_module: { resources: { address: string; values: { id: string } }[] } } };
     instanceId = shown.values.root_module.resources.find((r) => r.address === 'basalt_instance.this')!.values.id;
     expect((await platform.getInstance(instanceId)).status).toBe('running');
-    expect(terraform('plan', '-detailed-exitcode')).toContain('No changes');
+    expect(terraform('plan', '-detailed-exitcode', '-input=false', '-no-color')).toContain('No changes');
   }, 600_000);
 
   test('redis-cli with the output endpoint and credentials writes and reads', () => {
@@ -71,7 +65,7 @@ describe.runIf(MIRRORED)('terraform apply of examples/basic', () => {
   });
 
   test('destroy leaves nothing: an empty state, and the API shows the instance deleted', async () => {
-    terraform('destroy', '-auto-approve');
+    terraform('destroy', '-auto-approve', '-input=false', '-no-color');
     expect(terraform('state', 'list').trim()).toBe('');
     expect((await platform.getInstance(instanceId)).status).toBe('deleted');
     const { data } = await platform.client.GET('/v1/projects/{project}/instances', { params: { path: { project: platform.projectId } } });
