@@ -27,6 +27,11 @@ pub struct ClientMeta {
     pub user: String,
     pub resp: u8,
     pub query_buffer: usize,
+    /// The selected database (for `db=`).
+    pub db: usize,
+    /// Channels and patterns subscribed (for `sub=` and `psub=`).
+    pub sub: usize,
+    pub psub: usize,
 }
 
 impl ClientHandle {
@@ -48,7 +53,7 @@ impl ClientHandle {
             i => crate::registry::registry().entries.get(i).map(|e| e.fullname.clone()).unwrap_or_default(),
         };
         format!(
-            "id={} addr={} laddr={} fd=0 name={} age={} idle={} flags=N db=0 sub=0 psub=0 ssub=0 multi=-1 \
+            "id={} addr={} laddr={} fd=0 name={} age={} idle={} flags=N db={} sub={} psub={} ssub=0 multi=-1 \
              qbuf={} qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0 rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r \
              cmd={} user={} redir=-1 resp={}",
             self.id,
@@ -57,6 +62,9 @@ impl ClientHandle {
             meta.name.as_deref().unwrap_or(""),
             age,
             idle_ms / 1000,
+            meta.db,
+            meta.sub,
+            meta.psub,
             meta.query_buffer,
             cmd,
             meta.user,
@@ -82,7 +90,7 @@ impl Clients {
             created: Instant::now(),
             last_active_ms: AtomicU64::new(0),
             last_command: AtomicUsize::new(usize::MAX),
-            meta: Mutex::new(ClientMeta { name: None, user: "default".to_string(), resp: 2, query_buffer: 0 }),
+            meta: Mutex::new(ClientMeta { name: None, user: "default".to_string(), resp: 2, query_buffer: 0, db: 0, sub: 0, psub: 0 }),
         });
         self.lock().insert(id, handle.clone());
         handle
@@ -112,14 +120,34 @@ pub struct Session {
     pub user: Option<String>,
     /// Close the connection once the replies written so far are sent (QUIT, protocol errors).
     pub close_after_reply: bool,
+    /// The selected database (SELECT).
+    pub db: usize,
+    /// Between MULTI and EXEC/DISCARD: the queued commands.
+    pub multi: Option<crate::multi::MultiState>,
+    /// The WATCHed keys, until EXEC, DISCARD, UNWATCH or RESET.
+    pub watching: Option<crate::multi::Watching>,
+    /// Pub/sub channels and patterns, and the mailbox messages arrive in.
+    pub subs: Option<crate::pubsub::Subscriptions>,
 }
 
 impl Session {
     pub fn new(handle: Arc<ClientHandle>, authenticated_as: Option<String>) -> Session {
-        Session { handle, user: authenticated_as, close_after_reply: false }
+        Session { handle, user: authenticated_as, close_after_reply: false, db: 0, multi: None, watching: None, subs: None }
     }
 
     pub fn id(&self) -> u64 {
         self.handle.id
+    }
+
+    /// Whether the connection listens to any channel or pattern.
+    pub fn subscribed(&self) -> bool {
+        self.subs.as_ref().is_some_and(|s| s.count() > 0)
+    }
+
+    /// UNWATCH: forgets every watched key.
+    pub fn unwatch(&mut self, db: &basalt_storage::Db) {
+        if let Some(watching) = self.watching.take() {
+            watching.release(db);
+        }
     }
 }

@@ -8,6 +8,7 @@
 //! fsync = "everysec"    # always | everysec | no
 //! maxmemory = "256mb"   # bytes, or with a unit: kb, mb, gb (also 1k, 1m, 1g as in redis.conf)
 //! threads = 2
+//! databases = 16        # logical databases, SELECT 0..databases-1
 //! ```
 
 use basalt_storage::Fsync;
@@ -24,6 +25,8 @@ pub struct Config {
     /// Bytes; 0 means no limit.
     pub maxmemory: u64,
     pub threads: usize,
+    /// Logical databases (Redis' `databases`), fixed at start.
+    pub databases: usize,
     /// The file the settings were read from, if any (`INFO server` reports it).
     pub config_file: Option<PathBuf>,
     /// Users, allowlist, TLS, memcached/admin ports, limits (issue 3).
@@ -39,6 +42,7 @@ impl Default for Config {
             fsync: Fsync::EverySec,
             maxmemory: 0,
             threads: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+            databases: 16,
             config_file: None,
             security: Default::default(),
         }
@@ -66,6 +70,7 @@ struct FileConfig {
     fsync: Option<String>,
     maxmemory: Option<MemoryValue>,
     threads: Option<usize>,
+    databases: Option<usize>,
     security: Option<toml::Table>,
 }
 
@@ -77,7 +82,7 @@ enum MemoryValue {
 }
 
 pub const USAGE: &str = "Usage: basalt-server [--config FILE] [--bind ADDR] [--port N] [--dir PATH] \
-[--fsync always|everysec|no] [--maxmemory BYTES] [--threads N]";
+[--fsync always|everysec|no] [--maxmemory BYTES] [--threads N] [--databases N]";
 
 /// Redis' memory notation: `1000`, `1k` (1000), `1kb` (1024), `1m`, `1mb`, `1g`, `1gb`.
 pub fn parse_memory(text: &str) -> Option<u64> {
@@ -100,6 +105,13 @@ pub fn parse_memory(text: &str) -> Option<u64> {
 
 pub fn parse_fsync(text: &str) -> Result<Fsync, ConfigError> {
     text.parse::<Fsync>().map_err(ConfigError)
+}
+
+fn parse_databases(text: &str) -> Result<usize, ConfigError> {
+    match text.parse::<usize>() {
+        Ok(n) if (1..=1024).contains(&n) => Ok(n),
+        _ => Err(ConfigError(format!("databases must be a number from 1 to 1024, not {text:?}"))),
+    }
 }
 
 fn parse_threads(text: &str) -> Result<usize, ConfigError> {
@@ -175,6 +187,9 @@ impl Config {
         if let Some(threads) = file.threads {
             self.threads = parse_threads(&threads.to_string())?;
         }
+        if let Some(databases) = file.databases {
+            self.databases = parse_databases(&databases.to_string())?;
+        }
         if let Some(table) = &file.security {
             self.security.apply_table(table).map_err(|e| ConfigError(format!("config file {}: {e}", path.display())))?;
         }
@@ -195,6 +210,7 @@ impl Config {
                     parse_memory(value).ok_or_else(|| ConfigError(format!("maxmemory: not a memory size: {value:?}")))?
             }
             "threads" => self.threads = parse_threads(value)?,
+            "databases" => self.databases = parse_databases(value)?,
             other => {
                 if !self.security.apply(other, value).map_err(ConfigError)? {
                     return Err(ConfigError(format!("unknown option --{other}\n{USAGE}")));

@@ -5,6 +5,7 @@
 
 use crate::client::Session;
 use crate::dispatch;
+use crate::pubsub::{self, Delivery, Subscriptions};
 use crate::resp::{parse_frame, Frame, Limits, Parsed, Reply};
 use crate::server::Shared;
 use crate::stats::LocalStats;
@@ -61,6 +62,10 @@ where
         _ = serve_loop(&shared, stream, &mut session) => {}
         _ = shared.wait_shutdown() => {}
     }
+    session.unwatch(&shared.db);
+    if let Some(subs) = session.subs.take() {
+        shared.pubsub.forget(id, &subs);
+    }
     shared.clients.unregister(id);
 }
 
@@ -79,7 +84,27 @@ where
             let want = need.saturating_sub(input.len()).clamp(READ_CHUNK, 64 << 20);
             input.reserve(want);
         }
-        let read = match stream.read_buf(&mut input).await {
+        let read = tokio::select! {
+            read = stream.read_buf(&mut input) => read,
+            delivery = next_delivery(&mut session.subs) => {
+                // A pub/sub message (and any others already waiting), sent at once.
+                let Some(delivery) = delivery else {
+                    // The mailbox was cut: this subscriber fell too far behind.
+                    let _ = stream.shutdown().await;
+                    return;
+                };
+                pubsub::write_delivery(&mut reply, &delivery);
+                while reply.out.len() < REPLY_FLUSH_BYTES {
+                    let Some(more) = session.subs.as_mut().and_then(|s| s.try_next()) else { break };
+                    pubsub::write_delivery(&mut reply, &more);
+                }
+                if !flush(shared, &mut stream, &mut reply, &mut pending).await {
+                    return;
+                }
+                continue;
+            }
+        };
+        let read = match read {
             Ok(0) | Err(_) => return,
             Ok(n) => n,
         };
@@ -146,6 +171,15 @@ where
         if input.is_empty() && input.capacity() > 4 << 20 {
             input = BytesMut::with_capacity(READ_CHUNK);
         }
+    }
+}
+
+/// The next pub/sub message for a subscribed connection; never resolves for the others.
+/// None once the mailbox was cut.
+async fn next_delivery(subs: &mut Option<Subscriptions>) -> Option<Delivery> {
+    match subs {
+        Some(subs) => subs.next().await,
+        None => std::future::pending().await,
     }
 }
 

@@ -4,7 +4,7 @@
 use crate::client::Session;
 use crate::cmd::Ctx;
 use crate::registry::registry;
-use crate::resp::{Args, Reply};
+use crate::resp::{Args, OwnedArgs, Reply};
 use crate::server::Shared;
 use crate::stats::LocalStats;
 use crate::table::flag;
@@ -21,7 +21,7 @@ pub struct Outcome {
     pub read: bool,
 }
 
-fn unknown_command(reply: &mut Reply, args: &Args<'_>) {
+fn unknown_command(args: &Args<'_>) -> String {
     // Redis: "unknown command '%.128s', with args beginning with: " + "'%.*s' " per argument
     // while the list is shorter than 128 characters.
     let name = String::from_utf8_lossy(args.get(0));
@@ -41,7 +41,21 @@ fn unknown_command(reply: &mut Reply, args: &Args<'_>) {
         listed.push_str(&text[..cut]);
         listed.push_str("' ");
     }
-    reply.error(&format!("ERR unknown command '{name}', with args beginning with: {listed}"));
+    format!("ERR unknown command '{name}', with args beginning with: {listed}")
+}
+
+/// Refuses a command before it runs: counted as rejected, and inside MULTI the transaction
+/// is flagged so that EXEC answers EXECABORT (as Redis' `rejectCommand`).
+fn reject(shared: &Shared, session: &mut Session, reply: &mut Reply, index: Option<usize>, text: &str) -> Outcome {
+    if let Some(index) = index {
+        shared.stats.record_rejected(index);
+    }
+    shared.stats.error_replies.fetch_add(1, Relaxed);
+    if let Some(multi) = session.multi.as_mut() {
+        multi.aborted = true;
+    }
+    reply.error(text);
+    Outcome::default()
 }
 
 /// Runs one command and writes its reply.
@@ -57,66 +71,80 @@ pub fn execute(
     local.count_command();
     let Some(mut index) = reg.lookup(args.get(0)) else {
         stats.unknown_commands.fetch_add(1, Relaxed);
-        stats.error_replies.fetch_add(1, Relaxed);
-        unknown_command(reply, &args);
-        return Outcome::default();
+        return reject(shared, session, reply, None, &unknown_command(&args));
     };
     let top = reg.entries[index].spec;
     if !top.subcommands.is_empty() && (args.len() >= 2 || top.handler.is_none()) {
         // A container (CLIENT, CONFIG, COMMAND): the second argument picks the subcommand.
         let container = &reg.entries[index];
         if args.len() < 2 {
-            stats.record_rejected(index);
-            stats.error_replies.fetch_add(1, Relaxed);
-            reply.error(&format!("ERR wrong number of arguments for '{}' command", container.fullname));
-            return Outcome::default();
+            let text = format!("ERR wrong number of arguments for '{}' command", container.fullname);
+            return reject(shared, session, reply, Some(index), &text);
         }
         match reg.lookup_sub(index, args.get(1)) {
             Some(sub) => index = sub,
             None => {
-                stats.record_rejected(index);
-                stats.error_replies.fetch_add(1, Relaxed);
                 let sub = String::from_utf8_lossy(args.get(1));
                 let sub: String = sub.chars().take(128).collect();
-                reply.error(&format!(
-                    "ERR unknown subcommand '{sub}'. Try {} HELP.",
-                    container.spec.name.to_ascii_uppercase()
-                ));
-                return Outcome::default();
+                let text =
+                    format!("ERR unknown subcommand '{sub}'. Try {} HELP.", container.spec.name.to_ascii_uppercase());
+                return reject(shared, session, reply, Some(index), &text);
             }
         }
     }
     let entry = &reg.entries[index];
     let spec = entry.spec;
     if !spec.arity_ok(args.len()) {
-        stats.record_rejected(index);
-        stats.error_replies.fetch_add(1, Relaxed);
-        reply.error(&format!("ERR wrong number of arguments for '{}' command", entry.fullname));
-        return Outcome::default();
+        let text = format!("ERR wrong number of arguments for '{}' command", entry.fullname);
+        return reject(shared, session, reply, Some(index), &text);
     }
     if session.user.is_none() && spec.flags & flag::NO_AUTH == 0 && shared.auth.requires_auth() {
-        stats.record_rejected(index);
-        stats.error_replies.fetch_add(1, Relaxed);
-        reply.error("NOAUTH Authentication required.");
-        return Outcome::default();
+        return reject(shared, session, reply, Some(index), "NOAUTH Authentication required.");
     }
     if spec.flags & flag::NO_AUTH == 0 {
         if let Some(acl) = shared.auth.acl() {
             if let Err(denied) = acl.permit(session.user.as_deref().unwrap_or("default"), index, &args) {
-                stats.record_rejected(index);
-                stats.error_replies.fetch_add(1, Relaxed);
-                reply.error(&denied.to_string());
-                return Outcome::default();
+                return reject(shared, session, reply, Some(index), &denied.to_string());
             }
         }
     }
+    let top_name = reg.entries[entry.parent.unwrap_or(index)].spec.name;
+    if !reply.resp3 && session.subscribed() && !crate::pubsub::ALLOWED_WHILE_SUBSCRIBED.contains(&top_name) {
+        let text = format!(
+            "ERR Can't execute '{}': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context",
+            entry.fullname
+        );
+        return reject(shared, session, reply, Some(index), &text);
+    }
     session.handle.last_command.store(index, Relaxed);
+    if let Some(multi) = session.multi.as_mut() {
+        if !crate::multi::RUN_IN_MULTI.contains(&top_name) {
+            multi.queued.push(OwnedArgs::copy_of(&args));
+            reply.simple("QUEUED");
+            return Outcome::default();
+        }
+    }
+    run(shared, session, reply, args, local, index)
+}
+
+/// Runs a command already looked up and checked (EXEC runs its queue through here).
+pub fn run(
+    shared: &Shared,
+    session: &mut Session,
+    reply: &mut Reply,
+    args: Args<'_>,
+    local: &mut LocalStats,
+    index: usize,
+) -> Outcome {
+    let entry = &registry().entries[index];
+    let spec = entry.spec;
     let Some(handler) = spec.handler else {
         return Outcome::default();
     };
+    let _running = if spec.flags & flag::EXCLUSIVE == 0 { Some(crate::multi::enter(shared)) } else { None };
     let start = Instant::now();
     let mark = reply.out.len();
-    let mut ctx = Ctx { shared, session, reply, lsn: None, index };
+    let mut ctx = Ctx { shared, session, reply, lsn: None, index, stats: local };
     let result = catch_unwind(AssertUnwindSafe(|| handler(&mut ctx, args)));
     let lsn = ctx.lsn;
     let usec = start.elapsed().as_micros() as u64;

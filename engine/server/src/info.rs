@@ -221,10 +221,13 @@ fn render_section(shared: &Shared, section: &str, out: &mut String) {
             }
         }
         "keyspace" => {
-            let db = shared.db.stats();
             out.push_str("# Keyspace\r\n");
-            if db.keys > 0 {
-                let _ = write!(out, "db0:keys={},expires={},avg_ttl=0\r\n", db.keys, db.expires);
+            for index in 0..shared.db.databases() {
+                let keyspace = shared.db.keyspace(index);
+                let keys = keyspace.len();
+                if keys > 0 {
+                    let _ = write!(out, "db{index}:keys={keys},expires={},avg_ttl=0\r\n", keyspace.expires());
+                }
             }
         }
         _ => {}

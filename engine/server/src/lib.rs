@@ -15,6 +15,8 @@
 //! - `client.rs`   — the connection context (`Session`) and the registry behind CLIENT LIST.
 //! - `config.rs`   — command line and TOML file; `settings.rs` — CONFIG GET/SET parameters.
 //! - `info.rs`, `stats.rs` — INFO sections and the counters behind them.
+//! - `multi.rs`    — MULTI/EXEC/WATCH state of a connection and the lock EXEC runs alone under.
+//! - `pubsub.rs`   — channels, patterns and each subscriber's bounded mailbox.
 //! - `glob.rs`     — Redis glob patterns (KEYS, SCAN MATCH, CONFIG GET).
 //! - `fdlimit.rs`  — lifts the open-files limit so thousands of clients can connect.
 //! - issue 3, a managed instance: `acl/` (users, ACL), `allowlist.rs`, `limits.rs` +
@@ -44,7 +46,9 @@ pub mod listener;
 pub mod log;
 pub mod memcache;
 pub mod metrics;
+pub mod multi;
 pub mod prometheus;
+pub mod pubsub;
 pub mod registry;
 pub mod resp;
 pub mod secure_listener;

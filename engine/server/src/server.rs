@@ -25,6 +25,10 @@ pub struct Shared {
     pub security: std::sync::OnceLock<Arc<crate::security::Security>>,
     /// The address actually bound (port 0 becomes a real port).
     pub local_addr: SocketAddr,
+    /// Pub/sub subscriptions of every connection.
+    pub pubsub: crate::pubsub::PubSub,
+    /// Held shared by every command and exclusively by EXEC and scripts (`multi.rs`).
+    pub exclusive: RwLock<()>,
     shutdown: watch::Sender<bool>,
 }
 
@@ -126,6 +130,7 @@ impl<L: Listener> Server<L> {
             .fsync(config.fsync)
             .maxmemory(config.maxmemory)
             .shards(64)
+            .databases(config.databases)
             .cipher(at_rest_cipher(&config)?);
         let db = Db::open(options).map_err(ServerError::Storage)?;
         let (shutdown, _) = watch::channel(false);
@@ -138,6 +143,8 @@ impl<L: Listener> Server<L> {
             run_id: make_run_id(),
             security: std::sync::OnceLock::new(),
             local_addr,
+            exclusive: RwLock::new(()),
+            pubsub: Default::default(),
             shutdown,
         });
         Ok(Server { shared, listener, hook })

@@ -31,7 +31,7 @@ pub fn get(config: &Config, parameter: &str) -> String {
         "appendfsync" => config.fsync.name().to_string(),
         "appendonly" => "yes".to_string(),
         "bind" => config.bind.clone(),
-        "databases" => "1".to_string(),
+        "databases" => config.databases.to_string(),
         "dir" => std::fs::canonicalize(&config.dir).unwrap_or_else(|_| config.dir.clone()).display().to_string(),
         "maxmemory" => config.maxmemory.to_string(),
         "port" => config.port.to_string(),

@@ -17,6 +17,10 @@ pub mod flag {
     pub const FAST: u32 = 1 << 7;
     pub const NO_AUTH: u32 = 1 << 8;
     pub const ALLOW_BUSY: u32 = 1 << 9;
+    /// Basalt's own, not shown by `COMMAND`: the command takes the run lock for itself to run
+    /// alone (EXEC, EVAL), so dispatch does not take its shared side first.
+    pub const EXCLUSIVE: u32 = 1 << 16;
+    pub const PUBSUB: u32 = 1 << 10;
 
     /// Names as `COMMAND INFO` prints them.
     pub const NAMES: &[(u32, &str)] = &[
@@ -30,6 +34,7 @@ pub mod flag {
         (FAST, "fast"),
         (NO_AUTH, "no_auth"),
         (ALLOW_BUSY, "allow_busy"),
+        (PUBSUB, "pubsub"),
     ];
 }
 
@@ -47,6 +52,10 @@ pub mod acl {
     pub const ADMIN: u32 = 1 << 10;
     pub const DANGEROUS: u32 = 1 << 11;
     pub const CONNECTION: u32 = 1 << 12;
+    pub const TRANSACTION: u32 = 1 << 13;
+    pub const PUBSUB: u32 = 1 << 14;
+    pub const SCRIPTING: u32 = 1 << 15;
+    pub const BLOCKING: u32 = 1 << 16;
 
     /// Names as `COMMAND INFO` and `ACL CAT` print them.
     pub const NAMES: &[(u32, &str)] = &[
@@ -63,6 +72,10 @@ pub mod acl {
         (ADMIN, "@admin"),
         (DANGEROUS, "@dangerous"),
         (CONNECTION, "@connection"),
+        (TRANSACTION, "@transaction"),
+        (PUBSUB, "@pubsub"),
+        (SCRIPTING, "@scripting"),
+        (BLOCKING, "@blocking"),
     ];
 }
 
@@ -103,9 +116,13 @@ impl CommandSpec {
 
 use acl::{
     ADMIN as A_ADMIN, CONNECTION, DANGEROUS, FAST as A_FAST, HASH, KEYSPACE, LIST, READ, SET as A_SET, SLOW,
-    SORTEDSET, STRING, WRITE as A_WRITE,
+    SORTEDSET, STRING, TRANSACTION, WRITE as A_WRITE, PUBSUB as A_PUBSUB,
 };
-use flag::{ADMIN, ALLOW_BUSY, DENYOOM, FAST, LOADING, NOSCRIPT, NO_AUTH, READONLY, STALE, WRITE};
+use flag::{ADMIN, ALLOW_BUSY, DENYOOM, EXCLUSIVE, FAST, LOADING, NOSCRIPT, NO_AUTH, READONLY, STALE, WRITE};
+/// SUBSCRIBE and its kin.
+const SUB: u32 = flag::PUBSUB | NOSCRIPT | LOADING | STALE;
+/// MULTI, DISCARD, WATCH, UNWATCH.
+const TX_FAST: u32 = NOSCRIPT | LOADING | STALE | FAST | ALLOW_BUSY;
 
 /// Shorthand for a table row.
 #[allow(clippy::too_many_arguments)]
@@ -168,6 +185,13 @@ const CONFIG_SUBCOMMANDS: &[CommandSpec] = &[
     c("set", -4, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "2.0.0", "Sets configuration parameters in-flight.", cmd::config_set::run),
 ];
 
+const PUBSUB_SUBCOMMANDS: &[CommandSpec] = &[
+    c("channels", -2, flag::PUBSUB | LOADING | STALE, NOKEY, A_PUBSUB | SLOW, "pubsub", "2.8.0", "Returns the active channels.", cmd::pubsub_channels::run),
+    c("help", 2, LOADING | STALE, NOKEY, SLOW, "pubsub", "6.2.0", "Returns helpful text about the different subcommands.", cmd::pubsub_help::run),
+    c("numpat", 2, flag::PUBSUB | LOADING | STALE, NOKEY, A_PUBSUB | SLOW, "pubsub", "2.8.0", "Returns a count of unique pattern subscriptions.", cmd::pubsub_numpat::run),
+    c("numsub", -2, flag::PUBSUB | LOADING | STALE, NOKEY, A_PUBSUB | SLOW, "pubsub", "2.8.0", "Returns a count of subscribers to channels.", cmd::pubsub_numsub::run),
+];
+
 #[allow(clippy::too_many_arguments)]
 /// A container command: no handler of its own, subcommands picked by the second argument.
 const fn container(name: &'static str, arity: i32, flags: u32, acl: u32, group: &'static str, since: &'static str, summary: &'static str, subcommands: &'static [CommandSpec]) -> CommandSpec {
@@ -186,7 +210,9 @@ pub static COMMANDS: &[CommandSpec] = &[
     c("decr", 2, WRITE | DENYOOM | FAST, KEY1, W_FAST | STRING, "string", "1.0.0", "Decrements the integer value of a key by one. Uses 0 as initial value if the key doesn't exist.", cmd::decr::run),
     c("decrby", 3, WRITE | DENYOOM | FAST, KEY1, W_FAST | STRING, "string", "1.0.0", "Decrements a number from the integer value of a key. Uses 0 as initial value if the key doesn't exist.", cmd::decrby::run),
     c("del", -2, WRITE, ALLKEYS, KEYSPACE | A_WRITE | SLOW, "generic", "1.0.0", "Deletes one or more keys.", cmd::del::run),
+    c("discard", 1, TX_FAST, NOKEY, A_FAST | TRANSACTION, "transactions", "2.0.0", "Discards a transaction.", cmd::discard::run),
     c("echo", 2, FAST, NOKEY, CONNECTION | A_FAST, "connection", "1.0.0", "Returns the given string.", cmd::echo::run),
+    c("exec", 1, NOSCRIPT | LOADING | STALE | EXCLUSIVE, NOKEY, SLOW | TRANSACTION, "transactions", "1.2.0", "Executes all commands in a transaction.", cmd::exec::run),
     c("exists", -2, READONLY | FAST, ALLKEYS, KEYSPACE | R_FAST, "generic", "1.0.0", "Determines whether one or more keys exist.", cmd::exists::run),
     c("expire", -3, WRITE | FAST, KEY1, KEYSPACE | W_FAST, "generic", "1.0.0", "Sets the expiration time of a key in seconds.", cmd::expire::run),
     c("expireat", -3, WRITE | FAST, KEY1, KEYSPACE | W_FAST, "generic", "1.2.0", "Sets the expiration time of a key to a Unix timestamp.", cmd::expireat::run),
@@ -221,14 +247,20 @@ pub static COMMANDS: &[CommandSpec] = &[
     c("lpush", -3, WRITE | DENYOOM | FAST, KEY1, W_FAST | LIST, "list", "1.0.0", "Prepends one or more elements to a list. Creates the key if it doesn't exist.", cmd::lpush::run),
     c("lrange", 4, READONLY, KEY1, READ | SLOW | LIST, "list", "1.0.0", "Returns a range of elements from a list.", cmd::lrange::run),
     c("mget", -2, READONLY | FAST, ALLKEYS, R_FAST | STRING, "string", "1.0.0", "Atomically returns the string values of one or more keys.", cmd::mget::run),
+    c("move", 3, WRITE | FAST, KEY1, KEYSPACE | W_FAST, "generic", "1.0.0", "Moves a key to another database.", cmd::move_::run),
     c("mset", -3, WRITE | DENYOOM, (1, -1, 2), A_WRITE | SLOW | STRING, "string", "1.0.1", "Atomically creates or modifies the string values of one or more keys.", cmd::mset::run),
     c("msetnx", -3, WRITE | DENYOOM, (1, -1, 2), A_WRITE | SLOW | STRING, "string", "1.0.1", "Atomically modifies the string values of one or more keys only when all keys don't exist.", cmd::msetnx::run),
+    c("multi", 1, TX_FAST, NOKEY, A_FAST | TRANSACTION, "transactions", "1.2.0", "Starts a transaction.", cmd::multi::run),
     c("persist", 2, WRITE | FAST, KEY1, KEYSPACE | W_FAST, "generic", "2.2.0", "Removes the expiration time of a key.", cmd::persist::run),
     c("pexpire", -3, WRITE | FAST, KEY1, KEYSPACE | W_FAST, "generic", "2.6.0", "Sets the expiration time of a key in milliseconds.", cmd::pexpire::run),
     c("pexpireat", -3, WRITE | FAST, KEY1, KEYSPACE | W_FAST, "generic", "2.6.0", "Sets the expiration time of a key to a Unix milliseconds timestamp.", cmd::pexpireat::run),
     c("ping", -1, FAST, NOKEY, CONNECTION | A_FAST, "connection", "1.0.0", "Returns the server's liveliness response.", cmd::ping::run),
     c("psetex", 4, WRITE | DENYOOM, KEY1, A_WRITE | SLOW | STRING, "string", "2.6.0", "Sets both string value and expiration time in milliseconds of a key. The key is created if it doesn't exist.", cmd::psetex::run),
+    c("psubscribe", -2, SUB, NOKEY, A_PUBSUB | SLOW, "pubsub", "2.0.0", "Listens for messages published to channels that match one or more patterns.", cmd::psubscribe::run),
     c("pttl", 2, READONLY | FAST, KEY1, KEYSPACE | R_FAST, "generic", "2.6.0", "Returns the expiration time in milliseconds of a key.", cmd::pttl::run),
+    c("publish", 3, flag::PUBSUB | LOADING | STALE | FAST, NOKEY, A_PUBSUB | A_FAST, "pubsub", "2.0.0", "Posts a message to a channel.", cmd::publish::run),
+    container("pubsub", -2, 0, SLOW, "pubsub", "2.8.0", "A container for Pub/Sub commands.", PUBSUB_SUBCOMMANDS),
+    c("punsubscribe", -1, SUB, NOKEY, A_PUBSUB | SLOW, "pubsub", "2.0.0", "Stops listening to messages published to channels that match one or more patterns.", cmd::punsubscribe::run),
     c("quit", -1, CONN_NOAUTH, NOKEY, CONNECTION | A_FAST, "connection", "1.0.0", "Closes the connection.", cmd::quit::run),
     c("randomkey", 1, READONLY, NOKEY, KEYSPACE | READ | SLOW, "generic", "1.0.0", "Returns a random key name from the database.", cmd::randomkey::run),
     c("rename", 3, WRITE, (1, 2, 1), KEYSPACE | A_WRITE | SLOW, "generic", "1.0.0", "Renames a key and overwrites the destination.", cmd::rename::run),
@@ -248,10 +280,15 @@ pub static COMMANDS: &[CommandSpec] = &[
     c("smembers", 2, READONLY, KEY1, READ | SLOW | A_SET, "set", "1.0.0", "Returns all members of a set.", cmd::smembers::run),
     c("srem", -3, WRITE | FAST, KEY1, W_FAST | A_SET, "set", "1.0.0", "Removes one or more members from a set. Deletes the set if the last member was removed.", cmd::srem::run),
     c("strlen", 2, READONLY | FAST, KEY1, R_FAST | STRING, "string", "2.2.0", "Returns the length of a string value.", cmd::strlen::run),
+    c("subscribe", -2, SUB, NOKEY, A_PUBSUB | SLOW, "pubsub", "2.0.0", "Listens for messages published to channels.", cmd::subscribe::run),
+    c("swapdb", 3, WRITE | FAST, NOKEY, KEYSPACE | W_FAST | DANGEROUS, "server", "4.0.0", "Swaps two Redis databases.", cmd::swapdb::run),
     c("time", 1, LOADING | STALE | FAST, NOKEY, A_FAST, "server", "2.6.0", "Returns the server time.", cmd::time::run),
     c("ttl", 2, READONLY | FAST, KEY1, KEYSPACE | R_FAST, "generic", "1.0.0", "Returns the expiration time in seconds of a key.", cmd::ttl::run),
     c("type", 2, READONLY | FAST, KEY1, KEYSPACE | R_FAST, "generic", "1.0.0", "Determines the type of value stored at a key.", cmd::type_::run),
     c("unlink", -2, WRITE | FAST, ALLKEYS, KEYSPACE | W_FAST, "generic", "4.0.0", "Asynchronously deletes one or more keys.", cmd::unlink::run),
+    c("unsubscribe", -1, SUB, NOKEY, A_PUBSUB | SLOW, "pubsub", "2.0.0", "Stops listening to messages posted to channels.", cmd::unsubscribe::run),
+    c("unwatch", 1, TX_FAST, NOKEY, A_FAST | TRANSACTION, "transactions", "2.2.0", "Forgets about watched keys of a transaction.", cmd::unwatch::run),
+    c("watch", -2, TX_FAST, ALLKEYS, A_FAST | TRANSACTION, "transactions", "2.2.0", "Monitors changes to keys to determine the execution of a transaction.", cmd::watch::run),
     c("zadd", -4, WRITE | DENYOOM | FAST, KEY1, W_FAST | SORTEDSET, "sorted_set", "1.2.0", "Adds one or more members to a sorted set, or updates their scores. Creates the key if it doesn't exist.", cmd::zadd::run),
     c("zcard", 2, READONLY | FAST, KEY1, R_FAST | SORTEDSET, "sorted_set", "1.2.0", "Returns the number of members in a sorted set.", cmd::zcard::run),
     c("zrange", -4, READONLY, KEY1, READ | SLOW | SORTEDSET, "sorted_set", "1.2.0", "Returns members in a sorted set within a range of indexes.", cmd::zrange::run),

@@ -67,7 +67,7 @@ async fn errors_are_worded_as_redis() {
     c.expect(b"CLIENT BOGUS\r\n", b"-ERR unknown subcommand 'BOGUS'. Try CLIENT HELP.\r\n").await;
     c.expect(b"LPUSH l a\r\n", b":1\r\n").await;
     c.expect(b"GET l\r\n", b"-WRONGTYPE Operation against a key holding the wrong kind of value\r\n").await;
-    c.expect(b"SELECT 1\r\n", b"-ERR DB index is out of range\r\n").await;
+    c.expect(b"SELECT 16\r\n", b"-ERR DB index is out of range\r\n").await;
     c.expect(b"SELECT 0\r\n", b"+OK\r\n").await;
     c.expect(b"RENAME nosuch x\r\n", b"-ERR no such key\r\n").await;
     c.expect(b"HELLO 4\r\n", b"-NOPROTO unsupported protocol version\r\n").await;

@@ -14,6 +14,13 @@ pub(crate) const KEY_AAD: &[u8] = b"k";
 const OP_PUT: u8 = 1;
 const OP_DEL: u8 = 2;
 const OP_FLUSH: u8 = 3;
+/// `4 db (u32)`: the ops after it in the same record apply to database `db` (each record
+/// starts in database 0, so logs written before databases existed read as database 0).
+const OP_SELECT: u8 = 4;
+/// `5 db (u32)`: FLUSHDB of one database.
+const OP_FLUSH_DB: u8 = 5;
+/// `6 a (u32) b (u32)`: SWAPDB a b.
+const OP_SWAP_DB: u8 = 6;
 
 const TAG_STR: u8 = 0;
 const TAG_HASH: u8 = 1;
@@ -32,6 +39,8 @@ pub(crate) struct RecordBuf {
     nops: u32,
     /// For each put, in order: (offset of the value within the record, value length, op length).
     pub puts: Vec<(usize, usize, usize)>,
+    /// The database the next op applies to (each record starts in 0).
+    db: u32,
 }
 
 impl RecordBuf {
@@ -43,7 +52,7 @@ impl RecordBuf {
     pub fn with_capacity(payload: usize) -> RecordBuf {
         let mut buf = Vec::with_capacity(HEADER + 4 + payload);
         buf.resize(HEADER + 4, 0);
-        RecordBuf { buf, nops: 0, puts: Vec::new() }
+        RecordBuf { buf, nops: 0, puts: Vec::new(), db: 0 }
     }
 
     /// A put of `key` = `value` with its memcached `flags`; with a cipher, both fields are
@@ -109,6 +118,44 @@ impl RecordBuf {
         self.buf.push(OP_FLUSH);
     }
 
+    /// Makes the ops that follow apply to database `db` (a select op only when it changes).
+    pub fn in_db(&mut self, db: usize) {
+        let db = db as u32;
+        if db != self.db {
+            self.nops += 1;
+            self.buf.push(OP_SELECT);
+            self.buf.extend_from_slice(&db.to_le_bytes());
+            self.db = db;
+        }
+    }
+
+    pub fn flush_db(&mut self, db: usize) {
+        self.nops += 1;
+        self.buf.push(OP_FLUSH_DB);
+        self.buf.extend_from_slice(&(db as u32).to_le_bytes());
+    }
+
+    pub fn swap_db(&mut self, a: usize, b: usize) {
+        self.nops += 1;
+        self.buf.push(OP_SWAP_DB);
+        self.buf.extend_from_slice(&(a as u32).to_le_bytes());
+        self.buf.extend_from_slice(&(b as u32).to_le_bytes());
+    }
+
+    /// Appends the ops of `other` (not finished) to this record, so several changes become
+    /// one record (EXEC, EVAL). Returns what to add to a position in `other.buf` to get its
+    /// position in `self.buf`.
+    pub fn absorb(&mut self, other: &RecordBuf) -> usize {
+        // `other` starts in database 0; say so if this record is elsewhere by now.
+        self.in_db(0);
+        let delta = self.buf.len() - (HEADER + 4);
+        self.buf.extend_from_slice(&other.buf[HEADER + 4..]);
+        self.nops += other.nops;
+        self.db = other.db;
+        self.puts.extend(other.puts.iter().map(|&(at, len, op_len)| (at + delta, len, op_len)));
+        delta
+    }
+
     pub fn is_empty(&self) -> bool {
         self.nops == 0
     }
@@ -135,6 +182,9 @@ pub(crate) enum Op<'a> {
     Put { key: &'a [u8], expires_at_ms: Option<u64>, value: &'a [u8], value_at: usize, op_len: usize },
     Del { key: &'a [u8] },
     FlushAll,
+    Select(usize),
+    FlushDb(usize),
+    SwapDb(usize, usize),
 }
 
 /// Why a record could not be read.
@@ -178,6 +228,12 @@ pub(crate) fn parse_record(data: &[u8], pos: usize) -> Result<(Vec<Op<'_>>, usiz
             }
             OP_DEL => ops.push(Op::Del { key: r.bytes()? }),
             OP_FLUSH => ops.push(Op::FlushAll),
+            OP_SELECT => ops.push(Op::Select(r.u32()? as usize)),
+            OP_FLUSH_DB => ops.push(Op::FlushDb(r.u32()? as usize)),
+            OP_SWAP_DB => {
+                let a = r.u32()? as usize;
+                ops.push(Op::SwapDb(a, r.u32()? as usize));
+            }
             _ => return Err(BadRecord::Malformed("unknown op")),
         }
     }

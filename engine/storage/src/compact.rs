@@ -48,12 +48,18 @@ fn compact_segment(inner: &Inner, seg: u32) -> Result<(), StorageError> {
             let key = open_field(inner.opts.cipher.as_deref(), KEY_AAD, stored_key).map_err(|reason| {
                 StorageError::Corrupt { path: path.clone(), offset: value_at as u64, reason }
             })?;
-            let mut shard = inner.shard(inner.shard_index(&key));
+            // The item is found by its place in the log, in whichever database it is now
+            // (SWAPDB and MOVE move items without rewriting their records).
+            let live = (0..inner.databases).find_map(|db| {
+                let shard = inner.shard(inner.shard_index(db, &key));
+                let item = shard.map.get(&*key)?;
+                (item.loc.seg == seg && item.loc.off == value_at as u64 && !item.entry.is_expired(now)).then_some(())?;
+                Some((db, shard))
+            });
+            let Some((db, mut shard)) = live else { continue };
             let Some(item) = shard.map.get_mut(&*key) else { continue };
-            if item.loc.seg != seg || item.loc.off != value_at as u64 || item.entry.is_expired(now) {
-                continue;
-            }
             let mut rec = RecordBuf::new();
+            rec.in_db(db);
             rec.put_stored(stored_key, item.entry.expires_at_ms, value);
             rec.finish();
             let (lsn, new_seg, off) = inner.wal.append(&rec);

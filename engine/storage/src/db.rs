@@ -8,9 +8,11 @@ use crate::slot::{Slot, Txn};
 use crate::stats::{Counters, Stats};
 use crate::value::{Entry, Kind};
 use crate::wal::{lock, Loc, Wal};
+use crate::capture::{self, PendingPut, PENDING_LSN, PENDING_SEG};
+use crate::keyspace::Keyspace;
+use crate::watch::{WatchFlag, Watches};
 use crate::{now_ms, recovery, worker};
 use bytes::Bytes;
-use std::collections::HashMap;
 use std::fs::File;
 use std::future::Future;
 use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
@@ -38,6 +40,10 @@ pub(crate) struct Inner {
     pub wal: Arc<Wal>,
     pub counters: Counters,
     pub maxmemory: AtomicU64,
+    /// Shards per database; `shards` holds `databases * per_db`, database by database.
+    pub per_db: usize,
+    pub databases: usize,
+    pub watches: Watches,
     /// Held (flock) for the life of the store so no second process opens the directory.
     _dir_lock: File,
 }
@@ -65,16 +71,22 @@ pub struct ScanPage {
     pub keys: Vec<(Bytes, Kind)>,
 }
 
-const CURSOR_SHIFT: u32 = 40;
-const CURSOR_TOP: u64 = (1 << CURSOR_SHIFT) - 1;
+pub(crate) const CURSOR_SHIFT: u32 = 40;
+pub(crate) const CURSOR_TOP: u64 = (1 << CURSOR_SHIFT) - 1;
 
 pub(crate) fn shard_of(key: &[u8], n: usize) -> usize {
     (BuildHasherDefault::<DefaultHasher>::default().hash_one(key) % n as u64) as usize
 }
 
 impl Inner {
-    pub(crate) fn shard_index(&self, key: &[u8]) -> usize {
-        shard_of(key, self.shards.len())
+    /// The global index of the shard of `key` in database `db`.
+    pub(crate) fn shard_index(&self, db: usize, key: &[u8]) -> usize {
+        db * self.per_db + shard_of(key, self.per_db)
+    }
+
+    /// The global indices of the shards of database `db`.
+    pub(crate) fn db_shards(&self, db: usize) -> std::ops::Range<usize> {
+        db * self.per_db..(db + 1) * self.per_db
     }
 
     pub(crate) fn shard(&self, i: usize) -> MutexGuard<'_, Shard> {
@@ -110,8 +122,9 @@ impl Inner {
         })
     }
 
-    /// Finds `key`, dropping it if expired and loading its value if cold. Returns its index.
-    fn find(&self, shard: &mut Shard, key: &[u8], now: u64) -> Result<Option<usize>, StorageError> {
+    /// Finds `key` of database `db`, dropping it if expired and loading its value if cold.
+    /// Returns its index.
+    pub(crate) fn find(&self, db: usize, shard: &mut Shard, key: &[u8], now: u64) -> Result<Option<usize>, StorageError> {
         let c = &self.counters;
         let Some(i) = shard.map.get_index_of(key) else {
             c.keyspace_misses.fetch_add(1, Relaxed);
@@ -119,6 +132,7 @@ impl Inner {
         };
         if shard.map[i].entry.is_expired(now) {
             shard.remove_index(c, i);
+            self.watches.touch(db, key);
             c.expired_keys.fetch_add(1, Relaxed);
             c.keyspace_misses.fetch_add(1, Relaxed);
             return Ok(None);
@@ -141,8 +155,8 @@ impl Inner {
     }
 
     /// Moves the entry of `key` out of the shard (its item keeps a placeholder).
-    fn take(&self, shard: &mut Shard, key: &[u8], now: u64) -> Result<Option<Entry>, StorageError> {
-        Ok(self.find(shard, key, now)?.map(|i| {
+    pub(crate) fn take(&self, db: usize, shard: &mut Shard, key: &[u8], now: u64) -> Result<Option<Entry>, StorageError> {
+        Ok(self.find(db, shard, key, now)?.map(|i| {
             let e = &mut shard.map[i].entry;
             Entry {
                 value: std::mem::replace(&mut e.value, placeholder()),
@@ -152,14 +166,14 @@ impl Inner {
         }))
     }
 
-    fn put_back(shard: &mut Shard, key: &[u8], entry: Option<Entry>) {
+    pub(crate) fn put_back(shard: &mut Shard, key: &[u8], entry: Option<Entry>) {
         if let (Some(e), Some(item)) = (entry, shard.map.get_mut(key)) {
             item.entry.value = e.value;
         }
     }
 
     /// Frees memory until `used_memory <= maxmemory`, starting with shard `first`.
-    fn maybe_evict(&self, first: usize) {
+    pub(crate) fn maybe_evict(&self, first: usize) {
         let max = self.maxmemory.load(Relaxed);
         if max == 0 || self.counters.used_memory.load(Relaxed) <= max {
             return;
@@ -192,12 +206,16 @@ impl Inner {
 }
 
 /// A change to one key, gathered before logging.
-struct Change<'k> {
-    shard: usize,
-    key: &'k [u8],
-    entry: Option<Entry>,
-    existed: bool,
-    dirty: bool,
+pub(crate) struct Change<'k> {
+    /// Index into the guards passed to `commit`.
+    pub shard: usize,
+    /// Database of the key, and its shard's global index.
+    pub db: usize,
+    pub global: usize,
+    pub key: &'k [u8],
+    pub entry: Option<Entry>,
+    pub existed: bool,
+    pub dirty: bool,
 }
 
 impl Db {
@@ -205,6 +223,9 @@ impl Db {
     pub fn open(opts: Options) -> Result<Db, StorageError> {
         if opts.shards == 0 || opts.shards > 1 << 20 {
             return Err(StorageError::InvalidOptions("shards must be between 1 and 1048576".into()));
+        }
+        if opts.databases == 0 || opts.databases > 1 << 16 {
+            return Err(StorageError::InvalidOptions("databases must be between 1 and 65536".into()));
         }
         if opts.segment_bytes < 4096 {
             return Err(StorageError::InvalidOptions("segment_bytes must be at least 4096".into()));
@@ -217,11 +238,12 @@ impl Db {
         if dir_lock.try_lock().is_err() {
             return Err(StorageError::Locked { dir: opts.dir.clone() });
         }
-        let shards: Box<[Mutex<Shard>]> = (0..opts.shards)
+        let shards: Box<[Mutex<Shard>]> = (0..opts.shards * opts.databases)
             .map(|i| Mutex::new(Shard::new(0x9E37_79B9_7F4A_7C15u64.wrapping_mul(i as u64 + 1))))
             .collect();
         let counters = Counters::default();
         let rec = recovery::replay(&opts, &shards, &counters)?;
+        let (per_db, databases) = (opts.shards, opts.databases);
         let wal = Arc::new(Wal::new(
             opts.dir.clone(),
             opts.segment_bytes,
@@ -234,6 +256,9 @@ impl Db {
         ));
         let inner = Arc::new(Inner {
             maxmemory: AtomicU64::new(opts.maxmemory),
+            per_db,
+            databases,
+            watches: Watches::default(),
             opts,
             shards,
             wal,
@@ -247,117 +272,105 @@ impl Db {
         Ok(Db { inner, _closer: closer })
     }
 
-    /// Calls `f` with the live entry of `key` (None if missing or expired). Loads a cold value
-    /// from disk first.
+    /// Database `index` (0 ..< `Options::databases`); panics past the last, as a programming error.
+    pub fn keyspace(&self, index: usize) -> Keyspace<'_> {
+        assert!(index < self.inner.databases, "database {index} does not exist");
+        Keyspace { db: self, index }
+    }
+
+    /// Number of logical databases.
+    pub fn databases(&self) -> usize {
+        self.inner.databases
+    }
+
+    /// [`Keyspace::read`] of database 0.
     pub fn read<R>(&self, key: &[u8], f: impl FnOnce(Option<&Entry>) -> R) -> Result<R, StorageError> {
-        let inner = &self.inner;
-        let si = inner.shard_index(key);
-        let now = now_ms();
-        let mut shard = inner.shard(si);
-        let missed = inner.counters.cache_misses.load(Relaxed);
-        let r = match inner.find(&mut shard, key, now)? {
-            Some(i) => f(Some(&shard.map[i].entry)),
-            None => f(None),
-        };
-        drop(shard);
-        if inner.counters.cache_misses.load(Relaxed) != missed {
-            inner.maybe_evict(si);
-        }
-        Ok(r)
+        self.keyspace(0).read(key, f)
     }
 
-    /// The type of `key` without loading its value (None if missing or expired).
+    /// [`Keyspace::kind`] of database 0.
     pub fn kind(&self, key: &[u8]) -> Option<Kind> {
-        let mut shard = self.inner.shard(self.inner.shard_index(key));
-        let now = now_ms();
-        let i = shard.map.get_index_of(key)?;
-        if shard.map[i].entry.is_expired(now) {
-            shard.remove_index(&self.inner.counters, i);
-            return None;
-        }
-        Some(shard.map[i].kind)
+        self.keyspace(0).kind(key)
     }
 
-    /// Atomically reads and changes one key. The closure sees the live entry and changes it
-    /// through the [`Slot`]; if it changed anything, one record is logged and its LSN returned
-    /// (else 0). Refused with `Poisoned` once the log has failed.
+    /// [`Keyspace::update`] of database 0.
     pub fn update<R>(&self, key: &[u8], f: impl FnOnce(&mut Slot<'_>) -> R) -> Result<(R, Lsn), StorageError> {
-        let inner = &self.inner;
-        inner.wal.check_writable()?;
-        let si = inner.shard_index(key);
-        let now = now_ms();
-        let mut shard = inner.shard(si);
-        let mut entry = inner.take(&mut shard, key, now)?;
-        let existed = entry.is_some();
-        let mut slot = Slot { key, entry: &mut entry, dirty: false, now_ms: now };
-        let r = f(&mut slot);
-        let dirty = slot.dirty;
-        let change = Change { shard: 0, key, entry, existed, dirty };
-        let lsn = self.commit(&mut [shard], &mut [change], now);
-        inner.maybe_evict(si);
-        Ok((r, lsn))
+        self.keyspace(0).update(key, f)
     }
 
-    /// Atomically reads and changes several keys (MSET, RENAME, DEL k1 k2 ...): their shards
-    /// are locked together and all changes go into one log record.
+    /// [`Keyspace::batch`] of database 0.
     pub fn batch<R>(&self, keys: &[&[u8]], f: impl FnOnce(&mut Txn) -> R) -> Result<(R, Lsn), StorageError> {
-        let inner = &self.inner;
-        inner.wal.check_writable()?;
-        let now = now_ms();
-        let mut index: HashMap<Bytes, usize> = HashMap::with_capacity(keys.len());
-        let mut uniq: Vec<&[u8]> = Vec::with_capacity(keys.len());
-        for k in keys {
-            if !index.contains_key(*k) {
-                index.insert(Bytes::copy_from_slice(k), uniq.len());
-                uniq.push(k);
-            }
+        self.keyspace(0).batch(keys, f)
+    }
+
+    pub(crate) fn inner(&self) -> &Inner {
+        &self.inner
+    }
+
+    /// Appends a finished-by-us record to the log, or to this thread's capture while
+    /// [`Db::atomically`] runs. Returns (lsn, segment, what to add to a position in
+    /// `rec.buf` for its position in that segment); under capture the lsn is `PENDING_LSN`.
+    pub(crate) fn append(&self, rec: &mut RecordBuf) -> (Lsn, u32, u64) {
+        if let Some(delta) = capture::absorb(rec) {
+            return (PENDING_LSN, PENDING_SEG, delta as u64);
         }
-        let mut shard_ids: Vec<usize> = uniq.iter().map(|k| inner.shard_index(k)).collect();
-        let key_shards = shard_ids.clone();
-        shard_ids.sort_unstable();
-        shard_ids.dedup();
-        // Locked in ascending order, so two batches never deadlock.
-        let mut guards: Vec<MutexGuard<'_, Shard>> = shard_ids.iter().map(|&i| inner.shard(i)).collect();
-        let mut entries = Vec::with_capacity(uniq.len());
-        for (k, &si) in uniq.iter().zip(&key_shards) {
-            let g = shard_ids.binary_search(&si).unwrap();
-            match inner.take(&mut guards[g], k, now) {
-                Ok(e) => entries.push(e),
-                Err(err) => {
-                    for (k2, e) in uniq.iter().zip(entries) {
-                        let g2 = shard_ids.binary_search(&inner.shard_index(k2)).unwrap();
-                        Inner::put_back(&mut guards[g2], k2, e);
-                    }
-                    return Err(err);
+        rec.finish();
+        self.inner.wal.append(rec)
+    }
+
+    /// Runs `f`, logging every change this thread makes inside it as one record (EXEC, EVAL),
+    /// so that a crash keeps all of them or none. Returns the record's LSN (0 if nothing
+    /// changed). Nested calls join the outer one. Isolation from other threads is the
+    /// caller's concern (the server runs transactions exclusively).
+    pub fn atomically<R>(&self, f: impl FnOnce() -> R) -> Result<(R, Lsn), StorageError> {
+        if capture::active() {
+            return Ok((f(), 0));
+        }
+        self.inner.wal.check_writable()?;
+        struct Finish<'a>(&'a Db, Lsn, bool);
+        impl Drop for Finish<'_> {
+            fn drop(&mut self) {
+                if !self.2 {
+                    self.1 = self.0.finish_capture();
+                    self.2 = true;
                 }
             }
         }
-        let existed: Vec<bool> = entries.iter().map(Option::is_some).collect();
-        let mut txn = Txn {
-            keys: uniq.iter().map(|k| Bytes::copy_from_slice(k)).collect(),
-            dirty: vec![false; uniq.len()],
-            entries,
-            existed,
-            index,
-            now_ms: now,
-        };
-        let r = f(&mut txn);
-        let mut changes: Vec<Change<'_>> = Vec::with_capacity(uniq.len());
-        for (i, entry) in txn.entries.into_iter().enumerate() {
-            let g = shard_ids.binary_search(&key_shards[i]).unwrap();
-            changes.push(Change { shard: g, key: uniq[i], entry, existed: txn.existed[i], dirty: txn.dirty[i] });
+        capture::begin();
+        // A panic inside `f` still logs what it changed in memory.
+        let mut finish = Finish(self, 0, false);
+        let r = f();
+        finish.1 = self.finish_capture();
+        finish.2 = true;
+        Ok((r, finish.1))
+    }
+
+    fn finish_capture(&self) -> Lsn {
+        let Some(mut cap) = capture::end() else { return 0 };
+        if cap.rec.is_empty() {
+            return 0;
         }
-        let lsn = self.commit(&mut guards, &mut changes, now);
-        drop(guards);
-        if let Some(&first) = shard_ids.first() {
-            inner.maybe_evict(first);
+        cap.rec.finish();
+        let inner = &self.inner;
+        let (lsn, seg, off) = inner.wal.append(&cap.rec);
+        // Each put's item learns its place; it may have moved to another database since.
+        for (put, &(_, len, op_len)) in cap.puts.iter().zip(&cap.rec.puts) {
+            for db in 0..inner.databases {
+                let mut shard = inner.shard(db * inner.per_db + put.slot);
+                if let Some(item) = shard.map.get_mut(&put.key) {
+                    if item.loc.seg == PENDING_SEG && item.loc.off == put.at {
+                        item.loc = Loc { seg, off: off + put.at, len: len as u32, op_len: op_len as u32, lsn };
+                        break;
+                    }
+                }
+            }
         }
-        Ok((r, lsn))
+        lsn
     }
 
     /// Logs the dirty changes as one record and applies them; puts clean entries back.
     /// `Change::shard` indexes `guards`.
-    fn commit(&self, guards: &mut [MutexGuard<'_, Shard>], changes: &mut [Change<'_>], now: u64) -> Lsn {
+    pub(crate) fn commit(&self, guards: &mut [MutexGuard<'_, Shard>], changes: &mut [Change<'_>], now: u64) -> Lsn {
         let inner = &self.inner;
         let estimate: usize = changes
             .iter()
@@ -381,17 +394,18 @@ impl Db {
                 ch.entry = None;
             }
             match &ch.entry {
-                Some(e) => rec.put(cipher, ch.key, e.expires_at_ms, &e.value, e.flags),
-                None if ch.existed => rec.del(cipher, ch.key),
+                Some(e) => {
+                    rec.in_db(ch.db);
+                    rec.put(cipher, ch.key, e.expires_at_ms, &e.value, e.flags)
+                }
+                None if ch.existed => {
+                    rec.in_db(ch.db);
+                    rec.del(cipher, ch.key)
+                }
                 None => {}
             }
         }
-        let (lsn, seg, off) = if rec.is_empty() {
-            (0, 0, 0)
-        } else {
-            rec.finish();
-            inner.wal.append(&rec)
-        };
+        let (lsn, seg, off) = if rec.is_empty() { (0, 0, 0) } else { self.append(&mut rec) };
         let mut puts = rec.puts.iter();
         for ch in changes.iter_mut() {
             let shard = &mut *guards[ch.shard];
@@ -400,6 +414,7 @@ impl Db {
                 Inner::put_back(shard, ch.key, entry);
                 continue;
             }
+            inner.watches.touch(ch.db, ch.key);
             match entry {
                 Some(e) => {
                     let &(value_at, len, op_len) = puts.next().expect("one put per live change");
@@ -410,6 +425,10 @@ impl Db {
                         op_len: op_len as u32,
                         lsn,
                     };
+                    if lsn == PENDING_LSN {
+                        let slot = ch.global % inner.per_db;
+                        capture::note_put(PendingPut { slot, key: Bytes::copy_from_slice(ch.key), at: loc.off });
+                    }
                     shard.upsert(&inner.counters, ch.key, e, loc, now);
                 }
                 None => {
@@ -417,57 +436,99 @@ impl Db {
                 }
             }
         }
-        lsn
+        if lsn == PENDING_LSN {
+            0
+        } else {
+            lsn
+        }
     }
 
-    /// Deletes every key (FLUSHALL / FLUSHDB), as one log record.
+    /// Deletes every key of every database (FLUSHALL), as one log record.
     pub fn flush_all(&self) -> Result<Lsn, StorageError> {
         let inner = &self.inner;
         inner.wal.check_writable()?;
         let mut guards: Vec<_> = (0..inner.shards.len()).map(|i| inner.shard(i)).collect();
+        let now = now_ms();
+        inner.watches.touch_where(|db, key| {
+            guards[inner.shard_index(db, key)].map.get(key).is_some_and(|item| !item.entry.is_expired(now))
+        });
         let mut rec = RecordBuf::new();
         rec.flush_all();
-        rec.finish();
-        let (lsn, _, _) = inner.wal.append(&rec);
+        let (lsn, _, _) = self.append(&mut rec);
         for g in guards.iter_mut() {
             g.clear(&inner.counters);
         }
-        Ok(lsn)
+        Ok(if lsn == PENDING_LSN { 0 } else { lsn })
     }
 
-    /// One page of keys for SCAN/KEYS, at least `count` keys unless the scan ends. Start with
-    /// cursor 0; the page's cursor is 0 when done. Every key present for the whole scan is
-    /// returned at least once (keys are walked from the end of each shard's map, so a removal
-    /// only moves an already-visited key).
-    pub fn scan(&self, cursor: u64, count: usize) -> ScanPage {
+    /// Exchanges databases `a` and `b` (SWAPDB), as one log record.
+    pub fn swap_db(&self, a: usize, b: usize) -> Result<Lsn, StorageError> {
         let inner = &self.inner;
-        let n = inner.shards.len() as u64;
-        let count = count.max(1);
-        let (mut s, mut pos) = if cursor == 0 { (0, CURSOR_TOP) } else { (cursor >> CURSOR_SHIFT, cursor & CURSOR_TOP) };
-        let now = now_ms();
-        let mut keys = Vec::new();
-        while s < n && keys.len() < count {
-            let shard = inner.shard(s as usize);
-            let mut i = (pos as usize).min(shard.map.len());
-            while i > 0 && keys.len() < count {
-                i -= 1;
-                let (k, item) = shard.map.get_index(i).unwrap();
-                if !item.entry.is_expired(now) {
-                    keys.push((k.clone(), item.kind));
-                }
-            }
-            if i == 0 {
-                s += 1;
-                pos = CURSOR_TOP;
-            } else {
-                pos = i as u64;
-            }
+        inner.wal.check_writable()?;
+        if a >= inner.databases || b >= inner.databases {
+            return Err(StorageError::InvalidOptions("database index out of range".into()));
         }
-        let cursor = if s >= n { 0 } else { (s << CURSOR_SHIFT) | pos };
-        ScanPage { cursor, keys }
+        if a == b {
+            return Ok(0);
+        }
+        let (lo, hi) = (a.min(b), a.max(b));
+        // Ascending global order, as every other multi-shard lock.
+        let mut low: Vec<_> = inner.db_shards(lo).map(|i| inner.shard(i)).collect();
+        let mut high: Vec<_> = inner.db_shards(hi).map(|i| inner.shard(i)).collect();
+        let now = now_ms();
+        let live = |g: &Vec<MutexGuard<'_, Shard>>, key: &[u8]| {
+            g[shard_of(key, inner.per_db)].map.get(key).is_some_and(|item| !item.entry.is_expired(now))
+        };
+        inner.watches.touch_where(|db, key| (db == lo || db == hi) && (live(&low, key) || live(&high, key)));
+        let mut rec = RecordBuf::new();
+        rec.swap_db(a, b);
+        let (lsn, _, _) = self.append(&mut rec);
+        for (x, y) in low.iter_mut().zip(high.iter_mut()) {
+            std::mem::swap(&mut **x, &mut **y);
+        }
+        Ok(if lsn == PENDING_LSN { 0 } else { lsn })
     }
 
-    /// Number of keys (including expired keys not yet swept, as Redis' DBSIZE).
+    /// Moves `key` from database `from` to `to` if it exists there and not in `to` (MOVE),
+    /// as one log record. Returns whether it moved.
+    pub fn move_key(&self, key: &[u8], from: usize, to: usize) -> Result<(bool, Lsn), StorageError> {
+        let inner = &self.inner;
+        inner.wal.check_writable()?;
+        if from == to || from >= inner.databases || to >= inner.databases {
+            return Err(StorageError::InvalidOptions("MOVE needs two distinct, existing databases".into()));
+        }
+        let now = now_ms();
+        let (src, dst) = (inner.shard_index(from, key), inner.shard_index(to, key));
+        let (first, second) = (src.min(dst), src.max(dst));
+        let mut guards = vec![inner.shard(first), inner.shard(second)];
+        let (gs, gd) = if src < dst { (0, 1) } else { (1, 0) };
+        if inner.find(to, &mut guards[gd], key, now)?.is_some() {
+            return Ok((false, 0));
+        }
+        let Some(entry) = inner.take(from, &mut guards[gs], key, now)? else { return Ok((false, 0)) };
+        let mut changes = [
+            Change { shard: gs, db: from, global: src, key, entry: None, existed: true, dirty: true },
+            Change { shard: gd, db: to, global: dst, key, entry: Some(entry), existed: false, dirty: true },
+        ];
+        let lsn = self.commit(&mut guards, &mut changes, now);
+        Ok((true, lsn))
+    }
+
+    /// Registers `flag` to be set when `key` of database `db` changes (WATCH).
+    pub fn watch(&self, db: usize, key: &[u8], flag: &WatchFlag) {
+        self.inner.watches.add(db, key, flag);
+    }
+
+    pub fn unwatch(&self, db: usize, key: &[u8], flag: &WatchFlag) {
+        self.inner.watches.remove(db, key, flag);
+    }
+
+    /// [`Keyspace::scan`] of database 0.
+    pub fn scan(&self, cursor: u64, count: usize) -> ScanPage {
+        self.keyspace(0).scan(cursor, count)
+    }
+
+    /// Number of keys of all databases (including expired keys not yet swept).
     pub fn len(&self) -> u64 {
         self.inner.counters.keys.load(Relaxed)
     }
@@ -476,24 +537,9 @@ impl Db {
         self.len() == 0
     }
 
-    /// A random live key, or None if the store is (nearly) empty.
+    /// [`Keyspace::random_key`] of database 0.
     pub fn random_key(&self) -> Option<Bytes> {
-        let inner = &self.inner;
-        let n = inner.shards.len();
-        let now = now_ms();
-        let start = (inner.shard(0).random() % n as u64) as usize;
-        for k in 0..n.max(64) {
-            let mut shard = inner.shard((start + k) % n);
-            if shard.map.is_empty() {
-                continue;
-            }
-            let i = (shard.random() % shard.map.len() as u64) as usize;
-            let (key, item) = shard.map.get_index(i).unwrap();
-            if !item.entry.is_expired(now) {
-                return Some(key.clone());
-            }
-        }
-        None
+        self.keyspace(0).random_key()
     }
 
     /// LSN of the last record appended (what a connection waits for after a pipeline that

@@ -16,7 +16,10 @@
 //! A failed write or fsync poisons the store: later writes get [`StorageError::Poisoned`].
 //!
 //! # Layout
-//! - `db.rs`       — [`Db`]: open, read, update, batch, flush, scan, durability waits, stats.
+//! - `db.rs`       — [`Db`]: open, flush, SWAPDB, MOVE, transactions, durability waits, stats.
+//! - `keyspace.rs` — [`Keyspace`]: one logical database: read, update, batch, scan, FLUSHDB.
+//! - `capture.rs`  — [`Db::atomically`]: the changes of a transaction as one log record.
+//! - `watch.rs`    — WATCH: dirty flags set by every change of a watched key.
 //! - `slot.rs`     — [`Slot`] and [`Txn`]: what update and batch closures see and change.
 //! - `value.rs`    — the value model: [`Entry`], [`Value`], [`Kind`], [`ZSet`].
 //! - `shard.rs`    — one shard: the key map, the expiry index, memory accounting, eviction.
@@ -34,7 +37,10 @@
 //! A segment file `dir/wal-<10 digit id>.log` is a sequence of records:
 //! `crc32 (u32 LE) | len (u32 LE) | payload (len bytes)`, the CRC covering `len` and payload.
 //! Payload: `nops (u32)` then ops: `1 key-len key expires-ms(u64, 0 = none) value-len value`
-//! (put), `2 key-len key` (delete), `3` (flush all). A value starts with its type tag
+//! (put), `2 key-len key` (delete), `3` (flush all), `4 db(u32)` (the following ops of this
+//! record apply to database `db`; each record starts in database 0, so logs from before
+//! databases existed read as database 0), `5 db(u32)` (flush one database), `6 a(u32) b(u32)`
+//! (swap two databases). A value starts with its type tag
 //! (0 string, 1 hash, 2 list, 3 set, 4 zset). A value with memcached flags ([`Entry::flags`]
 //! not 0) is prefixed by `5 flags(u32)`; values without flags, and every log written before
 //! the prefix existed, carry none and read with flags 0.
@@ -44,11 +50,13 @@
 //! bytes, and framing, expiry and CRC stay in the clear.
 
 mod at_rest;
+mod capture;
 mod cipher;
 mod codec;
 mod compact;
 mod db;
 mod error;
+mod keyspace;
 mod options;
 mod recovery;
 mod shard;
@@ -56,15 +64,18 @@ mod slot;
 mod stats;
 mod value;
 mod wal;
+mod watch;
 mod worker;
 
 pub use cipher::{Cipher, CipherError};
 pub use db::{Db, Durable, Lsn, ScanPage};
 pub use error::StorageError;
+pub use keyspace::Keyspace;
 pub use options::{Fsync, Options};
 pub use slot::{Slot, Txn};
 pub use stats::Stats;
 pub use value::{Entry, Kind, Value, ZSet};
+pub use watch::WatchFlag;
 
 /// Current unix time in milliseconds (the clock expiry is measured against).
 pub fn now_ms() -> u64 {

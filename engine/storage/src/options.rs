@@ -71,6 +71,9 @@ pub struct Options {
     /// Encryption at rest: keys and values in the log are sealed with this cipher. `None`
     /// (the default) writes them in the clear. A dir written with a cipher opens only with it.
     pub cipher: Option<Arc<Cipher>>,
+    /// Number of logical databases (Redis' `databases`, SELECT 0..n-1). Each has its own
+    /// `shards` shards; a log naming a database at or past this number does not open.
+    pub databases: usize,
 }
 
 impl Options {
@@ -83,6 +86,7 @@ impl Options {
             segment_bytes: 64 << 20,
             compact_min_bytes: 128 << 20,
             cipher: None,
+            databases: 16,
         }
     }
 
@@ -108,6 +112,11 @@ impl Options {
 
     pub fn compact_min_bytes(mut self, bytes: u64) -> Options {
         self.compact_min_bytes = bytes;
+        self
+    }
+
+    pub fn databases(mut self, databases: usize) -> Options {
+        self.databases = databases;
         self
     }
 

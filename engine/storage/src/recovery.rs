@@ -99,8 +99,27 @@ pub(crate) fn replay(opts: &Options, shards: &[Mutex<Shard>], c: &Counters) -> R
                 }
             };
             lsn += 1;
+            // Each record starts in database 0; a select op changes it for the ops after it.
+            let mut db = 0usize;
             for op in ops {
-                apply(opts, shards, c, seg, lsn, now, &path, op)?;
+                let named = match op {
+                    Op::Select(d) | Op::FlushDb(d) => d,
+                    Op::SwapDb(a, b) => a.max(b),
+                    _ => 0,
+                };
+                if named >= opts.databases {
+                    return Err(StorageError::Corrupt {
+                        path,
+                        offset: pos as u64,
+                        reason: format!("the log names database {named}, but databases is {}", opts.databases),
+                    });
+                }
+                if let Op::Select(d) = op {
+                    db = d;
+                    continue;
+                }
+                let at = Place { seg, lsn, db };
+                apply(opts, shards, c, at, now, &path, op)?;
             }
             pos = next;
         }
@@ -114,18 +133,26 @@ pub(crate) fn replay(opts: &Options, shards: &[Mutex<Shard>], c: &Counters) -> R
     Ok(Recovered { files, seg: last, seg_len, lsn, log_bytes })
 }
 
-#[allow(clippy::too_many_arguments)]
+/// Where a replayed op sits: segment, record, and the database it applies to.
+struct Place {
+    seg: u32,
+    lsn: u64,
+    db: usize,
+}
+
 fn apply(
     opts: &Options,
     shards: &[Mutex<Shard>],
     c: &Counters,
-    seg: u32,
-    lsn: u64,
+    at: Place,
     now: u64,
     path: &Path,
     op: Op<'_>,
 ) -> Result<(), StorageError> {
     let cipher = opts.cipher.as_deref();
+    let Place { seg, lsn, db } = at;
+    let per_db = opts.shards;
+    let shard_of_key = |key: &[u8]| db * per_db + shard_of(key, per_db);
     match op {
         Op::Put { key, expires_at_ms, value, value_at, op_len } => {
             let corrupt = |reason: &str| StorageError::Corrupt {
@@ -135,7 +162,7 @@ fn apply(
             };
             let stored_len = value.len();
             let key = open_field(cipher, KEY_AAD, key).map_err(|e| corrupt(&e))?;
-            let mut shard = lock(&shards[shard_of(&key, shards.len())]);
+            let mut shard = lock(&shards[shard_of_key(&key)]);
             if expires_at_ms.is_some_and(|t| t <= now) {
                 shard.remove(c, &key);
                 return Ok(());
@@ -160,13 +187,25 @@ fn apply(
         Op::Del { key } => {
             let key = open_field(cipher, KEY_AAD, key)
                 .map_err(|reason| StorageError::Corrupt { path: path.to_path_buf(), offset: 0, reason })?;
-            lock(&shards[shard_of(&key, shards.len())]).remove(c, &key);
+            lock(&shards[shard_of_key(&key)]).remove(c, &key);
         }
         Op::FlushAll => {
             for s in shards {
                 lock(s).clear(c);
             }
         }
+        Op::FlushDb(d) => {
+            for s in &shards[d * per_db..(d + 1) * per_db] {
+                lock(s).clear(c);
+            }
+        }
+        Op::SwapDb(a, b) if a != b => {
+            for i in 0..per_db {
+                let (mut x, mut y) = (lock(&shards[a * per_db + i]), lock(&shards[b * per_db + i]));
+                std::mem::swap(&mut *x, &mut *y);
+            }
+        }
+        Op::SwapDb(..) | Op::Select(_) => {}
     }
     Ok(())
 }

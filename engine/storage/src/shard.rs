@@ -151,7 +151,8 @@ impl Shard {
     }
 
     /// Removes keys whose expiry has passed, at most `limit`; returns how many.
-    pub fn sweep_expired(&mut self, c: &Counters, now_ms: u64, limit: usize) -> usize {
+    /// `touched` hears of each removed key (WATCH).
+    pub fn sweep_expired(&mut self, c: &Counters, now_ms: u64, limit: usize, touched: &dyn Fn(&[u8])) -> usize {
         let mut n = 0;
         while n < limit {
             let Some((t, k)) = self.expires.first().cloned() else { break };
@@ -159,6 +160,7 @@ impl Shard {
                 break;
             }
             self.remove(c, &k);
+            touched(&k);
             c.expired_keys.fetch_add(1, Relaxed);
             n += 1;
         }

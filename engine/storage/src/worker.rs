@@ -63,8 +63,9 @@ fn maintenance_loop(inner: &Inner) {
     while !inner.wal.shutdown.load(Acquire) {
         std::thread::sleep(Duration::from_millis(100));
         let now = crate::now_ms();
-        for s in inner.shards.iter() {
-            lock(s).sweep_expired(&inner.counters, now, 256);
+        for (i, s) in inner.shards.iter().enumerate() {
+            let db = i / inner.per_db;
+            lock(s).sweep_expired(&inner.counters, now, 256, &|key| inner.watches.touch(db, key));
         }
         if last_compaction_check.elapsed() >= Duration::from_secs(1) {
             while !inner.wal.shutdown.load(Acquire) {

@@ -41,6 +41,8 @@ pub enum Denied {
     Key,
     /// The session's user was deleted or disabled after it authenticated.
     UserGone { user: String },
+    /// A channel (PUBLISH, SUBSCRIBE) or pattern (PSUBSCRIBE) outside the user's `&` rules.
+    Channel,
 }
 
 impl std::fmt::Display for Denied {
@@ -51,6 +53,7 @@ impl std::fmt::Display for Denied {
             }
             Denied::Key => f.write_str("NOPERM No permissions to access a key"),
             Denied::UserGone { user } => write!(f, "NOPERM User {user} is disabled or was deleted"),
+            Denied::Channel => f.write_str("NOPERM No permissions to access a channel"),
         }
     }
 }
@@ -189,6 +192,33 @@ impl Acl {
         for key in command_keys(spec.first_key, spec.last_key, spec.key_step, args) {
             if !u.key_patterns.iter().any(|p| crate::glob::matches(p.as_bytes(), key, false)) {
                 return Err(Denied::Key);
+            }
+        }
+        Ok(())
+    }
+
+    /// May `user` publish or subscribe to `names`? Under the `&pattern` rules a channel must
+    /// match one of the patterns; a PSUBSCRIBE pattern must equal one (Redis 7).
+    pub fn permit_channels(&self, user: &str, names: &[&[u8]], are_patterns: bool) -> Result<(), Denied> {
+        if user == "default" && self.default_unrestricted.load(Relaxed) {
+            return Ok(());
+        }
+        let Some(u) = self.user(user).filter(|u| u.enabled) else {
+            return Err(Denied::UserGone { user: user.to_string() });
+        };
+        if u.channel_patterns.iter().any(|p| p == "*") {
+            return Ok(());
+        }
+        for name in names {
+            let allowed = u.channel_patterns.iter().any(|p| {
+                if are_patterns {
+                    p.as_bytes() == *name
+                } else {
+                    crate::glob::matches(p.as_bytes(), name, false)
+                }
+            });
+            if !allowed {
+                return Err(Denied::Channel);
             }
         }
         Ok(())

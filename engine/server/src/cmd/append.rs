@@ -9,7 +9,7 @@ use bytes::Bytes;
 
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
     let suffix = args.get(2);
-    let (len, lsn) = ctx.shared.db.update(args.get(1), |slot| -> Result<usize, CmdError> {
+    let (len, lsn) = ctx.db().update(args.get(1), |slot| -> Result<usize, CmdError> {
         let mut joined = match slot.get() {
             Some(e) => as_str(e)?.to_vec(),
             None => Vec::new(),

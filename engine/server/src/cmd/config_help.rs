@@ -17,9 +17,5 @@ const LINES: &[&str] = &[
 ];
 
 pub fn run(ctx: &mut Ctx<'_>, _args: Args<'_>) -> CmdResult {
-    ctx.reply.array(LINES.len());
-    for line in LINES {
-        ctx.reply.simple(line);
-    }
-    Ok(())
+    super::help_reply(ctx, LINES)
 }

@@ -5,7 +5,7 @@ use crate::error::CmdResult;
 use crate::resp::Args;
 
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
-    let count = args.tail(1).iter().filter(|key| ctx.shared.db.kind(key).is_some()).count();
+    let count = args.tail(1).iter().filter(|key| ctx.db().kind(key).is_some()).count();
     ctx.reply.int(count as i64);
     Ok(())
 }

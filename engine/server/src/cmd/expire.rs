@@ -29,7 +29,7 @@ pub fn set_expire(ctx: &mut Ctx<'_>, args: Args<'_>, unit_ms: bool, absolute: bo
         return Err(CmdError::msg("ERR GT and LT options at the same time are not compatible"));
     }
     let ms = if unit_ms { Some(value) } else { value.checked_mul(1000) };
-    let (applied, lsn) = ctx.shared.db.update(args.get(1), |slot| -> Result<bool, CmdError> {
+    let (applied, lsn) = ctx.db().update(args.get(1), |slot| -> Result<bool, CmdError> {
         let Some(entry) = slot.get() else { return Ok(false) };
         let at = ms
             .and_then(|ms| if absolute { Some(ms) } else { ms.checked_add(slot.now_ms() as i64) })

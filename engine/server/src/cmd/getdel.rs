@@ -7,7 +7,7 @@ use crate::resp::Args;
 use bytes::Bytes;
 
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
-    let (old, lsn) = ctx.shared.db.update(args.get(1), |slot| -> Result<Option<Bytes>, CmdError> {
+    let (old, lsn) = ctx.db().update(args.get(1), |slot| -> Result<Option<Bytes>, CmdError> {
         let old = match slot.get() {
             Some(e) => as_str(e)?.clone(),
             None => return Ok(None),

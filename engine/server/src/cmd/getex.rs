@@ -35,7 +35,7 @@ pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
         }
         _ => return Err(CmdError::Syntax),
     };
-    let (value, lsn) = ctx.shared.db.update(args.get(1), |slot| -> Result<Option<Bytes>, CmdError> {
+    let (value, lsn) = ctx.db().update(args.get(1), |slot| -> Result<Option<Bytes>, CmdError> {
         let value = match slot.get() {
             Some(e) => as_str(e)?.clone(),
             None => return Ok(None),

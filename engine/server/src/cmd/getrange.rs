@@ -8,8 +8,9 @@ use crate::resp::Args;
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
     let start = arg_i64(args.get(2))?;
     let end = arg_i64(args.get(3))?;
+    let db = ctx.db();
     let reply = &mut *ctx.reply;
-    ctx.shared.db.read(args.get(1), |entry| {
+    db.read(args.get(1), |entry| {
         let s: &[u8] = match entry {
             Some(e) => as_str(e)?,
             None => b"",

@@ -8,7 +8,7 @@ use basalt_storage::{Entry, Value};
 use bytes::Bytes;
 
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
-    let (old, lsn) = ctx.shared.db.update(args.get(1), |slot| -> Result<Option<Bytes>, CmdError> {
+    let (old, lsn) = ctx.db().update(args.get(1), |slot| -> Result<Option<Bytes>, CmdError> {
         let old = match slot.get() {
             Some(e) => Some(as_str(e)?.clone()),
             None => None,

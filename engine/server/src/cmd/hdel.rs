@@ -7,7 +7,7 @@ use crate::resp::Args;
 use basalt_storage::{Kind, Value};
 
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
-    let (removed, lsn) = ctx.shared.db.update(args.get(1), |slot| -> Result<i64, CmdError> {
+    let (removed, lsn) = ctx.db().update(args.get(1), |slot| -> Result<i64, CmdError> {
         // Only touch the key when a field really goes, so a no-op HDEL logs nothing.
         match slot.get().map(|e| &e.value) {
             None => return Ok(0),

@@ -6,7 +6,7 @@ use crate::resp::Args;
 use basalt_storage::Value;
 
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
-    let found = ctx.shared.db.read(args.get(1), |entry| match entry.map(|e| &e.value) {
+    let found = ctx.db().read(args.get(1), |entry| match entry.map(|e| &e.value) {
         None => Ok(false),
         Some(Value::Hash(h)) => Ok(h.contains_key(args.get(2))),
         Some(_) => Err(CmdError::WrongType),

@@ -10,7 +10,7 @@ use bytes::Bytes;
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
     let delta = arg_i64(args.get(3))?;
     let field = args.get(2);
-    let (result, lsn) = ctx.shared.db.update(args.get(1), |slot| -> Result<i64, CmdError> {
+    let (result, lsn) = ctx.db().update(args.get(1), |slot| -> Result<i64, CmdError> {
         // Validate before touching the key, so a refused increment logs nothing.
         let current = match slot.get().map(|e| &e.value) {
             None => 0,

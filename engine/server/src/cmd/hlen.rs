@@ -6,7 +6,7 @@ use crate::resp::Args;
 use basalt_storage::Value;
 
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
-    let len = ctx.shared.db.read(args.get(1), |entry| match entry.map(|e| &e.value) {
+    let len = ctx.db().read(args.get(1), |entry| match entry.map(|e| &e.value) {
         None => Ok(0),
         Some(Value::Hash(h)) => Ok(h.len()),
         Some(_) => Err(CmdError::WrongType),

@@ -6,8 +6,9 @@ use crate::resp::Args;
 use basalt_storage::Value;
 
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
+    let db = ctx.db();
     let reply = &mut *ctx.reply;
-    ctx.shared.db.read(args.get(1), |entry| {
+    db.read(args.get(1), |entry| {
         let hash = match entry.map(|e| &e.value) {
             None => None,
             Some(Value::Hash(h)) => Some(h),

@@ -12,8 +12,9 @@ use basalt_storage::Value;
 
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
     parse_cursor(args.get(2))?;
+    let db = ctx.db();
     let reply = &mut *ctx.reply;
-    ctx.shared.db.read(args.get(1), |entry| {
+    db.read(args.get(1), |entry| {
         // As Redis: a missing key is an empty scan and the type is checked before the options.
         let hash = match entry.map(|e| &e.value) {
             None => {

@@ -11,7 +11,7 @@ pub fn set_fields(ctx: &mut Ctx<'_>, args: Args<'_>, name: &'static str) -> Resu
     if args.len() % 2 == 1 {
         return Err(CmdError::WrongArgs(name));
     }
-    let (added, lsn) = ctx.shared.db.update(args.get(1), |slot| -> Result<i64, CmdError> {
+    let (added, lsn) = ctx.db().update(args.get(1), |slot| -> Result<i64, CmdError> {
         let hash = collection_mut(slot, new_hash, pick_hash)?;
         let mut added = 0;
         let mut i = 2;

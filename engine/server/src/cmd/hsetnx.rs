@@ -9,7 +9,7 @@ use bytes::Bytes;
 
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
     let field = args.get(2);
-    let (set, lsn) = ctx.shared.db.update(args.get(1), |slot| -> Result<bool, CmdError> {
+    let (set, lsn) = ctx.db().update(args.get(1), |slot| -> Result<bool, CmdError> {
         // Look first so that an existing field does not mark the key as changed.
         match slot.get().map(|e| &e.value) {
             Some(Value::Hash(h)) if h.contains_key(field) => return Ok(false),

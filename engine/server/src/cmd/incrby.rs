@@ -10,7 +10,7 @@ use bytes::Bytes;
 
 /// Adds `delta` to the integer at `key` (0 if missing), keeping its TTL; replies the result.
 pub fn add(ctx: &mut Ctx<'_>, key: &[u8], delta: i64) -> CmdResult {
-    let (result, lsn) = ctx.shared.db.update(key, |slot| -> Result<i64, CmdError> {
+    let (result, lsn) = ctx.db().update(key, |slot| -> Result<i64, CmdError> {
         let current = match slot.get() {
             Some(e) => parse_i64(as_str(e)?).ok_or(CmdError::NotInteger)?,
             None => 0,

@@ -10,7 +10,7 @@ use bytes::Bytes;
 
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
     let delta = arg_f64(args.get(2))?;
-    let (result, lsn) = ctx.shared.db.update(args.get(1), |slot| -> Result<Bytes, CmdError> {
+    let (result, lsn) = ctx.db().update(args.get(1), |slot| -> Result<Bytes, CmdError> {
         let current = match slot.get() {
             Some(e) => parse_f64(as_str(e)?).ok_or(CmdError::NotFloat)?,
             None => 0.0,

@@ -11,7 +11,7 @@ pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
     let mut found = Vec::new();
     let mut cursor = 0;
     loop {
-        let page = ctx.shared.db.scan(cursor, 1024);
+        let page = ctx.db().scan(cursor, 1024);
         found.extend(page.keys.into_iter().filter(|(k, _)| all || glob::matches(pattern, k, false)).map(|(k, _)| k));
         cursor = page.cursor;
         if cursor == 0 {

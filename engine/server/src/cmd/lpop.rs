@@ -22,7 +22,7 @@ pub fn pop(ctx: &mut Ctx<'_>, args: Args<'_>, left: bool) -> CmdResult {
     if args.len() > 3 {
         return Err(CmdError::Syntax);
     }
-    let (popped, lsn) = ctx.shared.db.update(args.get(1), |slot| -> Result<Option<Vec<Bytes>>, CmdError> {
+    let (popped, lsn) = ctx.db().update(args.get(1), |slot| -> Result<Option<Vec<Bytes>>, CmdError> {
         match slot.get().map(|e| &e.value) {
             None => return Ok(None),
             Some(Value::List(_)) if count == Some(0) => return Ok(Some(Vec::new())),

@@ -8,7 +8,7 @@ use bytes::Bytes;
 
 /// Pushes `args[2..]` at the head (`left`) or tail; shared with RPUSH.
 pub fn push(ctx: &mut Ctx<'_>, args: Args<'_>, left: bool) -> CmdResult {
-    let (len, lsn) = ctx.shared.db.update(args.get(1), |slot| -> Result<usize, CmdError> {
+    let (len, lsn) = ctx.db().update(args.get(1), |slot| -> Result<usize, CmdError> {
         let list = collection_mut(slot, new_list, pick_list)?;
         for element in args.tail(2).iter() {
             let element = Bytes::copy_from_slice(element);

@@ -9,8 +9,9 @@ use basalt_storage::Value;
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
     let start = arg_i64(args.get(2))?;
     let stop = arg_i64(args.get(3))?;
+    let db = ctx.db();
     let reply = &mut *ctx.reply;
-    ctx.shared.db.read(args.get(1), |entry| {
+    db.read(args.get(1), |entry| {
         let list = match entry.map(|e| &e.value) {
             None => {
                 reply.array(0);

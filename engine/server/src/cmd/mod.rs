@@ -6,7 +6,8 @@ use crate::error::{CmdError, CmdResult};
 use crate::resp::number::{parse_f64, parse_i64};
 use crate::resp::{Args, Reply};
 use crate::server::Shared;
-use basalt_storage::{Db, Lsn};
+use crate::stats::LocalStats;
+use basalt_storage::{Keyspace, Lsn};
 
 /// A command handler: arguments in (`args.get(0)` is the name), reply out.
 pub type Handler = fn(&mut Ctx<'_>, Args<'_>) -> CmdResult;
@@ -20,11 +21,14 @@ pub struct Ctx<'a> {
     pub lsn: Option<Lsn>,
     /// Registry index of the running command.
     pub index: usize,
+    /// The connection's command counters (EXEC counts the commands it runs).
+    pub stats: &'a mut LocalStats,
 }
 
-impl Ctx<'_> {
-    pub fn db(&self) -> &Db {
-        &self.shared.db
+impl<'a> Ctx<'a> {
+    /// The database the connection selected.
+    pub fn db(&self) -> Keyspace<'a> {
+        self.shared.db.keyspace(self.session.db)
     }
 
     /// Records that this command wrote at `lsn` (0: nothing changed, nothing to wait for).
@@ -43,6 +47,15 @@ pub fn arg_i64(arg: &[u8]) -> Result<i64, CmdError> {
 /// A float argument that refuses NaN.
 pub fn arg_f64(arg: &[u8]) -> Result<f64, CmdError> {
     parse_f64(arg).ok_or(CmdError::NotFloat)
+}
+
+/// The reply of a `... HELP` subcommand: one simple string per line.
+pub fn help_reply(ctx: &mut Ctx<'_>, lines: &[&str]) -> CmdResult {
+    ctx.reply.array(lines.len());
+    for line in lines {
+        ctx.reply.simple(line);
+    }
+    Ok(())
 }
 
 /// Case-insensitive comparison of an argument with an option name.
@@ -83,7 +96,9 @@ pub mod dbsize;
 pub mod decr;
 pub mod decrby;
 pub mod del;
+pub mod discard;
 pub mod echo;
+pub mod exec;
 pub mod exists;
 pub mod expire;
 pub mod expireat;
@@ -118,14 +133,23 @@ pub mod lpop;
 pub mod lpush;
 pub mod lrange;
 pub mod mget;
+pub mod move_;
 pub mod mset;
 pub mod msetnx;
+pub mod multi;
 pub mod persist;
 pub mod pexpire;
 pub mod pexpireat;
 pub mod ping;
 pub mod psetex;
+pub mod psubscribe;
 pub mod pttl;
+pub mod publish;
+pub mod pubsub_channels;
+pub mod pubsub_help;
+pub mod pubsub_numpat;
+pub mod pubsub_numsub;
+pub mod punsubscribe;
 pub mod quit;
 pub mod randomkey;
 pub mod rename;
@@ -145,10 +169,15 @@ pub mod sismember;
 pub mod smembers;
 pub mod srem;
 pub mod strlen;
+pub mod subscribe;
+pub mod swapdb;
 pub mod time;
 pub mod ttl;
 pub mod type_;
 pub mod unlink;
+pub mod unsubscribe;
+pub mod unwatch;
+pub mod watch;
 pub mod zadd;
 pub mod zcard;
 pub mod zrange;

@@ -11,7 +11,7 @@ pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
         return Err(CmdError::WrongArgs("mset"));
     }
     let keys: Vec<&[u8]> = args.tail(1).iter().step_by(2).collect();
-    let ((), lsn) = ctx.shared.db.batch(&keys, |txn| {
+    let ((), lsn) = ctx.db().batch(&keys, |txn| {
         for (pair, key) in keys.iter().enumerate() {
             let value = Bytes::copy_from_slice(args.get(2 + 2 * pair));
             txn.put(key, Entry::new(Value::Str(value)));

@@ -11,7 +11,7 @@ pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
         return Err(CmdError::WrongArgs("msetnx"));
     }
     let keys: Vec<&[u8]> = args.tail(1).iter().step_by(2).collect();
-    let (set, lsn) = ctx.shared.db.batch(&keys, |txn| {
+    let (set, lsn) = ctx.db().batch(&keys, |txn| {
         if keys.iter().any(|k| txn.get(k).is_some()) {
             return false;
         }

@@ -5,7 +5,7 @@ use crate::error::CmdResult;
 use crate::resp::Args;
 
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
-    let (removed, lsn) = ctx.shared.db.update(args.get(1), |slot| {
+    let (removed, lsn) = ctx.db().update(args.get(1), |slot| {
         let had = slot.get().is_some_and(|e| e.expires_at_ms.is_some());
         if had {
             slot.set_expiry(None);

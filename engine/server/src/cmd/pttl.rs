@@ -7,7 +7,7 @@ use crate::resp::Args;
 /// Milliseconds left, -1 or -2, as TTL and PTTL report them.
 pub fn remaining_ms(ctx: &mut Ctx<'_>, key: &[u8]) -> Result<i64, crate::error::CmdError> {
     let now = basalt_storage::now_ms();
-    Ok(ctx.shared.db.read(key, |entry| match entry {
+    Ok(ctx.db().read(key, |entry| match entry {
         None => -2,
         Some(e) => match e.expires_at_ms {
             None => -1,

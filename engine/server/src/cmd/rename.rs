@@ -6,7 +6,7 @@ use crate::resp::Args;
 
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
     let (from, to) = (args.get(1), args.get(2));
-    let (result, lsn) = ctx.shared.db.batch(&[from, to], |txn| -> Result<(), CmdError> {
+    let (result, lsn) = ctx.db().batch(&[from, to], |txn| -> Result<(), CmdError> {
         if from == to {
             return txn.get(from).map(|_| ()).ok_or(CmdError::NoSuchKey);
         }

@@ -8,7 +8,7 @@ use basalt_storage::Value;
 use bytes::Bytes;
 
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
-    let (added, lsn) = ctx.shared.db.update(args.get(1), |slot| -> Result<i64, CmdError> {
+    let (added, lsn) = ctx.db().update(args.get(1), |slot| -> Result<i64, CmdError> {
         if let Some(Value::Set(s)) = slot.get().map(|e| &e.value) {
             if args.tail(2).iter().all(|m| s.contains(m)) {
                 return Ok(0);

@@ -12,7 +12,7 @@ pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
     let opts = parse_scan_options(args.tail(2), true, false)?;
     // An unknown TYPE matches nothing, as in Redis.
     let kind: Option<Option<Kind>> = opts.kind.map(Kind::from_name);
-    let page = ctx.shared.db.scan(cursor, opts.count);
+    let page = ctx.db().scan(cursor, opts.count);
     let keys: Vec<_> = page
         .keys
         .iter()

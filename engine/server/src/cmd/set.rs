@@ -53,7 +53,7 @@ pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
         TimeOption::Absolute { value, unit_ms } => Expiry::At(deadline(value, unit_ms, true, now, "set")?),
     };
     let value = Bytes::copy_from_slice(args.get(2));
-    let (result, lsn) = ctx.shared.db.update(args.get(1), |slot| -> Result<(bool, Option<Bytes>), CmdError> {
+    let (result, lsn) = ctx.db().update(args.get(1), |slot| -> Result<(bool, Option<Bytes>), CmdError> {
         let old = match slot.get() {
             Some(e) if get => Some(as_str(e)?.clone()),
             _ => None,

@@ -12,7 +12,7 @@ pub fn set_with_ttl(ctx: &mut Ctx<'_>, args: Args<'_>, unit_ms: bool, name: &'st
     let ttl = arg_i64(args.get(2))?;
     let at = deadline(ttl, unit_ms, false, basalt_storage::now_ms(), name)?;
     let value = Bytes::copy_from_slice(args.get(3));
-    let ((), lsn) = ctx.shared.db.update(args.get(1), |slot| put_with_expiry(slot, Value::Str(value), Expiry::At(at)))?;
+    let ((), lsn) = ctx.db().update(args.get(1), |slot| put_with_expiry(slot, Value::Str(value), Expiry::At(at)))?;
     ctx.wrote(lsn);
     ctx.reply.ok();
     Ok(())

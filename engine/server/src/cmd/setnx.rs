@@ -7,7 +7,7 @@ use basalt_storage::{Entry, Value};
 use bytes::Bytes;
 
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
-    let (set, lsn) = ctx.shared.db.update(args.get(1), |slot| {
+    let (set, lsn) = ctx.db().update(args.get(1), |slot| {
         if slot.get().is_some() {
             return false;
         }

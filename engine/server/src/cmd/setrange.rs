@@ -15,7 +15,7 @@ pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
     }
     let offset = offset as u64;
     let patch = args.get(3);
-    let (len, lsn) = ctx.shared.db.update(args.get(1), |slot| -> Result<usize, CmdError> {
+    let (len, lsn) = ctx.db().update(args.get(1), |slot| -> Result<usize, CmdError> {
         let current: Option<Vec<u8>> = match slot.get() {
             Some(e) => Some(as_str(e)?.to_vec()),
             None => None,

@@ -14,7 +14,7 @@ pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
             return Err(CmdError::Syntax);
         }
     }
-    if let Err(e) = ctx.db().sync() {
+    if let Err(e) = ctx.shared.db.sync() {
         if !args.tail(1).iter().any(|a| is(a, "force")) {
             return Err(CmdError::msg(format!("ERR Errors trying to SHUTDOWN. Check logs. ({e})")));
         }

@@ -5,7 +5,7 @@ use crate::error::CmdResult;
 use crate::resp::Args;
 
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
-    let name = ctx.shared.db.kind(args.get(1)).map_or("none", |k| k.name());
+    let name = ctx.db().kind(args.get(1)).map_or("none", |k| k.name());
     ctx.reply.simple(name);
     Ok(())
 }

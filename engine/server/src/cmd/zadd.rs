@@ -46,7 +46,7 @@ pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
     for p in (i..args.len()).step_by(2) {
         pairs.push((arg_f64(args.get(p))?, args.get(p + 1)));
     }
-    let (result, lsn) = ctx.shared.db.update(args.get(1), |slot| -> Result<(i64, Option<f64>), CmdError> {
+    let (result, lsn) = ctx.db().update(args.get(1), |slot| -> Result<(i64, Option<f64>), CmdError> {
         match slot.get().map(|e| &e.value) {
             None if xx => return Ok((0, None)),
             None | Some(Value::ZSet(_)) => {}

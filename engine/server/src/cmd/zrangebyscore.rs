@@ -139,7 +139,7 @@ pub fn write_members(reply: &mut Reply, members: &[(Bytes, f64)], with_scores: b
 
 /// Runs a query against `key` and replies.
 pub fn reply_range(ctx: &mut Ctx<'_>, key: &[u8], q: &Query) -> CmdResult {
-    let members = ctx.shared.db.read(key, |entry| match entry.map(|e| &e.value) {
+    let members = ctx.db().read(key, |entry| match entry.map(|e| &e.value) {
         None => Ok(Vec::new()),
         Some(Value::ZSet(z)) => Ok(select(z, q)),
         Some(_) => Err(CmdError::WrongType),

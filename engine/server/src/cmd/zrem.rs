@@ -7,7 +7,7 @@ use crate::resp::Args;
 use basalt_storage::{Kind, Value};
 
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
-    let (removed, lsn) = ctx.shared.db.update(args.get(1), |slot| -> Result<i64, CmdError> {
+    let (removed, lsn) = ctx.db().update(args.get(1), |slot| -> Result<i64, CmdError> {
         match slot.get().map(|e| &e.value) {
             None => return Ok(0),
             Some(Value::ZSet(z)) if !args.tail(2).iter().any(|m| z.score(m).is_some()) => return Ok(0),

@@ -6,7 +6,7 @@ use crate::resp::Args;
 use basalt_storage::Value;
 
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
-    let score = ctx.shared.db.read(args.get(1), |entry| match entry.map(|e| &e.value) {
+    let score = ctx.db().read(args.get(1), |entry| match entry.map(|e| &e.value) {
         None => Ok(None),
         Some(Value::ZSet(z)) => Ok(z.score(args.get(2))),
         Some(_) => Err(CmdError::WrongType),

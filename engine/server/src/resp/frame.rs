@@ -118,6 +118,11 @@ pub struct Args<'a> {
 }
 
 impl<'a> Args<'a> {
+    /// Arguments at `spans` of `base` (owned copies: `OwnedArgs`).
+    pub fn from_parts(base: &'a [u8], spans: &'a [Range<usize>]) -> Args<'a> {
+        Args { base, spans }
+    }
+
     pub fn len(&self) -> usize {
         self.spans.len()
     }

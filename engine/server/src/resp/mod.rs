@@ -6,7 +6,9 @@
 
 pub mod frame;
 pub mod number;
+pub mod owned;
 pub mod reply;
 
 pub use frame::{parse_frame, Args, Frame, Limits, Parsed, ProtocolError};
+pub use owned::OwnedArgs;
 pub use reply::Reply;

@@ -67,6 +67,11 @@ impl Reply {
         }
     }
 
+    /// An out-of-band push of `len` items (pub/sub): `>` in RESP3, an array in RESP2.
+    pub fn push(&mut self, len: usize) {
+        self.line(if self.resp3 { b'>' } else { b'*' }, len as i64);
+    }
+
     /// The null array: `*-1` in RESP2, `_` in RESP3.
     pub fn null_array(&mut self) {
         if self.resp3 {

@@ -58,3 +58,25 @@ pub fn segments(dir: &Path) -> Vec<PathBuf> {
     v.sort();
     v
 }
+
+/// SET key value in database `index`, waiting until it may be acknowledged.
+pub fn put_in(db: &Db, index: usize, key: &str, value: &str) {
+    let ((), lsn) = db
+        .keyspace(index)
+        .update(key.as_bytes(), |s| {
+            s.put(Entry::new(Value::Str(Bytes::copy_from_slice(value.as_bytes()))));
+        })
+        .unwrap();
+    db.wait_durable_blocking(lsn).unwrap();
+}
+
+/// The string of `key` in database `index`.
+pub fn get_in(db: &Db, index: usize, key: &str) -> Option<String> {
+    db.keyspace(index)
+        .read(key.as_bytes(), |e| match e.map(|e| &e.value) {
+            Some(Value::Str(b)) => Some(String::from_utf8(b.to_vec()).unwrap()),
+            Some(other) => panic!("{key} holds {:?}", other.kind()),
+            None => None,
+        })
+        .unwrap()
+}
