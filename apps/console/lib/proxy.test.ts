@@ -23,6 +23,7 @@ beforeAll(async () => {
       res.setHeader('set-cookie', ['basalt_session=abc; HttpOnly; Path=/', 'other=1; Path=/'])
       res.setHeader('content-type', 'application/json')
       res.statusCode = req.url?.startsWith('/v1/missing') ? 404 : 200
+      if (req.url === '/v1/forwarded') return res.end(JSON.stringify({ host: req.headers['x-forwarded-host'], proto: req.headers['x-forwarded-proto'] }))
       res.end(JSON.stringify({ method: req.method, url: req.url, cookie: req.headers.cookie ?? null, body }))
     })
   })
@@ -54,6 +55,15 @@ describe('proxyToApi', () => {
       body: '{"email":"a@b.test"}',
     })
     expect(res.headers.getSetCookie()).toEqual(['basalt_session=abc; HttpOnly; Path=/', 'other=1; Path=/'])
+  })
+
+  it("tells the API the console's host and scheme (its origin), unless a proxy in front already did", async () => {
+    const own = await proxyToApi(new Request('http://console.test:3000/v1/forwarded', { method: 'POST', body: '{}' }))
+    expect(await own.json()).toEqual({ host: 'console.test:3000', proto: 'http' })
+    const behind = await proxyToApi(
+      new Request('http://127.0.0.1:3000/v1/forwarded', { method: 'POST', body: '{}', headers: { 'x-forwarded-host': 'console.example', 'x-forwarded-proto': 'https' } }),
+    )
+    expect(await behind.json()).toEqual({ host: 'console.example', proto: 'https' })
   })
 
   it('passes error statuses through unchanged', async () => {

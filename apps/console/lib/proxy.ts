@@ -35,6 +35,17 @@ function forwardHeaders(source: Headers, clientIp: string | null): Headers {
   return headers
 }
 
+/**
+ * The console's own origin for the API (which refuses cookie-authenticated changes whose Origin
+ * is another one): the host and scheme the browser used, unless a proxy in front already said.
+ */
+function withForwardedOrigin(headers: Headers, requestUrl: string): Headers {
+  const url = new URL(requestUrl)
+  if (!headers.has('x-forwarded-host')) headers.set('x-forwarded-host', url.host)
+  if (!headers.has('x-forwarded-proto')) headers.set('x-forwarded-proto', url.protocol.replace(/:$/, ''))
+  return headers
+}
+
 export async function proxyToApi(request: Request): Promise<Response> {
   const method = request.method.toUpperCase()
   const hasBody = method !== 'GET' && method !== 'HEAD'
@@ -43,7 +54,7 @@ export async function proxyToApi(request: Request): Promise<Response> {
     upstream = await fetch(upstreamUrl(request.url), {
       method,
       // server.mjs makes this the real peer (a client's own X-Forwarded-For is dropped there).
-      headers: forwardHeaders(request.headers, request.headers.get('x-forwarded-for')),
+      headers: withForwardedOrigin(forwardHeaders(request.headers, request.headers.get('x-forwarded-for')), request.url),
       body: hasBody ? request.body : undefined,
       redirect: 'manual',
       signal: request.signal,
