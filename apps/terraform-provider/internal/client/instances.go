@@ -91,12 +91,13 @@ type CreateInstanceRequest struct {
 
 // UpdateInstanceRequest is UpdateInstanceDto: only the fields set are changed.
 type UpdateInstanceRequest struct {
-	Name               *string           `json:"name,omitempty"`
-	InstanceType       *string           `json:"instance_type,omitempty"`
-	DiskGib            *int64            `json:"disk_gib,omitempty"`
-	Tags               map[string]string `json:"tags,omitempty"`
-	DeletionProtection *bool             `json:"deletion_protection,omitempty"`
-	Parameters         *Parameters       `json:"parameters,omitempty"`
+	Name         *string `json:"name,omitempty"`
+	InstanceType *string `json:"instance_type,omitempty"`
+	DiskGib      *int64  `json:"disk_gib,omitempty"`
+	// A pointer: omitempty drops an empty map, but {} is a change (remove every tag).
+	Tags               *map[string]string `json:"tags,omitempty"`
+	DeletionProtection *bool              `json:"deletion_protection,omitempty"`
+	Parameters         *Parameters        `json:"parameters,omitempty"`
 }
 
 // Accepted is the answer of a change: the instance now and the operation doing the work

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -74,8 +75,12 @@ func TestInstancePatchOnlyWhatChanged(t *testing.T) {
 	if patch.InstanceType == nil || *patch.InstanceType != "kv.standard.large" || patch.Name != nil || patch.DiskGib != nil {
 		t.Errorf("PATCH %+v: want only instance_type and tags", patch)
 	}
-	if patch.Tags == nil || len(patch.Tags) != 0 {
-		t.Errorf("removing every tag must send tags {}, got %#v", patch.Tags)
+	body, err := json.Marshal(patch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"instance_type":"kv.standard.large","tags":{}}`; string(body) != want {
+		t.Errorf("PATCH body %s, want %s (removing every tag sends tags {})", body, want)
 	}
 }
 

@@ -456,11 +456,7 @@ func instancePatch(ctx context.Context, plan, state *InstanceResourceModel) (*cl
 	if !plan.Tags.Equal(state.Tags) {
 		tags, d := tagsFromModel(ctx, plan.Tags)
 		diags.Append(d...)
-		patch.Tags, changed = tags, true
-		if len(tags) == 0 {
-			// An empty map would be dropped by omitempty; the API replaces tags with {}.
-			patch.Tags = map[string]string{}
-		}
+		patch.Tags, changed = &tags, true
 	}
 	if !plan.Parameters.IsUnknown() && !plan.Parameters.Equal(state.Parameters) {
 		params, d := parametersFromModel(ctx, plan.Parameters)

@@ -58,6 +58,7 @@ data "basalt_instance" "test" {
 // real instance costs 30-60 s here, so the lifecycle shares one.
 func TestAccInstance_lifecycle(t *testing.T) {
 	p := accPlatform(t)
+	t.Parallel() // beside the failing create, which has a platform of its own
 	var firstURI, firstID string
 	remember := func(s *terraform.State) error {
 		first := s.RootModule().Resources["basalt_instance.test"].Primary
