@@ -60,3 +60,22 @@ cgroup_remove() {
     rmdir "$dir" 2>/dev/null || true
   done
 }
+
+# cgroup_kill NAME: kills every process left in the VM's cgroup (a VM whose systemd-nspawn
+# was killed leaves its container's processes behind, holding its root and its address).
+cgroup_kill() {
+  local dir pid
+  for dir in $(cgroup_dirs "$1"); do
+    [ -d "$dir" ] || continue
+    if [ -f "$dir/cgroup.kill" ]; then
+      echo 1 > "$dir/cgroup.kill"
+    else
+      for pid in $(find "$dir" -name cgroup.procs -exec cat {} + 2>/dev/null); do kill -KILL "$pid" 2>/dev/null || true; done
+    fi
+  done
+  # Wait until they are gone (a killed process still holds its mounts until reaped).
+  for _ in $(seq 1 50); do
+    [ -z "$(for dir in $(cgroup_dirs "$1"); do find "$dir" -name cgroup.procs -exec cat {} + 2>/dev/null; done)" ] && return 0
+    sleep 0.1
+  done
+}

@@ -39,9 +39,8 @@ trap remove_on_failure EXIT
 mkdir -p "$VM_DIR/root"
 echo "$VM_IP" > "$VM_DIR/address"
 echo "$(vm_machine_name "$VM_IP")" > "$VM_DIR/machine"
-disk_mount "$VM_DISK_GB"
-overlay_mount
-[ -f "$VM_DIR/disk/upper/.basalt-provisioned" ] || provision_root
+disk_create "$VM_DISK_GB"
+[ -f "$VM_DIR/host_key.pub" ] || with_vm_root provision_root
 pin_host_key
 
 vm_boot "$boot_timeout"

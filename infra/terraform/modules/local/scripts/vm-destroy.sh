@@ -12,10 +12,12 @@ VM_NAME=$(basename "$VM_DIR")
 shutdown_timeout=${VM_SHUTDOWN_TIMEOUT:-20}
 
 vm_stop "$shutdown_timeout"
-if mountpoint -q "$VM_DIR/root" 2>/dev/null; then
-  umount "$VM_DIR/root" || umount -l "$VM_DIR/root"
-fi
-disk_unmount
+# A VM made before its mounts moved into a namespace of its own has them in the host's.
+for mount in "$VM_DIR/root" "$VM_DIR/disk"; do
+  if mountpoint -q "$mount" 2>/dev/null; then umount "$mount" || umount -l "$mount"; fi
+done
+# The VM's mounts lived in its namespace and are gone with it, so the disk is free.
+disk_released || echo "warning: the disk image of VM $VM_NAME is still in use; its space is freed when that ends" >&2
 cgroup_remove "$(vm_machine_name "$VM_IP")"
 rm -rf "$VM_DIR"
 if [ -f "$VM_KNOWN_HOSTS" ]; then

@@ -12,10 +12,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 disk_needs_growing "$VM_DISK_GB" || { echo "VM $VM_NAME: disk is ${VM_DISK_GB} GiB already"; exit 0; }
 
 vm_stop "${VM_SHUTDOWN_TIMEOUT:-20}"
-if mountpoint -q "$VM_DIR/root"; then umount "$VM_DIR/root"; fi
-disk_unmount
 disk_grow_offline "$VM_DISK_GB"
-disk_mount "$VM_DISK_GB"
-overlay_mount
 vm_boot "${VM_BOOT_TIMEOUT:-90}"
 echo "VM $VM_NAME: disk ${VM_DISK_GB} GiB"

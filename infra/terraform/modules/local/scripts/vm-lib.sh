@@ -52,19 +52,38 @@ routed_via_bridge() {
   [[ "$route" == *" dev $VM_BRIDGE "* ]]
 }
 
-# disk_mount GIB: the VM's disk, a sparse image file of GIB GiB holding an ext4 filesystem,
-# mounted at $VM_DIR/disk. The VM's writable layer lives on it, so writing past the disk's
-# size fails inside the VM (ENOSPC) and never fills the host's disk.
-disk_mount() {
+# The VM's disk: a sparse image file holding an ext4 filesystem of the VM's disk_gib. Its
+# writable layer lives there, so writing past the disk's size fails inside the VM (ENOSPC)
+# and never fills the host's disk. The disk and the VM's root (the image with the writable
+# layer on top) are mounted only in a private mount namespace of the VM's own, never in the
+# host's: every container started later copies the host's mounts into its namespace, where
+# they would outlive the VM and keep its disk in use (a filesystem grown or removed under
+# them would be corrupted or never freed).
+
+# disk_create GIB: makes the disk image once.
+disk_create() {
   local image="$VM_DIR/disk.img"
-  mkdir -p "$VM_DIR/disk"
-  if [ ! -f "$image" ]; then
-    truncate -s "${1}G" "$image.new"
-    mkfs.ext4 -q -F -m 0 -L basalt-vm "$image.new" || fail "mkfs.ext4 of the VM's ${1} GiB disk failed"
-    mv "$image.new" "$image"
-  fi
-  mountpoint -q "$VM_DIR/disk" || mount -o loop "$image" "$VM_DIR/disk" || fail "mounting the VM's disk image failed"
+  [ -f "$image" ] && return 0
+  truncate -s "${1}G" "$image.new"
+  mkfs.ext4 -q -F -m 0 -L basalt-vm "$image.new" || fail "mkfs.ext4 of the VM's ${1} GiB disk failed"
+  mv "$image.new" "$image"
+}
+
+# vm_mounts: mounts the disk and, over it, the VM's root (run inside the VM's namespace).
+vm_mounts() {
+  mkdir -p "$VM_DIR/disk" "$VM_DIR/root"
+  mount -o loop "$VM_DIR/disk.img" "$VM_DIR/disk" || fail "mounting the VM's disk image failed"
   mkdir -p "$VM_DIR/disk/upper" "$VM_DIR/disk/work"
+  mount -t overlay overlay \
+    -o "lowerdir=$VM_IMAGE,upperdir=$VM_DIR/disk/upper,workdir=$VM_DIR/disk/work" "$VM_DIR/root"
+}
+
+# with_vm_root FUNCTION: runs FUNCTION of this file with the VM's root mounted at
+# $VM_DIR/root, in a mount namespace that ends with it (the disk is free again after).
+with_vm_root() {
+  unshare --mount --propagation private bash -c '. "$1"; set -euo pipefail; vm_mounts; "$2"' \
+    with-vm-root "$here/vm-lib.sh" "$1"
+  disk_released || fail "the VM's disk image is still in use after $1"
 }
 
 # disk_needs_growing GIB: the disk image is smaller than GIB GiB (a disk never shrinks).
@@ -73,28 +92,27 @@ disk_needs_growing() {
   [ "$(stat -c %s "$VM_DIR/disk.img")" -lt $(($1 * 1024 * 1024 * 1024)) ]
 }
 
-# disk_grow_offline GIB: grows the unmounted image and its filesystem. Offline, because
-# online growth (EXT4_IOC_RESIZE_FS) is refused where the host runs in a container.
+# disk_grow_offline GIB: grows the image and its filesystem while nothing uses them.
+# Offline, because online growth (EXT4_IOC_RESIZE_FS) is refused where the host runs in a
+# container.
 disk_grow_offline() {
   local image="$VM_DIR/disk.img" out
+  disk_released || fail "the VM's disk image is still in use (a loop device holds it): not growing it"
   truncate -s "${1}G" "$image"
   out=$(e2fsck -f -p "$image" 2>&1) || [ $? -le 1 ] || fail "e2fsck of the VM's disk failed: $out"
   out=$(resize2fs "$image" 2>&1) || fail "resize2fs of the VM's disk to ${1} GiB failed: $out"
 }
 
-# disk_unmount: the disk image's mount (and so its loop device) goes away.
-disk_unmount() {
-  if mountpoint -q "$VM_DIR/disk" 2>/dev/null; then
-    umount "$VM_DIR/disk" || umount -l "$VM_DIR/disk"
-  fi
-}
-
-# overlay_mount: the VM's root is the image with the VM's own writable layer on top, kept on
-# the VM's disk.
-overlay_mount() {
-  mountpoint -q "$VM_DIR/root" && return 0
-  mount -t overlay overlay \
-    -o "lowerdir=$VM_IMAGE,upperdir=$VM_DIR/disk/upper,workdir=$VM_DIR/disk/work" "$VM_DIR/root"
+# disk_released: no loop device holds the disk image: its namespace, and so its mounts, are
+# gone (the loop device clears itself then). Waits up to 10 s.
+disk_released() {
+  local attached
+  for _ in $(seq 1 100); do
+    attached=$(losetup -j "$VM_DIR/disk.img" 2>/dev/null || true)
+    [ -z "$attached" ] && return 0
+    sleep 0.1
+  done
+  return 1
 }
 
 # provision_root: first-boot settings written into the VM's layer, as cloud-init would:
@@ -130,13 +148,15 @@ NETWORK
   install -d -m 700 "$root/root/.ssh"
   install -m 600 "$VM_SSH_PUBKEY" "$root/root/.ssh/authorized_keys"
   touch "$VM_DIR/disk/upper/.basalt-provisioned"
+  # The host pins this key; it reads it here, outside the VM's namespace.
+  cp "$root/etc/ssh/ssh_host_ed25519_key.pub" "$VM_DIR/host_key.pub"
 }
 
 # pin_host_key: the project's known_hosts holds this VM's key for its address, and no
 # stale key of an earlier VM that had the same address.
 pin_host_key() {
   local key
-  key=$(cut -d' ' -f1,2 "$VM_DIR/root/etc/ssh/ssh_host_ed25519_key.pub")
+  key=$(cut -d' ' -f1,2 "$VM_DIR/host_key.pub")
   mkdir -p "$(dirname "$VM_KNOWN_HOSTS")"
   (
     flock 9
@@ -159,9 +179,10 @@ address_answers() {
   timeout 0.3 bash -c 'exec 3<>"/dev/tcp/$0/22"' "$VM_IP" 2>/dev/null
 }
 
-# vm_boot SECONDS: sets the VM's cgroup limits and boots it from its mounted root; returns
-# when sshd answers. The VM runs in its own session so that it outlives Terraform and the
-# worker; the wrapper moves itself into the VM's cgroup before it becomes systemd-nspawn.
+# vm_boot SECONDS: sets the VM's cgroup limits and boots it; returns when sshd answers. The
+# VM runs in its own session so that it outlives Terraform and the worker; the wrapper moves
+# itself into the VM's cgroup and a mount namespace of its own, mounts the VM's disk and
+# root there (vm_mounts), and becomes systemd-nspawn: the mounts end with the VM.
 vm_boot() {
   local machine
   machine=$(cat "$VM_DIR/machine")
@@ -171,15 +192,18 @@ vm_boot() {
   rm -f "$VM_DIR/nspawn.pid"
   # An empty environment but PATH: the VM process never holds what Terraform was given
   # (PG_CONN_STR, the state database's URL).
-  setsid env -i PATH="$PATH" bash -c '
+  setsid env -i PATH="$PATH" VM_DIR="$VM_DIR" VM_IMAGE="$VM_IMAGE" unshare --mount --propagation private bash -c '
     . "$1"
+    . "$6"
+    set -e
     cgroup_enter "$2" $$
+    vm_mounts
     echo $$ > "$3/nspawn.pid"
     exec systemd-nspawn --quiet --boot --register=no --keep-unit \
       --directory="$3/root" --machine="$2" --hostname="$4" \
       --network-bridge="$5" --console=read-only --link-journal=no \
       --resolv-conf=off --timezone=off
-  ' vm-boot "$here/cgroup.sh" "$machine" "$VM_DIR" "$VM_NAME" "$VM_BRIDGE" \
+  ' vm-boot "$here/cgroup.sh" "$machine" "$VM_DIR" "$VM_NAME" "$VM_BRIDGE" "$here/vm-lib.sh" \
     </dev/null >>"$VM_DIR/console.log" 2>&1 &
   disown
   wait_for_pid_file 5
@@ -215,14 +239,18 @@ wait_for_ssh() {
 # vm_stop SECONDS: ask the VM to power off (SIGTERM makes systemd-nspawn shut the
 # container down cleanly), and kill it if it has not stopped in time.
 vm_stop() {
-  vm_running || return 0
   local pid deadline=$((SECONDS + $1))
-  pid=$(cat "$VM_DIR/nspawn.pid")
-  kill -TERM "$pid" 2>/dev/null || true
-  while [ -d "/proc/$pid" ] && ((SECONDS < deadline)); do sleep 0.1; done
-  if [ -d "/proc/$pid" ]; then
-    echo "VM $VM_NAME did not power off within $1 s; killing it" >&2
-    kill -KILL "$pid" 2>/dev/null || true
-    while [ -d "/proc/$pid" ]; do sleep 0.1; done
+  if vm_running; then
+    pid=$(cat "$VM_DIR/nspawn.pid")
+    kill -TERM "$pid" 2>/dev/null || true
+    while [ -d "/proc/$pid" ] && ((SECONDS < deadline)); do sleep 0.1; done
+    if [ -d "/proc/$pid" ]; then
+      echo "VM $VM_NAME did not power off within $1 s; killing it" >&2
+      kill -KILL "$pid" 2>/dev/null || true
+      while [ -d "/proc/$pid" ]; do sleep 0.1; done
+    fi
   fi
+  # A container whose systemd-nspawn was killed leaves its processes behind, and with them
+  # its mount namespace, which keeps the VM's disk in use: none may outlive the VM.
+  if [ -f "$VM_DIR/machine" ]; then cgroup_kill "$(cat "$VM_DIR/machine")"; fi
 }
