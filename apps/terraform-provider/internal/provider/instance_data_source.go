@@ -2,9 +2,11 @@ package provider
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -72,16 +74,14 @@ func (d *InstanceDataSource) Read(ctx context.Context, req datasource.ReadReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	inst, err := d.data.client.GetInstance(ctx, d.data.project, state.ID.ValueString())
-	if err != nil {
-		resp.Diagnostics.AddError("Reading the instance failed", err.Error())
+	inst, allowlist, diags := readInstance(ctx, d.data, state.ID.ValueString())
+	resp.Diagnostics.Append(diags...)
+	if inst == nil && !diags.HasError() {
+		resp.Diagnostics.AddAttributeError(path.Root("id"), "No such instance", fmt.Sprintf("instance %s does not exist in project %s (or was deleted)", state.ID.ValueString(), d.data.project))
+	}
+	if resp.Diagnostics.HasError() {
 		return
 	}
-	allowlist, err := d.data.client.GetAllowlist(ctx, d.data.project, inst.ID)
-	if err != nil {
-		resp.Diagnostics.AddError("Reading the instance's allowlist failed", err.Error())
-		return
-	}
-	resp.Diagnostics.Append(state.setFromAPI(inst, allowlist.Items)...)
+	resp.Diagnostics.Append(state.setFromAPI(inst, allowlist)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }

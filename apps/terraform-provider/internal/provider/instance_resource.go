@@ -74,7 +74,7 @@ func (r *InstanceResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"with an endpoint, a `default` user and an IP allowlist. Create, update and delete wait on the operation the API " +
 			"returns; a failed operation's step, message and output tail are the error. Resize, disk growth, allowlist, tags, " +
 			"parameters, deletion protection and password rotation change the instance in place.",
-		Attributes: map[string]schema.Attribute{
+		Attributes: withAttributes(map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "Instance ID (a UUID); `terraform import basalt_instance.NAME ID` imports by it.",
 				Computed:            true,
@@ -100,19 +100,6 @@ func (r *InstanceResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				Computed:            true,
 				Validators:          []validator.Int64{int64validator.Between(1, 100000)},
 				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
-			},
-			"password": schema.StringAttribute{
-				MarkdownDescription: "Password of the `default` user: 12-128 printable ASCII characters without spaces, quotes or backslashes. " +
-					"When absent, Basalt generates one and it is only in the sensitive `connection_uri`. Changing it rotates the password in place: " +
-					"the new one works at once and the old one keeps working until it is revoked or the rotation window ends. " +
-					"Terraform 1.5 has no write-only attributes, so a password set here is kept (marked sensitive) in the state; see the provider README.",
-				Optional:   true,
-				Sensitive:  true,
-				Validators: []validator.String{stringvalidator.RegexMatches(mustCompile(dbPasswordPattern), "must be 12-128 printable ASCII characters without spaces, quotes or backslashes")},
-			},
-			"password_version": schema.Int64Attribute{
-				MarkdownDescription: "Change this number to rotate the `default` user's password in place: to `password` when it is set, else to a newly generated one. The old password keeps working until revoked or the rotation window ends.",
-				Optional:            true,
 			},
 			"allowlist": schema.SetNestedAttribute{
 				MarkdownDescription: "Networks allowed to connect. Empty (the default) lets every address in. A bare address means one host; " +
@@ -221,18 +208,12 @@ func (r *InstanceResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				Computed:            true,
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
-			"connection_uri": schema.StringAttribute{
-				MarkdownDescription: "`redis://default:PASSWORD@HOST:PORT` (`rediss://` with TLS) for `redis-cli -u` and client libraries. Sensitive. Null after an import until the password is rotated, because the API never returns a password again.",
-				Computed:            true,
-				Sensitive:           true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
 			"created_at": schema.StringAttribute{
 				MarkdownDescription: "When the instance was created (RFC 3339).",
 				Computed:            true,
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
-		},
+		}, passwordAttributes("the `default` user", "`redis://default:PASSWORD@HOST:PORT` (`rediss://` with TLS)")),
 		Blocks: map[string]schema.Block{
 			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Update: true, Delete: true}),
 		},
@@ -255,18 +236,7 @@ func (r *InstanceResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		resp.Diagnostics.AddAttributeError(path.Root("disk_gib"), "Disks only grow",
 			fmt.Sprintf("disk_gib is %d now and cannot shrink to %d.", state.DiskGib.ValueInt64(), plan.DiskGib.ValueInt64()))
 	}
-	if passwordRotates(plan.Password, plan.PasswordVersion, state.Password, state.PasswordVersion) {
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("connection_uri"), types.StringUnknown())...)
-	}
-}
-
-// passwordRotates is the one rule for when an update rotates a password: the password changed,
-// or password_version was set to a new value (removing password_version rotates nothing).
-func passwordRotates(planPassword types.String, planVersion types.Int64, statePassword types.String, stateVersion types.Int64) bool {
-	if !planPassword.Equal(statePassword) {
-		return true
-	}
-	return !planVersion.IsNull() && !planVersion.Equal(stateVersion)
+	planRotation(ctx, req, resp)
 }
 
 func (r *InstanceResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -318,19 +288,12 @@ func (r *InstanceResource) Create(ctx context.Context, req resource.CreateReques
 	resp.Diagnostics.Append(waited...)
 }
 
-// readInto reads the instance and its allowlist into m; found is false after a 404 or delete.
-func (r *InstanceResource) readInto(ctx context.Context, m *InstanceResourceModel, id, password string) (diags diagnostics) {
-	inst, err := r.data.client.GetInstance(ctx, r.data.project, id)
-	if err != nil {
-		diags.AddError("Reading the instance failed", err.Error())
-		return diags
+// readInto reads the instance and its allowlist into m.
+func (r *InstanceResource) readInto(ctx context.Context, m *InstanceResourceModel, id, password string) diagnostics {
+	inst, allowlist, diags := readInstance(ctx, r.data, id)
+	if !diags.HasError() {
+		diags.Append(m.setFromAPI(inst, allowlist, password)...)
 	}
-	allowlist, err := r.data.client.GetAllowlist(ctx, r.data.project, id)
-	if err != nil {
-		diags.AddError("Reading the instance's allowlist failed", err.Error())
-		return diags
-	}
-	diags.Append(m.setFromAPI(inst, allowlist.Items, password)...)
 	return diags
 }
 
@@ -340,26 +303,40 @@ func (r *InstanceResource) Read(ctx context.Context, req resource.ReadRequest, r
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	inst, err := r.data.client.GetInstance(ctx, r.data.project, state.ID.ValueString())
-	if client.IsNotFound(err) || (err == nil && inst.Gone()) {
+	inst, allowlist, diags := readInstance(ctx, r.data, state.ID.ValueString())
+	if inst == nil && !diags.HasError() {
 		resp.State.RemoveResource(ctx)
 		return
 	}
-	if err != nil {
-		resp.Diagnostics.AddError("Reading the instance failed", err.Error())
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
 		return
 	}
-	allowlist, err := r.data.client.GetAllowlist(ctx, r.data.project, inst.ID)
-	if client.IsNotFound(err) {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if err != nil {
-		resp.Diagnostics.AddError("Reading the instance's allowlist failed", err.Error())
-		return
-	}
-	resp.Diagnostics.Append(state.setFromAPI(inst, allowlist.Items, knownPassword(state.ConnectionURI, state.Password))...)
+	resp.Diagnostics.Append(state.setFromAPI(inst, allowlist, knownPassword(state.ConnectionURI, state.Password))...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// readInstance is an instance and its allowlist as the API has them now; a nil instance with
+// no error means it is gone (404, or status deleted).
+func readInstance(ctx context.Context, data *providerData, id string) (*client.Instance, []client.AllowlistEntry, diagnostics) {
+	var diags diagnostics
+	inst, err := data.client.GetInstance(ctx, data.project, id)
+	if client.IsNotFound(err) || (err == nil && inst.Gone()) {
+		return nil, nil, diags
+	}
+	if err != nil {
+		diags.AddError("Reading the instance failed", err.Error())
+		return nil, nil, diags
+	}
+	allowlist, err := data.client.GetAllowlist(ctx, data.project, id)
+	if client.IsNotFound(err) {
+		return nil, nil, diags
+	}
+	if err != nil {
+		diags.AddError("Reading the instance's allowlist failed", err.Error())
+		return nil, nil, diags
+	}
+	return inst, allowlist.Items, diags
 }
 
 // knownPassword is the password the provider last set: from the connection URI, else the

@@ -58,7 +58,7 @@ func (r *InstanceUserResource) Schema(ctx context.Context, _ resource.SchemaRequ
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A database user of a Basalt instance (an ACL user of the engine). Changes are applied to the running engine and waited on. " +
 			"Import with `terraform import basalt_instance_user.NAME INSTANCE_ID/USERNAME`.",
-		Attributes: map[string]schema.Attribute{
+		Attributes: withAttributes(map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "`INSTANCE_ID/USERNAME`.",
 				Computed:            true,
@@ -80,24 +80,7 @@ func (r *InstanceUserResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				Required:            true,
 				Validators:          []validator.String{stringvalidator.OneOf(permissions...)},
 			},
-			"password": schema.StringAttribute{
-				MarkdownDescription: "The user's password: 12-128 printable ASCII characters without spaces, quotes or backslashes. When absent, Basalt generates one and it is only in the sensitive `connection_uri`. " +
-					"Changing it rotates in place: the new one works at once, the old one until revoked or the rotation window ends. Kept (sensitive) in the state on Terraform 1.5; see the provider README.",
-				Optional:   true,
-				Sensitive:  true,
-				Validators: []validator.String{stringvalidator.RegexMatches(mustCompile(dbPasswordPattern), "must be 12-128 printable ASCII characters without spaces, quotes or backslashes")},
-			},
-			"password_version": schema.Int64Attribute{
-				MarkdownDescription: "Change this number to rotate the password in place: to `password` when set, else to a newly generated one.",
-				Optional:            true,
-			},
-			"connection_uri": schema.StringAttribute{
-				MarkdownDescription: "`redis://USERNAME:PASSWORD@HOST:PORT` of the instance's endpoint for this user. Sensitive. Null after an import until the password is rotated.",
-				Computed:            true,
-				Sensitive:           true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-		},
+		}, passwordAttributes("the user", "`redis://USERNAME:PASSWORD@HOST:PORT` of the instance's endpoint")),
 		Blocks: map[string]schema.Block{
 			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Update: true, Delete: true}),
 		},
@@ -108,15 +91,7 @@ func (r *InstanceUserResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
 		return
 	}
-	var plan, state InstanceUserResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if passwordRotates(plan.Password, plan.PasswordVersion, state.Password, state.PasswordVersion) {
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("connection_uri"), types.StringUnknown())...)
-	}
+	planRotation(ctx, req, resp)
 }
 
 // userID is the import ID and id attribute: INSTANCE_ID/USERNAME.
