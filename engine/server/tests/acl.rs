@@ -138,3 +138,37 @@ async fn users_file_option() {
     }
     assert!(file.exists() && !dir.0.join("users.acl").exists());
 }
+
+/// The control plane's user (`basalt:` prefix) comes only from the users file: an admin user
+/// can neither change nor delete it, and it keeps working.
+#[tokio::test]
+async fn control_plane_user_is_out_of_reach_of_acl_commands() {
+    let dir = TempDir::new("acl-reserved");
+    let file = dir.0.join("users.acl");
+    let hash = |p: &str| basalt_server::acl::hash::hash_password(p.as_bytes());
+    std::fs::write(
+        &file,
+        format!(
+            "user default on #{} ~* &* +@all\nuser basalt:control-plane on #{} resetkeys -@all +auth +ping +acl|load\n",
+            hash("admin-pw"),
+            hash("control-pw")
+        ),
+    )
+    .unwrap();
+    let file_arg = file.to_str().unwrap().to_string();
+    let server = start(&dir, &[("users-file", &file_arg)]).await;
+    let mut admin = server.client().await;
+    assert_eq!(admin.call(&["AUTH", "admin-pw"]).await, "+OK\r\n");
+    let refused = "-ERR The user 'basalt:control-plane' belongs to the control plane; only its users file changes it\r\n";
+    assert_eq!(admin.call(&["ACL", "SETUSER", "basalt:control-plane", "+@all", "nopass"]).await, refused);
+    assert_eq!(admin.call(&["ACL", "DELUSER", "basalt:control-plane"]).await, refused);
+    assert_eq!(admin.call(&["ACL", "SETUSER", "basalt:other", "on", "nopass", "+@all"]).await, "-ERR The user 'basalt:other' belongs to the control plane; only its users file changes it\r\n");
+    let mut control = server.client().await;
+    assert_eq!(control.call(&["AUTH", "basalt:control-plane", "control-pw"]).await, "+OK\r\n");
+    assert_eq!(control.call(&["ACL", "LOAD"]).await, "+OK\r\n");
+    assert_eq!(
+        control.call(&["SET", "k", "v"]).await,
+        "-NOPERM User basalt:control-plane has no permissions to run the 'set' command\r\n"
+    );
+    server.stop().await;
+}

@@ -24,6 +24,19 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, RwLock};
 pub use user::User;
 
+/// Users named with this prefix belong to the managed service's control plane (its own user for
+/// health checks and live changes). Only the users file sets them (`ACL LOAD`, a restart):
+/// `ACL SETUSER` and `ACL DELUSER` refuse them, so a customer's admin user can neither lock the
+/// control plane out nor give that user more rights. Customers' usernames cannot hold a `:`.
+pub const RESERVED_PREFIX: &str = "basalt:";
+
+fn reserved(name: &str) -> Result<(), String> {
+    if name.starts_with(RESERVED_PREFIX) {
+        return Err(format!("ERR The user '{name}' belongs to the control plane; only its users file changes it"));
+    }
+    Ok(())
+}
+
 /// Every user, and where they are kept.
 pub struct Acl {
     users: RwLock<BTreeMap<String, Arc<User>>>,
@@ -129,6 +142,7 @@ impl Acl {
         if name.is_empty() || name.contains(|c: char| c.is_whitespace() || c.is_control()) {
             return Err("ERR Usernames can't contain spaces or null characters".to_string());
         }
+        reserved(name)?;
         self.change(|users| {
             let mut user = users.get(name).map(|u| (**u).clone()).unwrap_or_else(|| User::new(name));
             for rule in rules {
@@ -147,6 +161,7 @@ impl Acl {
         if names.iter().any(|n| n == "default") {
             return Err("ERR The 'default' user cannot be removed".to_string());
         }
+        names.iter().try_for_each(|n| reserved(n))?;
         let removed = self.change(|users| Ok(names.iter().filter(|n| users.remove(n.as_str()).is_some()).count()))?;
         crate::log::event("info", "acl_users_deleted", &[("users", &names.join(" ")), ("removed", &removed.to_string())]);
         Ok(removed)
