@@ -206,9 +206,10 @@ export const allowlistEntries = pgTable(
 
 /**
  * The control plane's own engine user of an instance (health checks, live changes): never a
- * customer's. Its password is generated, sealed with the master key, and rotated on each full
- * deploy: `next` is the one being introduced, promoted to `password` once the deploy succeeded,
- * so the engine always knows at least one of the two the worker tries.
+ * customer's. Its password is generated, sealed with the master key, and rotated by deploys
+ * (services/worker/src/engine-deploy.ts says which): `next` is the one being introduced, promoted
+ * to `password` once the deploy succeeded, so the engine always knows one of the two the worker
+ * tries.
  */
 export const instanceControlCredentials = pgTable('instance_control_credentials', {
   instanceId: uuid('instance_id')

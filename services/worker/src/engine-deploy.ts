@@ -18,6 +18,17 @@ import { allowlistAdmits, poolNetwork } from './ipam.js';
 
 const RETRY = { attempts: 3, baseDelayMs: 2000 };
 
+/**
+ * When a deploy rotates the control plane's own engine password: every restart (the engine
+ * restarts anyway), and a full deploy once the password is a day old, so that a redeploy with
+ * nothing to change stays one (the role's "a second run changes nothing"); a live change never.
+ */
+const CONTROL_ROTATION_AFTER_SECONDS: Record<'engine.yml' | 'restart.yml' | 'live-config.yml', number | undefined> = {
+  'restart.yml': 0,
+  'engine.yml': 86_400,
+  'live-config.yml': undefined,
+};
+
 export async function deployEngine(
   ctx: JobContext,
   run: OperationRun,
@@ -36,9 +47,8 @@ export async function deployEngine(
     regionSsh(ctx.config.sshDir, region.id),
   ]);
   const hosts = Object.fromEntries(nodes.map((node) => [node.name, hostVars(node, ssh)]));
-  // A full deploy or restart rotates the control plane's password; a live change keeps it.
   const credentials = controlCredentials(ctx);
-  const control = await credentials.prepare(instance.id, playbook !== 'live-config.yml');
+  const control = await credentials.prepare(instance.id, CONTROL_ROTATION_AFTER_SECONDS[playbook]);
   const vars = engineVars({
     type,
     parameters: instance.parameters as Record<string, unknown>,
@@ -158,7 +168,7 @@ export async function checkEndpoints(
           return;
         }
       }
-      const control = await controlCredentials(ctx).prepare(instance.id, false);
+      const control = await controlCredentials(ctx).prepare(instance.id);
       for (const node of nodes) {
         await onHostRoute(ctx, 'health_check', node.public_ip);
         try {

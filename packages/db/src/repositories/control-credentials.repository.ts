@@ -19,19 +19,23 @@ export class ControlCredentialsRepository {
   ) {}
 
   /**
-   * The instance's control passwords; made on first use. With `rotate`, a `next` password is
-   * made unless one is already pending (a deploy that failed left it: the engine may know it).
+   * The instance's control passwords; made on first use. With `rotateAfterSeconds`, a `next`
+   * password is made when the current one is at least that old (0: always), unless one is
+   * already pending (a deploy that failed left it: the engine may know it).
    */
-  async prepare(instanceId: string, rotate: boolean): Promise<ControlPasswords> {
+  async prepare(instanceId: string, rotateAfterSeconds?: number): Promise<ControlPasswords> {
     await this.db
       .insert(instanceControlCredentials)
       .values({ instanceId, passwordEncrypted: encryptSecret(this.masterKey, generatePassword(32)) })
       .onConflictDoNothing();
-    if (rotate) {
+    if (rotateAfterSeconds !== undefined) {
       await this.db
         .update(instanceControlCredentials)
         .set({ nextPasswordEncrypted: encryptSecret(this.masterKey, generatePassword(32)), updatedAt: sql`now()` })
-        .where(sql`${instanceControlCredentials.instanceId} = ${instanceId} and ${instanceControlCredentials.nextPasswordEncrypted} is null`);
+        .where(
+          sql`${instanceControlCredentials.instanceId} = ${instanceId} and ${instanceControlCredentials.nextPasswordEncrypted} is null
+              and ${instanceControlCredentials.updatedAt} <= now() - make_interval(secs => ${rotateAfterSeconds})`,
+        );
     }
     const [row] = await this.db.select().from(instanceControlCredentials).where(eq(instanceControlCredentials.instanceId, instanceId));
     if (!row) throw new Error(`instance ${instanceId} has no control credentials (deleted meanwhile?)`);
