@@ -364,6 +364,12 @@ func (r *InstanceResource) Update(ctx context.Context, req resource.UpdateReques
 	defer cancel()
 	id := state.ID.ValueString()
 	password := knownPassword(state.ConnectionURI, state.Password)
+	unlock, diags := r.data.serialise(ctx, id)
+	defer unlock()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 
 	// One change at a time, each waited on: the instance runs one operation after another.
 	patch, diags := instancePatch(ctx, &plan, &state)
@@ -462,6 +468,12 @@ func (r *InstanceResource) Delete(ctx context.Context, req resource.DeleteReques
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	id := state.ID.ValueString()
+	unlock, diags := r.data.serialise(ctx, id)
+	defer unlock()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	accepted, err := r.data.client.DeleteInstance(ctx, r.data.project, id)
 	if client.IsNotFound(err) {
 		return

@@ -16,13 +16,27 @@ import (
 // in every allowlist these tests write (written bare, to exercise normalisation).
 const gatewayAddress = "10.77.0.1"
 
-func instanceConfig(p *acctest.Platform, instanceType, extraCIDR, tagValue string, passwordVersion int, permission string) string {
+// lifecycleSettings are what the lifecycle test changes between its create and its update.
+type lifecycleSettings struct {
+	instanceType       string
+	diskGib            string // "null": the type's minimum
+	extraCIDR          string
+	team               string
+	passwordVersion    int
+	fsync              string
+	deletionProtection bool
+	permission         string
+}
+
+func instanceConfig(p *acctest.Platform, s lifecycleSettings) string {
 	return p.ProviderConfig() + fmt.Sprintf(`
 resource "basalt_instance" "test" {
-  name             = "tfacc-lifecycle"
-  instance_type    = %q
-  region           = "local"
-  password_version = %d
+  name                = "tfacc-lifecycle"
+  instance_type       = %q
+  region              = "local"
+  disk_gib            = %s
+  password_version    = %d
+  deletion_protection = %t
 
   allowlist = [
     { cidr = %q },
@@ -31,6 +45,10 @@ resource "basalt_instance" "test" {
 
   tags = {
     team = %q
+  }
+
+  parameters = {
+    fsync = %q
   }
 
   timeouts {
@@ -50,11 +68,12 @@ resource "basalt_instance_user" "app" {
 data "basalt_instance" "test" {
   id = basalt_instance.test.id
 }
-`, instanceType, passwordVersion, gatewayAddress, extraCIDR, tagValue, permission)
+`, s.instanceType, s.diskGib, s.passwordVersion, s.deletionProtection, gatewayAddress, s.extraCIDR, s.team, s.fsync, s.permission)
 }
 
 // One instance goes through create, import, an in-place update of everything that changes in
-// place (resize, allowlist, tags, password rotation, a user's permission) and destroy; each
+// place (resize, disk, parameters, allowlist, tags, deletion protection, password rotation, a
+// user's permission) and destroy; each
 // real instance costs 30-60 s here, so the lifecycle shares one.
 func TestAccInstance_lifecycle(t *testing.T) {
 	p := accPlatform(t)
@@ -74,10 +93,16 @@ func TestAccInstance_lifecycle(t *testing.T) {
 		CheckDestroy:             checkInstanceDestroyed(p),
 		Steps: []resource.TestStep{
 			{
-				Config: instanceConfig(p, "kv.standard.small", "192.0.2.0/24", "web", 1, "read_write"),
+				Config: instanceConfig(p, lifecycleSettings{
+					instanceType: "kv.standard.small", diskGib: "null", extraCIDR: "192.0.2.0/24", team: "web",
+					passwordVersion: 1, fsync: "everysec", deletionProtection: true, permission: "read_write",
+				}),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					resource.TestCheckResourceAttr("basalt_instance.test", "status", "running"),
 					resource.TestCheckResourceAttr("basalt_instance.test", "instance_type", "kv.standard.small"),
+					resource.TestCheckResourceAttr("basalt_instance.test", "disk_gib", "10"),
+					resource.TestCheckResourceAttr("basalt_instance.test", "parameters.fsync", "everysec"),
+					resource.TestCheckResourceAttr("basalt_instance.test", "deletion_protection", "true"),
 					resource.TestCheckResourceAttrSet("basalt_instance.test", "host"),
 					resource.TestCheckResourceAttrSet("basalt_instance.test", "port"),
 					resource.TestCheckResourceAttrSet("basalt_instance.test", "disk_gib"),
@@ -112,10 +137,18 @@ func TestAccInstance_lifecycle(t *testing.T) {
 				ImportStateVerifyIgnore: []string{"password", "password_version", "connection_uri", "timeouts"},
 			},
 			{
-				// Resize, another network, new tags, a rotated password, a narrower user: all in
-				// place (the same id), and plugin-testing's plan after the apply must be empty.
-				Config: instanceConfig(p, "kv.standard.large", "198.51.100.7", "payments", 2, "read_only"),
+				// Resize with a larger disk and another fsync (one modify operation), another
+				// network, new tags, deletion protection off, a rotated password, a narrower user:
+				// all in place (the same id), and plugin-testing's plan after the apply must be empty.
+				Config: instanceConfig(p, lifecycleSettings{
+					instanceType: "kv.standard.large", diskGib: "20", extraCIDR: "198.51.100.7", team: "payments",
+					passwordVersion: 2, fsync: "always", deletionProtection: false, permission: "read_only",
+				}),
 				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr("basalt_instance.test", "disk_gib", "20"),
+					resource.TestCheckResourceAttr("basalt_instance.test", "parameters.fsync", "always"),
+					resource.TestCheckResourceAttr("basalt_instance.test", "deletion_protection", "false"),
+					resource.TestCheckResourceAttr("data.basalt_instance.test", "disk_gib", "20"),
 					func(s *terraform.State) error {
 						if id := s.RootModule().Resources["basalt_instance.test"].Primary.ID; id != firstID {
 							return fmt.Errorf("the instance was replaced (%s -> %s), not changed in place", firstID, id)

@@ -123,6 +123,12 @@ func (r *InstanceUserResource) Create(ctx context.Context, req resource.CreateRe
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	instanceID, username := plan.InstanceID.ValueString(), plan.Username.ValueString()
+	unlock, diags := r.data.serialise(ctx, instanceID)
+	defer unlock()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	change, err := r.data.client.CreateInstanceUser(ctx, r.data.project, instanceID, username, plan.Permission.ValueString(), stringPointer(plan.Password))
 	if err != nil {
 		resp.Diagnostics.AddError("Creating the user failed", err.Error())
@@ -189,6 +195,12 @@ func (r *InstanceUserResource) Update(ctx context.Context, req resource.UpdateRe
 	defer cancel()
 	instanceID, username := state.InstanceID.ValueString(), state.Username.ValueString()
 	what := fmt.Sprintf("user %s on %s", username, instanceID)
+	unlock, diags := r.data.serialise(ctx, instanceID)
+	defer unlock()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	password := knownPassword(state.ConnectionURI, state.Password)
 	if !plan.Permission.Equal(state.Permission) {
 		change, err := r.data.client.UpdateInstanceUser(ctx, r.data.project, instanceID, username, plan.Permission.ValueString())
@@ -234,6 +246,12 @@ func (r *InstanceUserResource) Delete(ctx context.Context, req resource.DeleteRe
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	instanceID, username := state.InstanceID.ValueString(), state.Username.ValueString()
+	unlock, diags := r.data.serialise(ctx, instanceID)
+	defer unlock()
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	op, err := r.data.client.DeleteInstanceUser(ctx, r.data.project, instanceID, username)
 	if client.IsNotFound(err) {
 		return

@@ -54,6 +54,7 @@ type BasaltProviderModel struct {
 type providerData struct {
 	client  *client.Client
 	project string
+	locks   *instanceLocks
 }
 
 // New returns the provider factory for version.
@@ -126,7 +127,7 @@ func (p *BasaltProvider) Configure(ctx context.Context, req provider.ConfigureRe
 			return
 		}
 	}
-	data := &providerData{client: c, project: project}
+	data := &providerData{client: c, project: project, locks: &instanceLocks{}}
 	resp.DataSourceData = data
 	resp.ResourceData = data
 }
