@@ -137,7 +137,10 @@ describe('a resize that fails', () => {
     expect(fs.statSync(image).size).toBe(20 * 1024 ** 3);
     expect(cgroupLimits(nodeIp(first.instance))).toEqual({ cpus: 2, memoryMb: 8 * 1024 });
     const endpoint = resized.endpoints[0]!;
-    expect(redisCli(endpoint.host, endpoint.port, first.user, 'GET', 'after-fill')).toBe('v');
+    const kept = redisCli(endpoint.host, endpoint.port, first.user, 'GET', 'after-fill');
+    // Seen once and not again: the key gone after the reboot. The engine's log of each boot says why.
+    const engineLog = () => sshToVm(platform.dataDir, nodeIp(first.instance), 'ls -la /var/lib/basalt; for b in -2 -1 0; do echo "boot $b"; journalctl -b $b -u basalt-server --no-pager | tail -12; done');
+    expect(kept, kept === 'v' ? '' : engineLog()).toBe('v');
   }, 600_000);
 });
 

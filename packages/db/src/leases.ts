@@ -14,6 +14,8 @@ export class LeaseConnection {
   /** Queries on the one connection run one after the other. */
   private queue: Promise<unknown> = Promise.resolve();
   private lost: Error | undefined;
+  /** Keys this process holds now. */
+  private readonly held = new Set<string>();
 
   /** `onLost` is told once when the connection, and so every lease on it, is gone. */
   constructor(
@@ -29,10 +31,22 @@ export class LeaseConnection {
     this.client = client;
   }
 
-  /** Takes the lease `key` if no live session holds it; undefined when another does. */
+  /**
+   * Takes the lease `key` if no one holds it: no other session, and no other job of this
+   * process (PostgreSQL lets one session take the same advisory lock again, so the keys this
+   * connection holds are kept here too). Undefined when it is held.
+   */
   async tryLease(key: string): Promise<Lease | undefined> {
-    const [row] = await this.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked', [key]);
-    if (!row?.locked) return undefined;
+    if (this.held.has(key)) return undefined;
+    this.held.add(key);
+    let locked = false;
+    try {
+      const [row] = await this.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked', [key]);
+      locked = row?.locked === true;
+    } finally {
+      if (!locked) this.held.delete(key);
+    }
+    if (!locked) return undefined;
     let released = false;
     return {
       release: async () => {
@@ -40,6 +54,7 @@ export class LeaseConnection {
         released = true;
         // A lost connection already dropped the lock.
         if (!this.lost) await this.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [key]).catch(() => {});
+        this.held.delete(key);
       },
     };
   }

@@ -88,6 +88,8 @@ describe('leases', () => {
     const leases = await Promise.all(Array.from({ length: 20 }, (_, i) => mine.tryLease(`op-${i}`)));
     expect(leases.every(Boolean)).toBe(true);
     expect(await theirs.tryLease('op-0')).toBeUndefined();
+    // Nor twice in one process: two jobs of one worker on one instance run one after the other.
+    expect(await mine.tryLease('op-0')).toBeUndefined();
     await leases[0]!.release();
     const taken = await theirs.tryLease('op-0');
     expect(taken).toBeDefined();

@@ -7,6 +7,7 @@ const instance = {
   project_id: 'p1',
   engine_version: '1.0',
   health: null,
+  health_reason: null,
   fault: null,
   connection_uri: null,
   nodes: [],
