@@ -6,6 +6,7 @@
 // - deleting `default` leaves no unauthenticated door (a PING answered before);
 // - a reset keeps the old password working until revoked or until its window closes, then
 //   only the new one works (before, the old one stopped at once);
+// - the control plane's own password rotates on a restart without locking the worker out;
 // - the engine's environment holds neither the master key nor the database URL.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -140,6 +141,56 @@ describe('users as the customer sees them', () => {
     expect(listed.data!.items.find((u) => u.username === 'app')!.old_password_valid_until).toBeNull();
   }, 300_000);
 });
+
+describe('the control plane password', () => {
+  test('rotates on a restart, and live changes still apply afterwards', async () => {
+    const path_ = instancePath(platform, instance);
+    const restarted = await platform.client.POST('/v1/projects/{project}/instances/{instance}/restart', { params: { path: path_ } });
+    expect(restarted.response.status).toBe(202);
+    await settled(restarted.data!.operation);
+    await platform.waitForStatus(instance.id, ['running']);
+    const allowlist = await platform.client.PUT('/v1/projects/{project}/instances/{instance}/allowlist', {
+      params: { path: path_ },
+      body: { entries: [{ cidr: '127.0.0.0/8', description: 'this host, again' }] },
+    });
+    await settled(allowlist.data?.operation);
+    expect(String(await commandAs(endpoint, { username: 'basalt:control-plane', password: 'guess-guess-guess' }, 'PING'))).toMatch(/WRONGPASS/);
+  });
+});
+
+describe('an engine that does not know the control plane user', () => {
+  test('is given it again by the next live change (users file installed, reloaded or restarted)', async () => {
+    // As a run that failed between installing the users file and reloading it leaves it: the
+    // engine started from a users file without the control plane's user.
+    const vms = path.join(platform.dataDir, 'vms');
+    const vm = path.join(vms, fs.readdirSync(vms)[0]!);
+    const usersFile = path.join(vm, 'data', 'users.acl');
+    const lines = fs.readFileSync(usersFile, 'utf8').split('\n');
+    fs.writeFileSync(usersFile, lines.filter((line) => !line.includes('basalt:')).join('\n'));
+    const pidFile = path.join(vm, 'run', 'engine.pid');
+    const before = fs.readFileSync(pidFile, 'utf8');
+    process.kill(Number(before), 'SIGTERM');
+    // Started again by its supervisor (a new pid), and answering (NOAUTH: it wants a password).
+    await waitFor(async () => fs.readFileSync(pidFile, 'utf8') !== before && /NOAUTH/.test(String(await commandAs(endpoint, undefined, 'PING'))));
+
+    const allowlist = await platform.client.PUT('/v1/projects/{project}/instances/{instance}/allowlist', {
+      params: { path: instancePath(platform, instance) },
+      body: { entries: [{ cidr: '127.0.0.0/8', description: 'after the engine lost the control user' }] },
+    });
+    await settled(allowlist.data?.operation);
+    expect((await platform.getInstance(instance.id)).status).toBe('running');
+    expect(fs.readFileSync(usersFile, 'utf8')).toContain('basalt:control-plane');
+  });
+});
+
+/** Waits up to 20 s for `ready` (an engine restarting under its supervisor). */
+async function waitFor(ready: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!(await ready())) {
+    if (Date.now() > deadline) throw new Error('not ready after 20 s');
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
 
 describe('child processes', () => {
   test("the engine's environment holds no master key and no database URL", () => {

@@ -13,6 +13,7 @@ options:
   user: {type: str, default: default, description: User to AUTH as.}
   passwords: {type: list, elements: str, default: [], no_log: true, description: Passwords tried in turn (the first the server accepts); none skips AUTH.}
   timeout: {type: int, default: 30, description: Seconds to keep trying.}
+  refused_ok: {type: bool, default: false, description: When true, a refused AUTH returns authenticated=false instead of failing.}
 """
 
 import time
@@ -30,6 +31,7 @@ def main() -> None:
             user=dict(type="str", default="default"),
             passwords=dict(type="list", elements="str", default=[], no_log=True),
             timeout=dict(type="int", default=30),
+            refused_ok=dict(type="bool", default=False),
         ),
         supports_check_mode=True,
     )
@@ -42,9 +44,11 @@ def main() -> None:
                 sock.sendall(encode("PING"))
                 reply = read_reply(sock)
             if reply == "+PONG":
-                module.exit_json(changed=False, reply=reply, elapsed=round(time.monotonic() - started, 3))
+                module.exit_json(changed=False, authenticated=True, reply=reply, elapsed=round(time.monotonic() - started, 3))
             last_error = f"PING answered {reply!r}"
         except PermissionError as err:
+            if p["refused_ok"]:
+                module.exit_json(changed=False, authenticated=False, msg=str(err))
             module.fail_json(msg=str(err))
         except OSError as err:
             last_error = f"{type(err).__name__}: {err}"
