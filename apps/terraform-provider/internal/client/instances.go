@@ -7,10 +7,9 @@ import (
 
 // Parameters are the engine settings an instance takes; nil fields are the server's defaults.
 type Parameters struct {
-	Fsync           *string `json:"fsync,omitempty"`
-	MaxmemoryPolicy *string `json:"maxmemory_policy,omitempty"`
-	Maxclients      *int64  `json:"maxclients,omitempty"`
-	Timeout         *int64  `json:"timeout,omitempty"`
+	Fsync      *string `json:"fsync,omitempty"`
+	Maxclients *int64  `json:"maxclients,omitempty"`
+	Timeout    *int64  `json:"timeout,omitempty"`
 }
 
 // AllowlistEntry is one allowed network. The API normalises CIDRs.

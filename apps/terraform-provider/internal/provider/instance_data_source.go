@@ -52,10 +52,9 @@ func (d *InstanceDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 				MarkdownDescription: "Engine settings that were set (null: the server's default).",
 				Computed:            true,
 				Attributes: map[string]schema.Attribute{
-					"fsync":            computed("When the write-ahead log is fsynced."),
-					"maxmemory_policy": computed("Eviction policy."),
-					"maxclients":       schema.Int64Attribute{MarkdownDescription: "Connection limit.", Computed: true},
-					"timeout":          schema.Int64Attribute{MarkdownDescription: "Idle client timeout in seconds.", Computed: true},
+					"fsync":      computed("When the write-ahead log is fsynced."),
+					"maxclients": schema.Int64Attribute{MarkdownDescription: "Connection limit.", Computed: true},
+					"timeout":    schema.Int64Attribute{MarkdownDescription: "Idle client timeout in seconds.", Computed: true},
 				},
 			},
 			"status":         computed("Lifecycle status as read now."),

@@ -54,19 +54,17 @@ type allowlistEntryModel struct {
 
 // parametersModel is the parameters object; null fields are the server's defaults.
 type parametersModel struct {
-	Fsync           types.String `tfsdk:"fsync"`
-	MaxmemoryPolicy types.String `tfsdk:"maxmemory_policy"`
-	Maxclients      types.Int64  `tfsdk:"maxclients"`
-	Timeout         types.Int64  `tfsdk:"timeout"`
+	Fsync      types.String `tfsdk:"fsync"`
+	Maxclients types.Int64  `tfsdk:"maxclients"`
+	Timeout    types.Int64  `tfsdk:"timeout"`
 }
 
 var allowlistEntryAttrTypes = map[string]attr.Type{"cidr": CIDRType{}, "description": types.StringType}
 var allowlistEntryType = types.ObjectType{AttrTypes: allowlistEntryAttrTypes}
 var parametersAttrTypes = map[string]attr.Type{
-	"fsync":            types.StringType,
-	"maxmemory_policy": types.StringType,
-	"maxclients":       types.Int64Type,
-	"timeout":          types.Int64Type,
+	"fsync":      types.StringType,
+	"maxclients": types.Int64Type,
+	"timeout":    types.Int64Type,
 }
 
 // allowlistFromModel is the allowlist to send; an unknown or null set sends none.
@@ -110,12 +108,11 @@ func parametersFromModel(ctx context.Context, obj types.Object) (*client.Paramet
 	var m parametersModel
 	diags := obj.As(ctx, &m, objectAsOptionsLenient)
 	p := &client.Parameters{
-		Fsync:           stringPointer(m.Fsync),
-		MaxmemoryPolicy: stringPointer(m.MaxmemoryPolicy),
-		Maxclients:      int64Pointer(m.Maxclients),
-		Timeout:         int64Pointer(m.Timeout),
+		Fsync:      stringPointer(m.Fsync),
+		Maxclients: int64Pointer(m.Maxclients),
+		Timeout:    int64Pointer(m.Timeout),
 	}
-	if p.Fsync == nil && p.MaxmemoryPolicy == nil && p.Maxclients == nil && p.Timeout == nil {
+	if p.Fsync == nil && p.Maxclients == nil && p.Timeout == nil {
 		return nil, diags
 	}
 	return p, diags
@@ -123,10 +120,9 @@ func parametersFromModel(ctx context.Context, obj types.Object) (*client.Paramet
 
 func parametersToModel(p client.Parameters) (types.Object, diag.Diagnostics) {
 	return types.ObjectValue(parametersAttrTypes, map[string]attr.Value{
-		"fsync":            types.StringPointerValue(p.Fsync),
-		"maxmemory_policy": types.StringPointerValue(p.MaxmemoryPolicy),
-		"maxclients":       types.Int64PointerValue(p.Maxclients),
-		"timeout":          types.Int64PointerValue(p.Timeout),
+		"fsync":      types.StringPointerValue(p.Fsync),
+		"maxclients": types.Int64PointerValue(p.Maxclients),
+		"timeout":    types.Int64PointerValue(p.Timeout),
 	})
 }
 

@@ -42,10 +42,7 @@ const (
 	dbPasswordPattern   = `^[A-Za-z0-9!#$%&()*+,\-.:;<=>?@\[\]^_{|}~]{12,128}$`
 )
 
-var (
-	fsyncPolicies     = []string{"always", "everysec", "no"}
-	maxmemoryPolicies = []string{"noeviction", "allkeys-lru", "allkeys-lfu", "allkeys-random", "volatile-lru", "volatile-lfu", "volatile-random", "volatile-ttl"}
-)
+var fsyncPolicies = []string{"always", "everysec", "no"}
 
 var objectAsOptionsLenient = basetypes.ObjectAsOptions{UnhandledNullAsEmpty: true, UnhandledUnknownAsEmpty: true}
 
@@ -160,13 +157,6 @@ func (r *InstanceResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 						Optional:            true,
 						Computed:            true,
 						Validators:          []validator.String{stringvalidator.OneOf(fsyncPolicies...)},
-						PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-					},
-					"maxmemory_policy": schema.StringAttribute{
-						MarkdownDescription: "Eviction policy when memory is full, as in Redis (`noeviction`, `allkeys-lru`, ...).",
-						Optional:            true,
-						Computed:            true,
-						Validators:          []validator.String{stringvalidator.OneOf(maxmemoryPolicies...)},
 						PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 					},
 					"maxclients": schema.Int64Attribute{

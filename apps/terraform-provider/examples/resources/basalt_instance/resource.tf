@@ -19,8 +19,8 @@ resource "basalt_instance" "sessions" {
   }
 
   parameters = {
-    fsync            = "everysec"
-    maxmemory_policy = "allkeys-lru"
+    fsync   = "everysec"
+    timeout = 300
   }
 
   timeouts {
