@@ -82,11 +82,25 @@ async function deleteLeftInstances() {
   if (left.length) log(`deleted ${left.length} instance(s) the tests left`);
 }
 
+/** Keeps the API's and worker's logs after the data dir goes, to find out why a test failed. */
+function keepLogs() {
+  const logs = path.join(dataDir, 'logs');
+  if (!fs.existsSync(logs)) return;
+  const kept = path.join(os.tmpdir(), 'basalt-tfacc-logs', dbName);
+  fs.cpSync(logs, kept, { recursive: true });
+  log(`logs of the API and worker kept in ${kept}`);
+}
+
 async function cleanup(code) {
   if (cleaning) return;
   cleaning = true;
   await deleteLeftInstances().catch((err) => log(`cleanup: ${err.message}`));
   await platform?.stop().catch(() => {});
+  try {
+    keepLogs();
+  } catch (err) {
+    log(`keeping the logs: ${err.message}`);
+  }
   await adminQuery(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`).catch((err) => log(`drop database: ${err.message}`));
   const vms = path.join(dataDir, 'vms');
   if (fs.existsSync(vms) && fs.readdirSync(vms).length > 0) log(`leaving ${dataDir}: VMs still in it`);

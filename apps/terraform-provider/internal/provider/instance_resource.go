@@ -475,13 +475,31 @@ func (r *InstanceResource) Delete(ctx context.Context, req resource.DeleteReques
 			return
 		}
 		if getErr == nil && inst.Status == "deleting" && inst.CurrentOperationID != nil {
-			resp.Diagnostics.Append(waitForOperation(ctx, r.data.client, &client.Operation{ID: *inst.CurrentOperationID}, "Deleting instance "+id)...)
+			resp.Diagnostics.Append(r.deleted(ctx, id, waitForOperation(ctx, r.data.client, &client.Operation{ID: *inst.CurrentOperationID}, "Deleting instance "+id))...)
 			return
 		}
 		resp.Diagnostics.AddError("Deleting the instance failed", err.Error())
 		return
 	}
-	resp.Diagnostics.Append(waitForOperation(ctx, r.data.client, accepted.Operation, "Deleting instance "+id)...)
+	resp.Diagnostics.Append(r.deleted(ctx, id, waitForOperation(ctx, r.data.client, accepted.Operation, "Deleting instance "+id))...)
+}
+
+// deleted judges a delete by where the instance ends up: when its operation reported a failure
+// but the API shows the instance deleted after all, the destroy succeeded, and the failure is
+// passed on as a warning rather than hidden.
+func (r *InstanceResource) deleted(ctx context.Context, id string, waited diagnostics) diagnostics {
+	if !waited.HasError() {
+		return waited
+	}
+	inst, err := r.data.client.GetInstance(context.WithoutCancel(ctx), r.data.project, id)
+	if !client.IsNotFound(err) && (err != nil || !inst.Gone()) {
+		return waited
+	}
+	var diags diagnostics
+	for _, d := range waited.Errors() {
+		diags.AddWarning(d.Summary()+" (the instance is deleted all the same)", d.Detail())
+	}
+	return diags
 }
 
 func (r *InstanceResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

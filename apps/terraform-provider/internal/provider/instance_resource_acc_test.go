@@ -200,6 +200,27 @@ func TestAccInstance_lifecycle(t *testing.T) {
 					},
 				),
 			},
+			{
+				// The user deleted behind Terraform's back: the refresh gets a 404 and drops it
+				// from the state, so the plan wants to create it again.
+				PreConfig: func() {
+					op, err := p.Client.DeleteInstanceUser(context.Background(), p.Project, firstID, "app")
+					if err == nil && op != nil {
+						_, err = p.Client.WaitForOperation(context.Background(), op.ID, acctest.Wait)
+					}
+					if err != nil {
+						t.Fatalf("deleting user app through the API: %v", err)
+					}
+				},
+				RefreshState:       true,
+				ExpectNonEmptyPlan: true,
+				Check: func(s *terraform.State) error {
+					if _, ok := s.RootModule().Resources["basalt_instance_user.app"]; ok {
+						return fmt.Errorf("basalt_instance_user.app is still in the state after the API said 404")
+					}
+					return nil
+				},
+			},
 		},
 	})
 }
