@@ -141,7 +141,19 @@ pub fn run(
     let Some(handler) = spec.handler else {
         return Outcome::default();
     };
-    let _running = if spec.flags & flag::EXCLUSIVE == 0 { Some(crate::multi::enter(shared)) } else { None };
+    let _running = if spec.flags & flag::EXCLUSIVE == 0 {
+        match crate::multi::enter(shared, spec.flags & flag::ALLOW_BUSY != 0) {
+            Ok(guard) => Some(guard),
+            Err(crate::multi::Busy) => {
+                local.count_error();
+                local.record_call(index, 0, true);
+                reply.error(crate::multi::BUSY_TEXT);
+                return Outcome::default();
+            }
+        }
+    } else {
+        None
+    };
     let start = Instant::now();
     let mark = reply.out.len();
     let mut ctx = Ctx { shared, session, reply, lsn: None, index, stats: local };

@@ -17,6 +17,7 @@
 //! - `info.rs`, `stats.rs` — INFO sections and the counters behind them.
 //! - `multi.rs`    — MULTI/EXEC/WATCH state of a connection and the lock EXEC runs alone under.
 //! - `pubsub.rs`   — channels, patterns and each subscriber's bounded mailbox.
+//! - `scripting/`  — Lua 5.1 scripts (EVAL, EVALSHA, SCRIPT): cache, VM, reply conversion.
 //! - `glob.rs`     — Redis glob patterns (KEYS, SCAN MATCH, CONFIG GET).
 //! - `fdlimit.rs`  — lifts the open-files limit so thousands of clients can connect.
 //! - issue 3, a managed instance: `acl/` (users, ACL), `allowlist.rs`, `limits.rs` +
@@ -51,6 +52,7 @@ pub mod prometheus;
 pub mod pubsub;
 pub mod registry;
 pub mod resp;
+pub mod scripting;
 pub mod secure_listener;
 pub mod security;
 pub mod security_config;

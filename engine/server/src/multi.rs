@@ -68,13 +68,45 @@ pub enum RunGuard<'a> {
     Nested,
 }
 
-pub fn enter(shared: &Shared) -> RunGuard<'_> {
+/// Takes the shared side of the run lock for a command. While a script has run past its
+/// time limit, a command answers BUSY instead of waiting, and one allowed when busy (SCRIPT
+/// KILL) runs without the lock.
+pub fn enter(shared: &Shared, allow_busy: bool) -> Result<RunGuard<'_>, Busy> {
     if HELD.with(Cell::get) {
-        RunGuard::Nested
-    } else {
-        RunGuard::Shared(shared.exclusive.read().unwrap_or_else(|e| e.into_inner()))
+        return Ok(RunGuard::Nested);
+    }
+    if !shared.scripts.running() {
+        return Ok(RunGuard::Shared(shared.exclusive.read().unwrap_or_else(|e| e.into_inner())));
+    }
+    blocking(|| loop {
+        match shared.exclusive.try_read() {
+            Ok(guard) => return Ok(RunGuard::Shared(guard)),
+            Err(std::sync::TryLockError::Poisoned(e)) => return Ok(RunGuard::Shared(e.into_inner())),
+            Err(std::sync::TryLockError::WouldBlock) => {}
+        }
+        if shared.scripts.busy() {
+            return if allow_busy { Ok(RunGuard::Nested) } else { Err(Busy) };
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    })
+}
+
+/// Runs `f`, which may block its thread for long (a script, a wait behind one), so that the
+/// network runtime goes on without this thread: on the multi-thread runtime the thread's
+/// other tasks move to another (`block_in_place`); elsewhere (tests' current-thread
+/// runtimes, plain threads) `f` just runs.
+pub fn blocking<R>(f: impl FnOnce() -> R) -> R {
+    use tokio::runtime::{Handle, RuntimeFlavor};
+    match Handle::try_current() {
+        Ok(handle) if handle.runtime_flavor() == RuntimeFlavor::MultiThread => tokio::task::block_in_place(f),
+        _ => f(),
     }
 }
+
+/// A script is running past its time limit.
+pub struct Busy;
+
+pub const BUSY_TEXT: &str = "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.";
 
 /// Runs `f` with every other command held off (EXEC, EVAL).
 pub fn alone<R>(shared: &Shared, f: impl FnOnce() -> R) -> R {

@@ -25,6 +25,8 @@ pub struct Shared {
     pub security: std::sync::OnceLock<Arc<crate::security::Security>>,
     /// The address actually bound (port 0 becomes a real port).
     pub local_addr: SocketAddr,
+    /// Lua scripts: the cache and the running script.
+    pub scripts: crate::scripting::Scripts,
     /// Pub/sub subscriptions of every connection.
     pub pubsub: crate::pubsub::PubSub,
     /// Held shared by every command and exclusively by EXEC and scripts (`multi.rs`).
@@ -145,6 +147,7 @@ impl<L: Listener> Server<L> {
             local_addr,
             exclusive: RwLock::new(()),
             pubsub: Default::default(),
+            scripts: Default::default(),
             shutdown,
         });
         Ok(Server { shared, listener, hook })

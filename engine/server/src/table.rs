@@ -116,7 +116,7 @@ impl CommandSpec {
 
 use acl::{
     ADMIN as A_ADMIN, CONNECTION, DANGEROUS, FAST as A_FAST, HASH, KEYSPACE, LIST, READ, SET as A_SET, SLOW,
-    SORTEDSET, STRING, TRANSACTION, WRITE as A_WRITE, PUBSUB as A_PUBSUB,
+    SORTEDSET, STRING, TRANSACTION, WRITE as A_WRITE, PUBSUB as A_PUBSUB, SCRIPTING,
 };
 use flag::{ADMIN, ALLOW_BUSY, DENYOOM, EXCLUSIVE, FAST, LOADING, NOSCRIPT, NO_AUTH, READONLY, STALE, WRITE};
 /// SUBSCRIBE and its kin.
@@ -192,6 +192,18 @@ const PUBSUB_SUBCOMMANDS: &[CommandSpec] = &[
     c("numsub", -2, flag::PUBSUB | LOADING | STALE, NOKEY, A_PUBSUB | SLOW, "pubsub", "2.8.0", "Returns a count of subscribers to channels.", cmd::pubsub_numsub::run),
 ];
 
+const SCRIPT_SUBCOMMANDS: &[CommandSpec] = &[
+    c("exists", -3, NOSCRIPT, NOKEY, SLOW | SCRIPTING, "scripting", "2.6.0", "Determines whether server-side Lua scripts exist in the script cache.", cmd::script_exists::run),
+    c("flush", -2, NOSCRIPT, NOKEY, SLOW | SCRIPTING, "scripting", "2.6.0", "Removes all server-side Lua scripts from the script cache.", cmd::script_flush::run),
+    c("help", 2, LOADING | STALE, NOKEY, SLOW | SCRIPTING, "scripting", "5.0.0", "Returns helpful text about the different subcommands.", cmd::script_help::run),
+    c("kill", 2, NOSCRIPT | ALLOW_BUSY, NOKEY, SLOW | SCRIPTING, "scripting", "2.6.0", "Terminates a server-side Lua script during execution.", cmd::script_kill::run),
+    c("load", 3, NOSCRIPT | STALE, NOKEY, SLOW | SCRIPTING, "scripting", "2.6.0", "Loads a server-side Lua script to the script cache.", cmd::script_load::run),
+];
+
+const FUNCTION_SUBCOMMANDS: &[CommandSpec] = &[
+    c("flush", -2, NOSCRIPT | WRITE, NOKEY, A_WRITE | SLOW | SCRIPTING, "scripting", "7.0.0", "Deletes all library and functions.", cmd::function_flush::run),
+];
+
 #[allow(clippy::too_many_arguments)]
 /// A container command: no handler of its own, subcommands picked by the second argument.
 const fn container(name: &'static str, arity: i32, flags: u32, acl: u32, group: &'static str, since: &'static str, summary: &'static str, subcommands: &'static [CommandSpec]) -> CommandSpec {
@@ -212,12 +224,15 @@ pub static COMMANDS: &[CommandSpec] = &[
     c("del", -2, WRITE, ALLKEYS, KEYSPACE | A_WRITE | SLOW, "generic", "1.0.0", "Deletes one or more keys.", cmd::del::run),
     c("discard", 1, TX_FAST, NOKEY, A_FAST | TRANSACTION, "transactions", "2.0.0", "Discards a transaction.", cmd::discard::run),
     c("echo", 2, FAST, NOKEY, CONNECTION | A_FAST, "connection", "1.0.0", "Returns the given string.", cmd::echo::run),
+    c("eval", -3, NOSCRIPT | STALE | EXCLUSIVE, NOKEY, SLOW | SCRIPTING, "scripting", "2.6.0", "Executes a server-side Lua script.", cmd::eval::run),
+    c("evalsha", -3, NOSCRIPT | STALE | EXCLUSIVE, NOKEY, SLOW | SCRIPTING, "scripting", "2.6.0", "Executes a server-side Lua script by SHA1 digest.", cmd::evalsha::run),
     c("exec", 1, NOSCRIPT | LOADING | STALE | EXCLUSIVE, NOKEY, SLOW | TRANSACTION, "transactions", "1.2.0", "Executes all commands in a transaction.", cmd::exec::run),
     c("exists", -2, READONLY | FAST, ALLKEYS, KEYSPACE | R_FAST, "generic", "1.0.0", "Determines whether one or more keys exist.", cmd::exists::run),
     c("expire", -3, WRITE | FAST, KEY1, KEYSPACE | W_FAST, "generic", "1.0.0", "Sets the expiration time of a key in seconds.", cmd::expire::run),
     c("expireat", -3, WRITE | FAST, KEY1, KEYSPACE | W_FAST, "generic", "1.2.0", "Sets the expiration time of a key to a Unix timestamp.", cmd::expireat::run),
     c("flushall", -1, WRITE, NOKEY, KEYSPACE | A_WRITE | SLOW | DANGEROUS, "server", "1.0.0", "Removes all keys from all databases.", cmd::flushall::run),
     c("flushdb", -1, WRITE, NOKEY, KEYSPACE | A_WRITE | SLOW | DANGEROUS, "server", "1.0.0", "Remove all keys from the current database.", cmd::flushdb::run),
+    container("function", -2, 0, SLOW, "scripting", "7.0.0", "A container for function commands.", FUNCTION_SUBCOMMANDS),
     c("get", 2, READONLY | FAST, KEY1, R_FAST | STRING, "string", "1.0.0", "Returns the string value of a key.", cmd::get::run),
     c("getdel", 2, WRITE | FAST, KEY1, W_FAST | STRING, "string", "6.2.0", "Returns the string value of a key after deleting the key.", cmd::getdel::run),
     c("getex", -2, WRITE | FAST, KEY1, W_FAST | STRING, "string", "6.2.0", "Returns the string value of a key after setting its expiration time.", cmd::getex::run),
@@ -270,6 +285,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     c("sadd", -3, WRITE | DENYOOM | FAST, KEY1, W_FAST | A_SET, "set", "1.0.0", "Adds one or more members to a set. Creates the key if it doesn't exist.", cmd::sadd::run),
     c("scan", -2, READONLY, NOKEY, KEYSPACE | READ | SLOW, "generic", "2.8.0", "Iterates over the key names in the database.", cmd::scan::run),
     c("scard", 2, READONLY | FAST, KEY1, R_FAST | A_SET, "set", "1.0.0", "Returns the number of members in a set.", cmd::scard::run),
+    container("script", -2, 0, SLOW, "scripting", "2.6.0", "A container for Lua scripts management commands.", SCRIPT_SUBCOMMANDS),
     c("select", 2, CONN, NOKEY, CONNECTION | A_FAST, "connection", "1.0.0", "Changes the selected database.", cmd::select::run),
     c("set", -3, WRITE | DENYOOM, KEY1, A_WRITE | SLOW | STRING, "string", "1.0.0", "Sets the string value of a key, ignoring its type. The key is created if it doesn't exist.", cmd::set::run),
     c("setex", 4, WRITE | DENYOOM, KEY1, A_WRITE | SLOW | STRING, "string", "2.0.0", "Sets the string value and expiration time of a key. Creates the key if it doesn't exist.", cmd::setex::run),

@@ -1,0 +1,224 @@
+//! One Lua VM per network thread, and running a script in it.
+//!
+//! A script runs holding the run lock exclusively (as EXEC) and inside `Db::atomically`, so
+//! no other command interleaves and all its writes are one log record: what is logged are the
+//! effects, so a replay never runs Lua and is deterministic. `redis.call` goes through the
+//! same dispatch as a client's command (arity, ACL, statistics), with a RESP2 reply that is
+//! then converted to Lua. Globals are protected as in Redis: a script may not create or read
+//! undefined globals.
+
+use super::convert::{arg_bytes, lua_to_reply, resp_to_lua};
+use crate::cmd::Ctx;
+use crate::dispatch;
+use crate::error::{CmdError, CmdResult};
+use crate::registry::registry;
+use crate::resp::{OwnedArgs, Reply};
+use crate::table::flag;
+use mlua::{Function, HookTriggers, Lua, LuaOptions, MultiValue, StdLib, Table, Value, VmState};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::atomic::Ordering::Relaxed;
+
+/// The `redis` library, `pcall` around the script, and global protection.
+const PRELUDE: &str = r#"
+redis = {}
+redis.LOG_DEBUG, redis.LOG_VERBOSE, redis.LOG_NOTICE, redis.LOG_WARNING = 0, 1, 2, 3
+redis.REPL_NONE, redis.REPL_AOF, redis.REPL_SLAVE, redis.REPL_REPLICA, redis.REPL_ALL = 0, 1, 2, 2, 3
+function redis.call(...)
+  local reply = redis.__raw(...)
+  if type(reply) == 'table' and reply.err then error(reply) end
+  return reply
+end
+function redis.pcall(...) return redis.__raw(...) end
+function redis.error_reply(text) return {err = tostring(text)} end
+function redis.status_reply(text) return {ok = tostring(text)} end
+function redis.log() end
+function redis.replicate_commands() return true end
+function redis.set_repl() end
+function redis.setresp() end
+function __run(f) return pcall(f) end
+loadfile, dofile = nil, nil
+setmetatable(_G, {
+  __newindex = function(_, name) error("Script attempted to create global variable '" .. tostring(name) .. "'", 2) end,
+  __index = function(_, name) error("Script attempted to access nonexistent global variable '" .. tostring(name) .. "'", 2) end,
+})
+"#;
+
+/// Instructions between two looks at SCRIPT KILL.
+const KILL_CHECK_EVERY: u32 = 100_000;
+
+struct Vm {
+    lua: Lua,
+    /// The server this VM was built for (tests run several servers on the same threads).
+    owner: usize,
+    generation: u64,
+    functions: HashMap<String, Function>,
+}
+
+thread_local! {
+    static VM: RefCell<Option<Vm>> = const { RefCell::new(None) };
+}
+
+fn new_vm(ctx: &Ctx<'_>) -> mlua::Result<Vm> {
+    let lua = Lua::new_with(StdLib::TABLE | StdLib::STRING | StdLib::MATH, LuaOptions::default())?;
+    let sha1hex = lua.create_function(|lua, text: mlua::LuaString| lua.create_string(super::sha1_hex(&text.as_bytes())))?;
+    lua.load(PRELUDE).set_name("=prelude").exec()?;
+    let redis: Table = lua.globals().raw_get("redis")?;
+    redis.raw_set("sha1hex", sha1hex)?;
+    let kill = ctx.shared.scripts.kill.clone();
+    lua.set_hook(HookTriggers::new().every_nth_instruction(KILL_CHECK_EVERY), move |_, _| {
+        if kill.load(Relaxed) {
+            return Err(mlua::Error::runtime("ERR Script killed by user with SCRIPT KILL..."));
+        }
+        Ok(VmState::Continue)
+    })?;
+    Ok(Vm { lua, owner: ctx.shared as *const _ as usize, generation: ctx.shared.scripts.generation.load(Relaxed), functions: HashMap::new() })
+}
+
+/// Compiles a script; the error is worded as Redis 7 words it.
+fn compile(lua: &Lua, body: &str) -> Result<Function, CmdError> {
+    lua.load(body).set_name("@user_script").into_function().map_err(|e| {
+        let text = match e {
+            mlua::Error::SyntaxError { message, .. } => message,
+            other => other.to_string(),
+        };
+        CmdError::msg(format!("ERR Error compiling script (new function): {text}"))
+    })
+}
+
+/// Checks that `body` compiles (SCRIPT LOAD).
+pub fn check_compiles(ctx: &Ctx<'_>, body: &str) -> CmdResult {
+    with_vm(ctx, |vm| compile(&vm.lua, body).map(|_| ()))
+}
+
+fn with_vm<R>(ctx: &Ctx<'_>, f: impl FnOnce(&mut Vm) -> Result<R, CmdError>) -> Result<R, CmdError> {
+    VM.with(|cell| {
+        let mut slot = cell.try_borrow_mut().map_err(|_| CmdError::msg("ERR scripts cannot run scripts"))?;
+        let owner = ctx.shared as *const _ as usize;
+        let generation = ctx.shared.scripts.generation.load(Relaxed);
+        if slot.as_ref().is_none_or(|vm| vm.owner != owner) {
+            *slot = Some(new_vm(ctx).map_err(|e| CmdError::msg(format!("ERR cannot start Lua: {e}")))?);
+        }
+        let vm = slot.as_mut().expect("just made");
+        if vm.generation != generation {
+            vm.functions.clear();
+            vm.generation = generation;
+        }
+        f(vm)
+    })
+}
+
+/// Runs script `body` (cached as `sha`) with `keys` and `argv`, alone and as one log record,
+/// and writes its result.
+pub fn run(ctx: &mut Ctx<'_>, sha: &str, body: &str, keys: Vec<&[u8]>, argv: Vec<&[u8]>) -> CmdResult {
+    let shared = ctx.shared;
+    // Marked running before the lock is taken, so that commands arriving meanwhile wait in
+    // the loop that can answer BUSY rather than in the lock.
+    shared.scripts.start();
+    let outcome = crate::multi::blocking(|| {
+        crate::multi::alone(shared, || shared.db.atomically(|| run_alone(ctx, sha, body, &keys, &argv)))
+    });
+    shared.scripts.stop();
+    let (result, lsn) = outcome?;
+    ctx.wrote(if lsn == 0 { shared.db.last_lsn() } else { lsn });
+    result
+}
+
+fn run_alone(ctx: &mut Ctx<'_>, sha: &str, body: &str, keys: &[&[u8]], argv: &[&[u8]]) -> CmdResult {
+    let mut vm_slot = None;
+    with_vm(ctx, |vm| {
+        let function = match vm.functions.get(sha) {
+            Some(f) => f.clone(),
+            None => {
+                let f = compile(&vm.lua, body)?;
+                vm.functions.insert(sha.to_string(), f.clone());
+                f
+            }
+        };
+        vm_slot = Some((vm.lua.clone(), function));
+        Ok(())
+    })?;
+    let (lua, function) = vm_slot.expect("set above");
+    let lua_error = |e: mlua::Error| CmdError::msg(format!("ERR {e}"));
+    let globals = lua.globals();
+    let list = |items: &[&[u8]]| -> mlua::Result<Table> {
+        let table = lua.create_table()?;
+        for (i, item) in items.iter().enumerate() {
+            table.raw_seti(i + 1, lua.create_string(item)?)?;
+        }
+        Ok(table)
+    };
+    globals.raw_set("KEYS", list(keys).map_err(lua_error)?).map_err(lua_error)?;
+    globals.raw_set("ARGV", list(argv).map_err(lua_error)?).map_err(lua_error)?;
+    let redis: Table = globals.raw_get("redis").map_err(lua_error)?;
+    let runner: Function = globals.raw_get("__run").map_err(lua_error)?;
+    let cell = RefCell::new(ctx);
+    let outcome = lua.scope(|scope| {
+        let raw = scope.create_function(|lua, args: MultiValue| call_from_script(lua, &mut cell.borrow_mut(), args))?;
+        redis.raw_set("__raw", raw)?;
+        let (ok, value): (bool, Value) = runner.call(function)?;
+        let ctx = &mut **cell.borrow_mut();
+        if ok {
+            lua_to_reply(&value, ctx.reply);
+            return Ok(Ok(()));
+        }
+        let text = match &value {
+            Value::Table(t) => match t.raw_get::<Value>("err")? {
+                Value::String(err) => err.to_string_lossy(),
+                _ => "ERR unknown error".to_string(),
+            },
+            Value::String(s) => format!("ERR {}", s.to_string_lossy()),
+            Value::Error(e) => error_text(e),
+            other => format!("ERR {other:?}"),
+        };
+        Ok(Err(CmdError::msg(text)))
+    });
+    let _ = redis.raw_set("__raw", Value::Nil);
+    outcome.map_err(lua_error)?
+}
+
+/// The message of an error raised by Rust inside the script (SCRIPT KILL's, a bad argument).
+fn error_text(e: &mlua::Error) -> String {
+    match e {
+        mlua::Error::RuntimeError(text) if text.starts_with("ERR ") => text.clone(),
+        mlua::Error::CallbackError { cause, .. } => error_text(cause),
+        other => format!("ERR {other}"),
+    }
+}
+
+/// `redis.call`/`redis.pcall`: runs one command for the script; an error is `{err=...}`.
+fn call_from_script(lua: &Lua, ctx: &mut Ctx<'_>, args: MultiValue) -> mlua::Result<Value> {
+    let err = |text: &str| -> mlua::Result<Value> {
+        let table = lua.create_table()?;
+        table.raw_set("err", text)?;
+        Ok(Value::Table(table))
+    };
+    if args.is_empty() {
+        return err("ERR Please specify at least one argument for this redis lib call");
+    }
+    let mut owned = OwnedArgs::new();
+    for arg in args.iter() {
+        match arg_bytes(arg) {
+            Some(bytes) => owned.push(&bytes),
+            None => return err("ERR Lua redis lib command arguments must be strings or integers"),
+        }
+    }
+    let command = owned.args();
+    let reg = registry();
+    let Some(mut index) = reg.lookup(command.get(0)) else {
+        return err("ERR Unknown Redis command called from script");
+    };
+    if !reg.entries[index].subcommands.is_empty() && command.len() >= 2 {
+        index = reg.lookup_sub(index, command.get(1)).unwrap_or(index);
+    }
+    let spec = reg.entries[index].spec;
+    if spec.flags & flag::NOSCRIPT != 0 {
+        return err("ERR This Redis command is not allowed from script");
+    }
+    if spec.is_write() {
+        ctx.shared.scripts.wrote.store(true, Relaxed);
+    }
+    let mut reply = Reply::new();
+    dispatch::execute(ctx.shared, ctx.session, &mut reply, command, ctx.stats);
+    Ok(resp_to_lua(lua, &reply.out)?.0)
+}
