@@ -43,7 +43,10 @@ afterAll(async () => {
     const path = { params: { path: { project: projectId, instance: instanceId } } };
     const current = (await api.GET('/v1/projects/{project}/instances/{instance}', path)).data;
     if (current && current.status !== 'deleted' && current.status !== 'deleting') await api.DELETE('/v1/projects/{project}/instances/{instance}', path);
-    await expect.poll(async () => (await api.GET('/v1/projects/{project}/instances/{instance}', path)).data?.status, { timeout: 240_000, interval: 1000 }).toBe('deleted').catch(() => {});
+    for (let waited = 0; waited < 240; waited++) {
+      if ((await api.GET('/v1/projects/{project}/instances/{instance}', path)).data?.status === 'deleted') break;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
   }
   await platform?.stop();
 }, 300_000);
