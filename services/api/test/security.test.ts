@@ -24,6 +24,14 @@ describe('the shared validation rules', () => {
     expect(mapped.response.status).toBe(400);
     expect(JSON.stringify(mapped.error)).toContain('10.0.0.0/8');
   });
+
+  it('refuse an instance name or username that is a template or a shell word', async () => {
+    const project = admin.defaultProjectId;
+    for (const name of ['x$(id)', '{{7*7}}', 'a;b', 'a`id`', 'a\nb', 'A%s']) {
+      const { response } = await admin.client.POST('/v1/projects/{project}/instances', { params: { path: { project } }, body: createBody(name) });
+      expect(response.status, name).toBe(400);
+    }
+  });
 });
 
 describe('cookies and origins', () => {
