@@ -78,7 +78,10 @@ export async function startPlatform({ dataDir, databaseUrl, apiPort, consolePort
   let consoleUrl = null;
   if (withConsole && fs.existsSync(path.join(CONSOLE_DIR, '.next'))) {
     // server.mjs, not `next start`: it sets X-Forwarded-For from the real peer (see its header).
-    const consoleEnv = { ...env, BASALT_API_URL: apiUrl, PORT: String(consolePort), BASALT_CONSOLE_HOST: '127.0.0.1', NEXT_TELEMETRY_DISABLED: '1' };
+    // The console only proxies to the API: none of the platform's secrets (master key,
+    // database URL, admin password) go into its environment.
+    const { DATABASE_URL, BASALT_MASTER_KEY, BASALT_ADMIN_EMAIL, BASALT_ADMIN_PASSWORD, ...shared } = env;
+    const consoleEnv = { ...shared, BASALT_API_URL: apiUrl, PORT: String(consolePort), BASALT_CONSOLE_HOST: '127.0.0.1', NEXT_TELEMETRY_DISABLED: '1' };
     consoleUrl = `http://127.0.0.1:${consolePort}`;
     await started(
       supervise('console', process.execPath, [path.join(CONSOLE_DIR, 'server.mjs')], { env: consoleEnv, cwd: CONSOLE_DIR, logDir }),
