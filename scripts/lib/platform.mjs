@@ -73,7 +73,9 @@ export async function startPlatform({ dataDir, databaseUrl, apiPort, consolePort
   if (!fs.existsSync(API_MAIN)) throw new Error(`the API is not built (${path.relative(ROOT, API_MAIN)} missing)`);
   await started(supervise('api', process.execPath, [API_MAIN], { env, logDir }), `${apiUrl}/v1/health`);
   if (worker && fs.existsSync(WORKER_MAIN)) {
-    procs.push(supervise('worker', process.execPath, [WORKER_MAIN], { env, logDir }));
+    // The worker needs the database and the master key, not the admin's login.
+    const { BASALT_ADMIN_EMAIL, BASALT_ADMIN_PASSWORD, ...workerEnv } = env;
+    procs.push(supervise('worker', process.execPath, [WORKER_MAIN], { env: workerEnv, logDir }));
   }
   let consoleUrl = null;
   if (withConsole && fs.existsSync(path.join(CONSOLE_DIR, '.next'))) {
