@@ -8,6 +8,7 @@ import { rootfs } from './bootstrap/rootfs.mjs';
 import { hostNetwork } from './bootstrap/host-network.mjs';
 import { npmDeps } from './bootstrap/npm.mjs';
 import { engine, provider, workspaceBuilds } from './bootstrap/build.mjs';
+import { redisTests } from './bootstrap/redis-tests.mjs';
 
 export const STEPS = [
   ['debian packages', apt],
@@ -19,6 +20,7 @@ export const STEPS = [
   ['vm image', rootfs],
   ['npm dependencies', npmDeps],
   ['engine', engine],
+  ['redis test suite', redisTests],
   ['terraform provider', provider],
   ['workspace builds', workspaceBuilds],
 ];

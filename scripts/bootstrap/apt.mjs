@@ -14,6 +14,8 @@ export const APT_PACKAGES = [
   'iproute2', // bridge and veth for the VMs' network
   'openssh-client', // Ansible reaches VMs over SSH
   'rsync',
+  'tcl', // tclsh runs Redis' own test suite against basalt-server (engine/compat)
+  'dpkg-dev', // dpkg-source: `apt-get source redis` unpacks that suite
 ];
 
 function missing() {

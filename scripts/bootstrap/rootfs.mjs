@@ -14,7 +14,7 @@ export const ROOTFS_PACKAGES = [
 const READY_MARK = '.basalt-rootfs';
 
 /** The Debian mirror this machine's apt already uses, so no address is written in the project. */
-function aptMirror() {
+export function aptMirror() {
   const files = ['/etc/apt/sources.list'];
   const dir = '/etc/apt/sources.list.d';
   if (fs.existsSync(dir)) for (const f of fs.readdirSync(dir)) files.push(path.join(dir, f));
