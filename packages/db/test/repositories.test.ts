@@ -1,38 +1,24 @@
 // Repositories against a real database: instance text rows (what the API's presenter writes JSON
 // from) print every column as PostgreSQL does, and keyset pages of instances and of operations
 // have no gaps when many rows share one millisecond (cursors keep microseconds).
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CatalogRepository, createDatabase, type Database, InstancesRepository, migrate, OperationsRepository, schema } from '../src/index.js';
+import { type Database, InstancesRepository, OperationsRepository, schema } from '../src/index.js';
+import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 
-const adminUrl = process.env.DATABASE_URL!;
-const name = `basalt_repo_test_${randomBytes(6).toString('hex')}`;
+let test: TestDatabase;
 let database: Database;
 let repo: InstancesRepository;
 let projectId: string;
 
-async function admin(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  await client.query(text);
-  await client.end();
-}
-
 beforeAll(async () => {
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  await migrate(url.toString());
-  database = createDatabase(url.toString());
-  await new CatalogRepository(database.db).seed();
+  test = await createTestDatabase('basalt_repo_test');
+  database = test.database;
+  projectId = test.projectId;
   repo = new InstancesRepository(database.db);
-  [{ id: projectId }] = await database.db.insert(schema.projects).values({ name: 'json' }).returning();
 });
 
 afterAll(async () => {
-  await database?.pool.end();
-  await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await test?.drop();
 });
 
 const base = { instanceType: 'kv.standard.small', region: 'local', engineVersion: '1.0', diskGib: 10 };
@@ -67,6 +53,7 @@ describe('instance text rows', () => {
       disk_gib: 10,
       status: 'creating',
       health: null,
+      health_reason: null,
       fault: row.fault,
       endpoints: row.endpoints,
       nodes: row.nodes,
