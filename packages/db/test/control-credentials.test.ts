@@ -2,43 +2,29 @@
 // first use, sealed (never stored in clear), rotated only when asked and old enough, and a
 // pending one kept across a failed deploy until promoted.
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CatalogRepository, ControlCredentialsRepository, createDatabase, type Database, migrate, schema } from '../src/index.js';
+import { ControlCredentialsRepository, type Database, schema } from '../src/index.js';
+import { createTestDatabase, type TestDatabase } from './support/test-database.js';
 
-const adminUrl = process.env.DATABASE_URL!;
-const name = `basalt_control_test_${randomBytes(6).toString('hex')}`;
 const masterKey = randomBytes(32);
+let test: TestDatabase;
 let database: Database;
 let repo: ControlCredentialsRepository;
 let instanceId: string;
 
-async function admin(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  await client.query(text);
-  await client.end();
-}
-
 beforeAll(async () => {
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  await migrate(url.toString());
-  database = createDatabase(url.toString());
-  await new CatalogRepository(database.db).seed();
-  const [project] = await database.db.insert(schema.projects).values({ name: 'control' }).returning();
+  test = await createTestDatabase('basalt_control_test');
+  database = test.database;
   const [instance] = await database.db
     .insert(schema.instances)
-    .values({ projectId: project!.id, name: 'i', instanceType: 'kv.standard.small', region: 'local', engineVersion: '1.0', diskGib: 10 })
+    .values({ projectId: test.projectId, name: 'i', instanceType: 'kv.standard.small', region: 'local', engineVersion: '1.0', diskGib: 10 })
     .returning();
   instanceId = instance!.id;
   repo = new ControlCredentialsRepository(database.db, masterKey);
 });
 
 afterAll(async () => {
-  await database?.pool.end();
-  await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await test?.drop();
 });
 
 describe('control credentials', () => {
