@@ -2,6 +2,7 @@
 // Described table by table in services/api/README.md; change it, then `npm run generate -w @basalt/db`.
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   index,
@@ -43,7 +44,7 @@ export const operationType = pgEnum('operation_type', [
   'benchmark',
 ]);
 export const operationStatus = pgEnum('operation_status', ['pending', 'running', 'succeeded', 'failed']);
-export const benchmarkStatus = pgEnum('benchmark_status', ['pending', 'running', 'succeeded', 'failed']);
+export const benchmarkStatus = pgEnum('benchmark_status', ['pending', 'running', 'succeeded', 'failed', 'cancelled']);
 
 export const users = pgTable('users', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -275,12 +276,51 @@ export const benchmarks = pgTable(
     results: jsonb('results'),
     operationId: uuid('operation_id'),
     createdAt: createdAt(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /** Set by the API's cancel; the worker's job stops its client when it sees it. */
+    cancelRequestedAt: timestamp('cancel_requested_at', { withTimezone: true }),
   },
   (t) => [
     index('benchmarks_instance_idx').on(t.instanceId, t.createdAt),
     index('benchmarks_type_idx').on(t.instanceType, t.createdAt),
   ],
+);
+
+/**
+ * One scenario of a benchmark run as the worker's benchmark job measured it: the exact
+ * command line (password masked), its parameters, the headline figures, and the tool's full
+ * JSON report. Written only by the job.
+ */
+export const benchmarkScenarios = pgTable(
+  'benchmark_scenarios',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    benchmarkId: uuid('benchmark_id')
+      .notNull()
+      .references(() => benchmarks.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    name: text('name').notNull(),
+    tool: text('tool').notNull(),
+    commandLine: text('command_line').notNull(),
+    workload: text('workload').notNull(),
+    valueSize: integer('value_size'),
+    connections: integer('connections').notNull(),
+    pipeline: integer('pipeline').notNull(),
+    requests: bigint('requests', { mode: 'number' }).notNull(),
+    qps: real('qps').notNull(),
+    avgLatencyMs: real('avg_latency_ms').notNull(),
+    p50LatencyMs: real('p50_latency_ms'),
+    p99LatencyMs: real('p99_latency_ms'),
+    p999LatencyMs: real('p999_latency_ms'),
+    errors: bigint('errors', { mode: 'number' }).notNull(),
+    engineVersion: text('engine_version').notNull(),
+    instanceType: text('instance_type').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }).notNull(),
+    report: jsonb('report').notNull(),
+  },
+  (t) => [uniqueIndex('benchmark_scenarios_position_uq').on(t.benchmarkId, t.position)],
 );
 
 export const auditLog = pgTable(
