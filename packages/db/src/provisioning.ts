@@ -7,6 +7,7 @@ import type pg from 'pg';
 import type { Db } from './client.js';
 import { allowlistEntries, instances, instanceUsers, operationEvents, operations } from './schema.js';
 import { ControlCredentialsRepository } from './repositories/control-credentials.repository.js';
+import { BenchmarksRepository } from './repositories/benchmarks.repository.js';
 
 export type InstanceRow = typeof instances.$inferSelect;
 export type OperationRow = typeof operations.$inferSelect;
@@ -112,6 +113,11 @@ export class ProvisioningRepository {
   /** The control plane's own engine user of each instance (its passwords are sealed with `masterKey`). */
   controlCredentials(masterKey: Buffer): ControlCredentialsRepository {
     return new ControlCredentialsRepository(this.db, masterKey);
+  }
+
+  /** Benchmark runs and their scenarios (the benchmark job records its progress there). */
+  benchmarks(): BenchmarksRepository {
+    return new BenchmarksRepository(this.db);
   }
 
   listAllowlist(instanceId: string): Promise<AllowlistEntryRow[]> {

@@ -1,10 +1,16 @@
-// Benchmark runs: per instance (project-scoped) and reference runs per instance type (project null).
-import { and, desc, eq, isNull } from 'drizzle-orm';
+// Benchmark runs: per instance (project-scoped) and reference runs per instance type (project null),
+// and the scenarios the worker's benchmark job measured for each run.
+import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../client.js';
-import { benchmarks } from '../schema.js';
+import { benchmarks, benchmarkScenarios } from '../schema.js';
 
 export type BenchmarkRow = typeof benchmarks.$inferSelect;
 export type NewBenchmark = typeof benchmarks.$inferInsert;
+export type BenchmarkScenarioRow = typeof benchmarkScenarios.$inferSelect;
+export type NewBenchmarkScenario = typeof benchmarkScenarios.$inferInsert;
+
+/** A run that has not finished yet: it can still be cancelled. */
+const UNFINISHED: BenchmarkRow['status'][] = ['pending', 'running'];
 
 export class BenchmarksRepository {
   constructor(private readonly db: Db) {}
@@ -31,6 +37,24 @@ export class BenchmarksRepository {
     return row;
   }
 
+  /** Asks the worker to stop the run; undefined when the run does not exist or has already finished. */
+  async requestCancel(projectId: string, instanceId: string, id: string): Promise<BenchmarkRow | undefined> {
+    const [row] = await this.db
+      .update(benchmarks)
+      .set({ cancelRequestedAt: new Date() })
+      .where(
+        and(
+          eq(benchmarks.projectId, projectId),
+          eq(benchmarks.instanceId, instanceId),
+          eq(benchmarks.id, id),
+          inArray(benchmarks.status, UNFINISHED),
+          isNull(benchmarks.cancelRequestedAt),
+        ),
+      )
+      .returning();
+    return row;
+  }
+
   /** Published reference runs of an instance type (not tied to a customer's instance). */
   listReference(instanceType: string, limit = 100): Promise<BenchmarkRow[]> {
     return this.db
@@ -41,9 +65,35 @@ export class BenchmarksRepository {
       .limit(limit);
   }
 
-  /** Used by the benchmark job to record progress and results. */
-  async update(id: string, values: Partial<Pick<NewBenchmark, 'status' | 'results' | 'finishedAt'>>): Promise<BenchmarkRow | undefined> {
+  /** The scenarios of the given runs, in the order they ran. */
+  listScenarios(benchmarkIds: string[]): Promise<BenchmarkScenarioRow[]> {
+    if (benchmarkIds.length === 0) return Promise.resolve([]);
+    return this.db
+      .select()
+      .from(benchmarkScenarios)
+      .where(inArray(benchmarkScenarios.benchmarkId, benchmarkIds))
+      .orderBy(asc(benchmarkScenarios.benchmarkId), asc(benchmarkScenarios.position));
+  }
+
+  // ---- the worker's benchmark job (the only writer of a run's progress and scenarios) ----
+
+  async getForJob(id: string): Promise<BenchmarkRow | undefined> {
+    const [row] = await this.db.select().from(benchmarks).where(eq(benchmarks.id, id));
+    return row;
+  }
+
+  async update(id: string, values: Partial<Pick<NewBenchmark, 'status' | 'results' | 'startedAt' | 'finishedAt'>>): Promise<BenchmarkRow | undefined> {
     const [row] = await this.db.update(benchmarks).set(values).where(eq(benchmarks.id, id)).returning();
     return row;
+  }
+
+  async insertScenario(values: NewBenchmarkScenario): Promise<BenchmarkScenarioRow> {
+    const [row] = await this.db.insert(benchmarkScenarios).values(values).returning();
+    return row!;
+  }
+
+  /** A retried job starts its run over: the scenarios of an earlier attempt go. */
+  async clearScenarios(benchmarkId: string): Promise<void> {
+    await this.db.delete(benchmarkScenarios).where(eq(benchmarkScenarios.benchmarkId, benchmarkId));
   }
 }
