@@ -154,10 +154,17 @@ describe('lifecycle', () => {
     expect((await patch({ disk_gib: 5 })).response.status).toBe(400);
     const resized = await patch({ instance_type: 'kv.standard.large', disk_gib: 40, parameters: { timeout: 300 } });
     expect(resized.response.status).toBe(202);
-    expect(resized.data!.instance).toMatchObject({ status: 'modifying', instance_type: 'kv.standard.large', disk_gib: 40 });
+    // The instance keeps its type and disk until the worker's modify succeeds (a failed resize leaves them true).
+    expect(resized.data!.instance).toMatchObject({ status: 'modifying', instance_type: 'kv.standard.small', disk_gib: 10 });
     expect(resized.data!.operation).toMatchObject({ type: 'modify', status: 'pending' });
     const [job] = await query(api, `SELECT name, data FROM pgboss.job WHERE data->>'operation_id' = $1`, [resized.data!.operation!.id]);
-    expect(job).toMatchObject({ name: 'instance-modify', data: { changes: { instance_type: { from: 'kv.standard.small', to: 'kv.standard.large' }, disk_gib: { from: 10, to: 40 } } } });
+    expect(job).toMatchObject({
+      name: 'instance-modify',
+      data: {
+        changes: { instance_type: { from: 'kv.standard.small', to: 'kv.standard.large' }, disk_gib: { from: 10, to: 40 } },
+        target: { instance_type: 'kv.standard.large', disk_gib: 40, parameters: { timeout: 300 } },
+      },
+    });
   });
 
   it('restarts a running instance and refuses a restart while creating', async () => {
