@@ -63,3 +63,9 @@ func (c *Client) MyProjects(ctx context.Context) ([]Project, error) {
 	err := c.do(ctx, http.MethodGet, "/v1/auth/me", nil, nil, &out)
 	return out.Projects, err
 }
+
+// CreateProject creates a project owned by the key's user.
+func (c *Client) CreateProject(ctx context.Context, name string) (*Project, error) {
+	var out Project
+	return &out, c.do(ctx, http.MethodPost, "/v1/projects", nil, map[string]string{"name": name}, &out)
+}
