@@ -119,3 +119,6 @@ function bigIntToIpv6(value: bigint): string {
   if (bestStart < 0) return groups.join(':');
   return `${groups.slice(0, bestStart).join(':')}::${groups.slice(bestStart + bestLength).join(':')}`;
 }
+
+// Benchmark suites and the flags of a custom run.
+export * from './benchmark-flags.js';

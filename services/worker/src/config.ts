@@ -10,6 +10,8 @@ export interface WorkerConfig {
   masterKey: Buffer;
   root: string;
   engineBinary: string;
+  /** basalt-bench, the load generator of the benchmark job. */
+  benchBinary: string;
   stackDir: string;
   ansibleDir: string;
   /** Per-instance Terraform data dirs (TF_DATA_DIR). */
@@ -49,6 +51,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
     masterKey: parseMasterKey(env.BASALT_MASTER_KEY),
     root,
     engineBinary: path.resolve(env.BASALT_ENGINE_BIN ?? path.join(root, 'engine', 'target', 'release', 'basalt-server')),
+    benchBinary: path.resolve(env.BASALT_BENCH_BIN ?? path.join(root, 'engine', 'target', 'release', 'basalt-bench')),
     stackDir: path.join(root, 'infra', 'terraform', 'stack'),
     ansibleDir: path.join(root, 'infra', 'ansible'),
     terraformDir: path.join(data, 'terraform'),

@@ -1,5 +1,7 @@
 // Which function handles which queue, and which handles an operation of each type when
-// a reconciling worker finishes what a dead worker left behind.
+// a reconciling worker finishes what a dead worker left behind. The map is total: its type
+// names every queue of @basalt/db's QUEUES, and loading this module (worker startup) fails
+// when a queue has no handler, so no job is ever queued where no worker takes it.
 import { QUEUES, type InstanceJobPayload, type JobPayloads, type OperationRow, type QueueKey } from '@basalt/db';
 import type { JobContext } from './context.js';
 import type { Outcome } from './jobs/run-operation.js';
@@ -8,19 +10,31 @@ import { modify } from './jobs/modify.js';
 import { restart } from './jobs/restart.js';
 import { deleteInstance } from './jobs/delete.js';
 import { applyConfig } from './jobs/apply-config.js';
+import { benchmark } from './jobs/benchmark.js';
 
 type Handler<K extends QueueKey> = (ctx: JobContext, payload: JobPayloads[K]) => Promise<Outcome>;
 
-export const HANDLERS: { [K in Exclude<QueueKey, 'benchmark'>]: Handler<K> } = {
+export const HANDLERS: { [K in QueueKey]: Handler<K> } = {
   provision,
   modify,
   restart,
   delete: deleteInstance,
   applyUsers: (ctx, payload) => applyConfig(ctx, payload, 'users'),
   applyAllowlist: (ctx, payload) => applyConfig(ctx, payload, 'allowlist'),
+  benchmark,
 };
 
 export type HandledQueue = keyof typeof HANDLERS;
+
+/** Throws, naming them, when queues have no handler (a map built by hand, or cast past its type). */
+export function requireHandlerForEveryQueue(handlers: Partial<Record<QueueKey, unknown>> = HANDLERS): void {
+  const missing = (Object.keys(QUEUES) as QueueKey[]).filter((key) => typeof handlers[key] !== 'function');
+  if (missing.length > 0) {
+    throw new Error(`no handler for queue(s) ${missing.map((key) => `${key} (${QUEUES[key]})`).join(', ')}: every queue the API enqueues must have one in services/worker/src/handlers.ts`);
+  }
+}
+
+requireHandlerForEveryQueue();
 
 export const OPERATION_QUEUES: Record<string, HandledQueue> = {
   create: 'provision',
@@ -29,6 +43,7 @@ export const OPERATION_QUEUES: Record<string, HandledQueue> = {
   delete: 'delete',
   apply_users: 'applyUsers',
   apply_allowlist: 'applyAllowlist',
+  benchmark: 'benchmark',
 };
 
 export function queueName(key: HandledQueue): string {

@@ -76,3 +76,41 @@ export async function pingAs(host: string, port: number, user: string, password:
   if (password && replies[0] !== '+OK') throw new Error(`AUTH as ${user} refused: ${replies[0]}`);
   if (ping !== '+PONG') throw new Error(`PING answered ${ping}`);
 }
+
+/** AUTH as `user`, then INFO `section`; resolves with its `field:value` lines. */
+export function infoAs(host: string, port: number, user: string, password: string, section: string, secure?: TlsTarget, timeoutMs = 5000): Promise<Record<string, string>> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(host, port, secure);
+    let buffer = Buffer.alloc(0);
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      socket.destroy();
+      reject(error);
+    };
+    const timer = setTimeout(() => fail(new Error(`no INFO reply from ${host}:${port} within ${timeoutMs} ms`)), timeoutMs);
+    socket.on(secure ? 'secureConnect' : 'connect', () => socket.write(Buffer.concat([command('AUTH', user, password), command('INFO', section)])));
+    socket.on('data', (chunk: Buffer) => {
+      buffer = Buffer.concat([buffer, chunk]);
+      const authEnd = buffer.indexOf('\r\n');
+      if (authEnd < 0) return;
+      const auth = buffer.subarray(0, authEnd).toString();
+      if (auth !== '+OK') return fail(new Error(`AUTH as ${user} refused: ${auth}`));
+      const headerEnd = buffer.indexOf('\r\n', authEnd + 2);
+      if (headerEnd < 0) return;
+      const header = buffer.subarray(authEnd + 2, headerEnd).toString();
+      if (!header.startsWith('$')) return fail(new Error(`INFO answered ${header}`));
+      const length = Number(header.slice(1));
+      if (buffer.length < headerEnd + 2 + length) return;
+      clearTimeout(timer);
+      socket.end();
+      const body = buffer.subarray(headerEnd + 2, headerEnd + 2 + length).toString();
+      const fields: Record<string, string> = {};
+      for (const line of body.split('\r\n')) {
+        const colon = line.indexOf(':');
+        if (colon > 0 && !line.startsWith('#')) fields[line.slice(0, colon)] = line.slice(colon + 1);
+      }
+      resolve(fields);
+    });
+    socket.on('error', fail);
+  });
+}

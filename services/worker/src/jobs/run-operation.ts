@@ -15,8 +15,8 @@ export interface InstanceWork {
 
 export interface OperationSpec {
   steps: string[];
-  /** Status the instance takes when the operation fails. */
-  failureStatus: InstanceStatus;
+  /** Status the instance takes when the operation fails; null leaves the instance as it is (a failed benchmark says nothing about it). */
+  failureStatus: InstanceStatus | null;
   work: (work: InstanceWork) => Promise<void>;
 }
 
@@ -84,8 +84,10 @@ export async function runOperation(ctx: JobContext, payload: InstanceJobPayload,
       ctx.log(`[${operation.id}] failed at ${fault.step}: ${fault.message}`);
       // An instance being deleted keeps that status (a second DELETE runs the delete again);
       // the fault tells why it is still there.
-      const written = await ctx.repo.updateInstance(payload.instance_id, { status: spec.failureStatus, fault });
-      if (!written) await ctx.repo.updateInstance(payload.instance_id, { fault });
+      if (spec.failureStatus !== null) {
+        const written = await ctx.repo.updateInstance(payload.instance_id, { status: spec.failureStatus, fault });
+        if (!written) await ctx.repo.updateInstance(payload.instance_id, { fault });
+      }
       await run.fail(fault);
       return 'failed';
     } finally {

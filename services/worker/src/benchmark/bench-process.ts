@@ -1,0 +1,93 @@
+// One basalt-bench run as a child process: argv only (no shell), the worker's allowlisted
+// environment, a deadline, a cancel signal that stops it within seconds, its once-a-second
+// progress line read for the live ops/s, and its JSON report read from the file it writes.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { childEnv } from '../child-env.js';
+
+export interface BenchRunOptions {
+  binary: string;
+  args: string[];
+  /** The file given to --json-out-file. */
+  jsonFile: string;
+  timeoutMs: number;
+  signal: AbortSignal;
+  onProgress: (progress: BenchProgress) => void;
+}
+
+export interface BenchProgress {
+  percent: number | undefined;
+  opsPerSec: number;
+}
+
+export type BenchOutcome =
+  /** A report was written; exit code 1 means errors (error replies, lost connections) it counts. */
+  | { kind: 'finished'; exitCode: number | null; report: Record<string, unknown>; stderrTail: string }
+  | { kind: 'failed'; message: string; exitCode: number | null; stderrTail: string }
+  | { kind: 'cancelled' }
+  | { kind: 'timed_out' };
+
+/** After SIGTERM, how long the client gets before SIGKILL (a cancel must stop it within 5 s). */
+const KILL_AFTER_MS = 2_000;
+
+/**
+ * basalt-bench's progress line, as memtier prints it:
+ * `[RUN #1  60%,   1 secs]  1 threads:  24064 ops,  23884 (avg:  23884) ops/sec, ...`.
+ * Only the live ops/s is read; a line of another shape is ignored, never an error.
+ */
+export function parseProgressLine(line: string): BenchProgress | undefined {
+  const live = /\s(\d+)\s+\(avg:\s*\d+\)\s+ops\/sec/.exec(line);
+  if (!live) return undefined;
+  const percent = /\[RUN #\d+\s+(\d+)%/.exec(line);
+  return { opsPerSec: Number(live[1]), percent: percent ? Number(percent[1]) : undefined };
+}
+
+export function runBench(options: BenchRunOptions): Promise<BenchOutcome> {
+  return new Promise((resolve) => {
+    if (options.signal.aborted) return resolve({ kind: 'cancelled' });
+    const child = spawn(options.binary, options.args, { env: childEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    let pending = '';
+    let stopped: 'cancelled' | 'timed_out' | undefined;
+    const stop = (why: 'cancelled' | 'timed_out') => {
+      if (stopped || child.exitCode !== null || child.signalCode !== null) return;
+      stopped = why;
+      child.kill('SIGTERM');
+      setTimeout(() => {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      }, KILL_AFTER_MS).unref();
+    };
+    const timer = setTimeout(() => stop('timed_out'), options.timeoutMs);
+    const onAbort = () => stop('cancelled');
+    options.signal.addEventListener('abort', onAbort, { once: true });
+
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr = (stderr + chunk).slice(-16_384);
+      pending += chunk;
+      const lines = pending.split(/\r?\n|\r/);
+      pending = lines.pop() ?? '';
+      for (const line of lines) {
+        const progress = parseProgressLine(line);
+        if (progress) options.onProgress(progress);
+      }
+    });
+    const finish = (outcome: BenchOutcome) => {
+      clearTimeout(timer);
+      options.signal.removeEventListener('abort', onAbort);
+      resolve(outcome);
+    };
+    child.on('error', (error) => finish({ kind: 'failed', message: `could not run ${options.binary}: ${error.message}`, exitCode: null, stderrTail: '' }));
+    child.on('close', (code) => {
+      if (stopped) return finish({ kind: stopped });
+      const stderrTail = stderr.split('\n').filter((l) => l.trim() && !parseProgressLine(l)).slice(-20).join('\n');
+      let report: Record<string, unknown> | undefined;
+      try {
+        report = JSON.parse(fs.readFileSync(options.jsonFile, 'utf8')) as Record<string, unknown>;
+      } catch {
+        report = undefined;
+      }
+      if (report && (code === 0 || code === 1)) return finish({ kind: 'finished', exitCode: code, report, stderrTail });
+      finish({ kind: 'failed', message: `basalt-bench exited with ${code}${report ? '' : ' without a JSON report'}`, exitCode: code, stderrTail });
+    });
+  });
+}

@@ -1,0 +1,69 @@
+// Where the benchmark client connects and as whom. The client is a process on this host,
+// outside the instance's VMs, reaching the endpoint over the project bridge (the papers put
+// their client on a machine of its own); it connects only when the kernel routes the address
+// through the bridge, and only when the allowlist admits this host's address on it.
+import fs from 'node:fs';
+import path from 'node:path';
+import { decryptSecret, type InstanceRow, type RegionRow } from '@basalt/db';
+import type { JobContext } from '../context.js';
+import { storedCaCertificate, type Endpoint } from '../engine-deploy.js';
+import { CONTROL_USER } from '../engine-users.js';
+import { StepError } from '../errors.js';
+import { requireHostRoute } from '../host-route.js';
+import { allowlistAdmits, poolNetwork } from '../ipam.js';
+import { infoAs } from '../resp.js';
+import type { ClientTarget } from './scenario-command.js';
+
+const STEP = 'prepare';
+
+export interface PreparedTarget {
+  target: ClientTarget;
+  /** basalt_version from the engine's INFO server. */
+  engineVersion: string;
+}
+
+/** The customer's user the load runs as: `default` when it may write, else the first that may. */
+async function benchmarkUser(ctx: JobContext, instance: InstanceRow): Promise<{ username: string; password: string }> {
+  const users = await ctx.repo.listUsers(instance.id);
+  const writers = users.filter((u) => u.permission === 'read_write' || u.permission === 'admin');
+  const user = writers.find((u) => u.username === 'default') ?? writers[0];
+  if (!user) throw new StepError(STEP, 'the instance has no user that may write; add a read_write or admin user to benchmark it');
+  return { username: user.username, password: decryptSecret(ctx.config.masterKey, user.passwordEncrypted) };
+}
+
+export async function prepareTarget(ctx: JobContext, instance: InstanceRow, region: RegionRow, runDir: string): Promise<PreparedTarget> {
+  const endpoints = (Array.isArray(instance.endpoints) ? instance.endpoints : []) as Partial<Endpoint>[];
+  const endpoint = endpoints.find((e) => typeof e.host === 'string' && typeof e.port === 'number');
+  if (!endpoint) throw new StepError(STEP, 'the instance has no endpoint to benchmark');
+  const host = endpoint.host!;
+  const port = endpoint.port!;
+  try {
+    await requireHostRoute(host, ctx.config.bridge);
+  } catch (error) {
+    throw new StepError(STEP, (error as Error).message);
+  }
+  const clientAddress = poolNetwork(region.addressPool).gateway;
+  if (ctx.engineFeatures.has('allowlist')) {
+    const cidrs = (await ctx.repo.listAllowlist(instance.id)).map((entry) => entry.cidr);
+    if (!allowlistAdmits(cidrs, clientAddress)) {
+      throw new StepError(STEP, `the allowlist leaves out the benchmark client's address ${clientAddress}; allow it to benchmark this instance`);
+    }
+  }
+  const caPem = endpoint.tls ? storedCaCertificate(instance) : undefined;
+  if (endpoint.tls && !caPem) throw new StepError(STEP, 'the instance has TLS but no CA certificate is stored with its endpoints');
+  let caFile: string | undefined;
+  if (caPem) {
+    caFile = path.join(runDir, 'ca.pem');
+    fs.writeFileSync(caFile, caPem, { mode: 0o600 });
+  }
+  const control = await ctx.repo.controlCredentials(ctx.config.masterKey).prepare(instance.id);
+  let engineVersion: string;
+  try {
+    const server = await infoAs(host, port, CONTROL_USER, control.current, 'server', caPem ? { caPem } : undefined);
+    engineVersion = server.basalt_version ?? server.redis_version ?? 'unknown';
+  } catch (error) {
+    throw new StepError(STEP, `${host}:${port}: ${(error as Error).message}`, null, '', true);
+  }
+  const user = await benchmarkUser(ctx, instance);
+  return { target: { host, port, ...user, caFile }, engineVersion };
+}

@@ -1,0 +1,46 @@
+// The whole argv of one scenario's client: where it connects (the instance's endpoint), who
+// it logs in as, the scenario's load-shaping flags, and where it writes its report; and the
+// same command line as people read it, with the password left out.
+import type { Scenario } from './suites.js';
+
+export interface ClientTarget {
+  host: string;
+  port: number;
+  username: string;
+  password: string;
+  /** With TLS: the instance's CA certificate, written to this file. */
+  caFile?: string;
+}
+
+/** Seconds without any reply after which basalt-bench gives up (its own --timeout). */
+const NO_REPLY_TIMEOUT_S = 10;
+const PASSWORD_SHOWN_AS = '<password>';
+
+function argvOf(target: ClientTarget, scenario: Scenario, jsonFile: string, password: string): string[] {
+  return [
+    `--server=${target.host}`,
+    `--port=${target.port}`,
+    `--authenticate=${target.username}:${password}`,
+    ...(target.caFile ? ['--tls', `--cacert=${target.caFile}`] : []),
+    ...scenario.flags,
+    '--print-percentiles=50,99,99.9',
+    '--hide-histogram',
+    `--timeout=${NO_REPLY_TIMEOUT_S}`,
+    `--json-out-file=${jsonFile}`,
+  ];
+}
+
+/** What the job runs (argv, never a shell line). */
+export function clientArgs(target: ClientTarget, scenario: Scenario, jsonFile: string): string[] {
+  return argvOf(target, scenario, jsonFile, target.password);
+}
+
+/** A display form of an argument: quoted when a shell would split or expand it. */
+function shellWord(arg: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command line stored with the scenario: exact, except the password and the report file. */
+export function displayCommand(target: ClientTarget, scenario: Scenario): string {
+  return ['basalt-bench', ...argvOf({ ...target, caFile: target.caFile ? 'ca.pem' : undefined }, scenario, 'result.json', PASSWORD_SHOWN_AS)].map(shellWord).join(' ');
+}

@@ -1,0 +1,108 @@
+// What each benchmark suite runs on an instance: a list of scenarios, each one basalt-bench
+// command's load-shaping flags (memtier_benchmark's names, so a report's commands rerun
+// unchanged with memtier). Where the client connects and where it writes are added by the
+// job (scenario-command.ts).
+import { parseCustomFlags, type BenchmarkSuite } from '@basalt/api-client/rules';
+import type { InstanceTypeRow } from '@basalt/db';
+import { StepError } from '../errors.js';
+
+export interface Scenario {
+  name: string;
+  /** write-only, read-only, mixed-1:1, or custom. */
+  workload: string;
+  /** Bytes; undefined when sizes vary (a custom --data-size-range or --data-size-list). */
+  valueSize: number | undefined;
+  connections: number;
+  pipeline: number;
+  /** Load-shaping flags in canonical form (`--name=value`). */
+  flags: string[];
+  /** Longest the client may run before the job stops it and fails. */
+  timeoutMs: number;
+}
+
+/**
+ * memtier-standard, shortened: the papers' matrix (128 B to 16 KB, ping-pong and pipeline 32,
+ * 128 and 512 connections, write-only / read-only after a load / mixed 1:1) cut to what this
+ * 2-core host measures in a few seconds per scenario: 128 B and 4 KB; a write-only load
+ * (ping-pong, every key once), read-only over the loaded keys (ping-pong), mixed 1:1 at
+ * pipeline 32. Connections scale with the type: 8 per vCPU, at most 64 (the papers' 128 and
+ * 512 are for 8-52 vCPU machines with their client on a machine of its own), one client
+ * thread (client and server share this host's cores).
+ */
+const STANDARD_SIZES = [128, 4096];
+/** Keys the load writes and the reads draw from. */
+const STANDARD_KEYS = 20_000;
+const STANDARD_READS = 20_000;
+const STANDARD_MIXED = 100_000;
+const STANDARD_TIMEOUT_MS = 120_000;
+/** A custom run gives its own bounds (flags rules); this is the job's hard stop. */
+const CUSTOM_TIMEOUT_MS = 300_000;
+
+export function standardConnections(type: Pick<InstanceTypeRow, 'vcpu'>): number {
+  return Math.min(64, 8 * Math.max(1, type.vcpu));
+}
+
+function memtierStandard(type: InstanceTypeRow): Scenario[] {
+  const connections = standardConnections(type);
+  const perConnection = (total: number) => Math.max(1, Math.ceil(total / connections));
+  const common = ['--threads=1', `--clients=${connections}`, '--random-data', '--distinct-client-seed', '--key-prefix=memtier-', '--key-minimum=1', `--key-maximum=${STANDARD_KEYS}`];
+  return STANDARD_SIZES.flatMap((size): Scenario[] => {
+    const base = { valueSize: size, connections, timeoutMs: STANDARD_TIMEOUT_MS };
+    const label = size >= 1024 ? `${size / 1024} KB` : `${size} B`;
+    return [
+      {
+        ...base,
+        name: `write-only ${label}, ping-pong`,
+        workload: 'write-only',
+        pipeline: 1,
+        flags: [...common, `--data-size=${size}`, '--ratio=1:0', '--key-pattern=P:P', '--requests=allkeys', '--pipeline=1'],
+      },
+      {
+        ...base,
+        name: `read-only ${label}, ping-pong`,
+        workload: 'read-only',
+        pipeline: 1,
+        flags: [...common, `--data-size=${size}`, '--ratio=0:1', '--key-pattern=R:R', `--requests=${perConnection(STANDARD_READS)}`, '--pipeline=1'],
+      },
+      {
+        ...base,
+        name: `mixed 1:1 ${label}, pipeline 32`,
+        workload: 'mixed-1:1',
+        pipeline: 32,
+        flags: [...common, `--data-size=${size}`, '--ratio=1:1', '--key-pattern=R:R', `--requests=${perConnection(STANDARD_MIXED)}`, '--pipeline=32'],
+      },
+    ];
+  });
+}
+
+/** One scenario of the customer's flags, checked again here (the API checked them first). */
+function custom(flags: unknown): Scenario[] {
+  const parsed = parseCustomFlags(flags);
+  if (!parsed.ok) throw new StepError('plan', `custom flags: ${parsed.error}`);
+  const v = parsed.values;
+  const threads = Number(v.threads ?? 4);
+  const clients = Number(v.clients ?? 50);
+  const fixedSize = v['data-size-range'] === undefined && v['data-size-list'] === undefined;
+  return [
+    {
+      name: 'custom',
+      workload: 'custom',
+      valueSize: fixedSize ? Number(v['data-size'] ?? 32) : undefined,
+      connections: threads * clients,
+      pipeline: Number(v.pipeline ?? 1),
+      flags: parsed.args,
+      timeoutMs: v['test-time'] !== undefined ? (Number(v['test-time']) + 30) * 1000 : CUSTOM_TIMEOUT_MS,
+    },
+  ];
+}
+
+export function planScenarios(suite: BenchmarkSuite, type: InstanceTypeRow, parameters: Record<string, unknown>): Scenario[] {
+  switch (suite) {
+    case 'memtier-standard':
+      return memtierStandard(type);
+    case 'custom':
+      return custom(parameters.flags);
+    default:
+      throw new StepError('plan', `unknown benchmark suite ${JSON.stringify(suite)}`);
+  }
+}

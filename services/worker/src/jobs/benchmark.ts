@@ -1,0 +1,165 @@
+// benchmark: runs a suite's scenarios with basalt-bench against the instance's endpoint from
+// a client on this host (benchmark/client-target.ts), one scenario after the other, and
+// stores each as a row with basalt-bench's full JSON. One at a time per instance (the
+// instance lease of runOperation); every scenario bounded in time; a cancel from the API
+// stops the client within seconds. A failed or cancelled run leaves the instance as it is.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { BenchmarkSuite } from '@basalt/api-client/rules';
+import type { BenchmarkJob, BenchmarkRow, BenchmarksRepository } from '@basalt/db';
+import type { JobContext } from '../context.js';
+import { StepError } from '../errors.js';
+import type { OperationRun } from '../operation.js';
+import { runBench } from '../benchmark/bench-process.js';
+import { prepareTarget, type PreparedTarget } from '../benchmark/client-target.js';
+import { clientArgs, displayCommand } from '../benchmark/scenario-command.js';
+import { scenarioFigures } from '../benchmark/scenario-figures.js';
+import { planScenarios, type Scenario } from '../benchmark/suites.js';
+import { runOperation, type Outcome } from './run-operation.js';
+
+/** How often the job looks for a cancel request while its client runs. */
+const CANCEL_POLL_MS = 500;
+/** At most one live ops/s event per scenario per this interval. */
+const PROGRESS_EVERY_MS = 1_000;
+
+export async function benchmark(ctx: JobContext, payload: BenchmarkJob): Promise<Outcome> {
+  const benchmarks = ctx.repo.benchmarks();
+  const outcome = await runOperation(ctx, payload, {
+    steps: ['prepare', 'run_scenarios'],
+    failureStatus: null,
+    work: async ({ instance, region, type, run }) => {
+      const row = await loadRun(benchmarks, payload.benchmark_id);
+      if (instance.status !== 'running') throw new StepError('prepare', `the instance is ${instance.status}, not running`);
+      await benchmarks.clearScenarios(row.id);
+      await benchmarks.update(row.id, { status: 'running', startedAt: new Date(), finishedAt: null, results: null });
+      const runDir = path.join(ctx.config.runsDir, instance.id, run.operationId, 'benchmark');
+      fs.mkdirSync(runDir, { recursive: true, mode: 0o700 });
+      const cancel = watchCancel(benchmarks, row.id);
+      try {
+        const { scenarios, prepared } = await run.step('prepare', async () => ({
+          scenarios: planScenarios(row.workload as BenchmarkSuite, type, row.parameters as Record<string, unknown>),
+          prepared: await prepareTarget(ctx, instance, region, runDir),
+        }), { attempts: 3, baseDelayMs: 1000 });
+        await run.event('benchmark_plan', 'prepare', `${row.workload}: ${scenarios.length} scenario(s) against ${prepared.target.host}:${prepared.target.port} (engine ${prepared.engineVersion})`, {
+          scenarios: scenarios.map((s) => s.name),
+        });
+        await run.step('run_scenarios', async () => {
+          for (const [index, scenario] of scenarios.entries()) {
+            if (cancel.signal.aborted) throw cancelled();
+            await runScenario(ctx, run, benchmarks, row, prepared, runDir, scenario, index, scenarios.length, cancel.signal);
+          }
+        });
+        await benchmarks.update(row.id, { results: { suite: row.workload, scenarios: scenarios.length, engine_version: prepared.engineVersion } });
+      } finally {
+        cancel.stop();
+        fs.rmSync(runDir, { recursive: true, force: true });
+      }
+    },
+  });
+  await recordStatus(benchmarks, payload.benchmark_id, outcome);
+  return outcome;
+}
+
+async function loadRun(benchmarks: BenchmarksRepository, id: string): Promise<BenchmarkRow> {
+  const row = await benchmarks.getForJob(id);
+  if (!row) throw new StepError('prepare', `benchmark ${id} does not exist`);
+  if (row.cancelRequestedAt) throw cancelled();
+  return row;
+}
+
+const cancelled = () => new StepError('run_scenarios', 'cancelled by a user');
+
+/** The run's status once its operation has finished (a skipped or busy job changes nothing). */
+async function recordStatus(benchmarks: BenchmarksRepository, id: string, outcome: Outcome): Promise<void> {
+  if (outcome !== 'succeeded' && outcome !== 'failed') return;
+  const row = await benchmarks.getForJob(id);
+  if (!row) return;
+  const status = outcome === 'succeeded' ? 'succeeded' : row.cancelRequestedAt ? 'cancelled' : 'failed';
+  await benchmarks.update(id, { status, finishedAt: new Date() });
+}
+
+/** Aborts `signal` once the API has recorded a cancel request for the run. */
+function watchCancel(benchmarks: BenchmarksRepository, id: string): { signal: AbortSignal; stop(): void } {
+  const controller = new AbortController();
+  const timer = setInterval(() => {
+    benchmarks
+      .getForJob(id)
+      .then((row) => {
+        if (row?.cancelRequestedAt) controller.abort();
+      })
+      .catch(() => {});
+  }, CANCEL_POLL_MS);
+  return { signal: controller.signal, stop: () => clearInterval(timer) };
+}
+
+async function runScenario(
+  ctx: JobContext,
+  run: OperationRun,
+  benchmarks: BenchmarksRepository,
+  row: BenchmarkRow,
+  prepared: PreparedTarget,
+  runDir: string,
+  scenario: Scenario,
+  index: number,
+  count: number,
+  signal: AbortSignal,
+): Promise<void> {
+  const label = `scenario ${index + 1} of ${count}: ${scenario.name}`;
+  const jsonFile = path.join(runDir, `scenario-${index + 1}.json`);
+  fs.rmSync(jsonFile, { force: true });
+  await run.event('benchmark_scenario_started', 'run_scenarios', label, { scenario: index + 1, of: count, name: scenario.name });
+  let lastEvent = 0;
+  const startedAt = new Date();
+  const outcome = await runBench({
+    binary: ctx.config.benchBinary,
+    args: clientArgs(prepared.target, scenario, jsonFile),
+    jsonFile,
+    timeoutMs: scenario.timeoutMs,
+    signal,
+    onProgress: (progress) => {
+      if (Date.now() - lastEvent < PROGRESS_EVERY_MS) return;
+      lastEvent = Date.now();
+      const data = { scenario: index + 1, of: count, name: scenario.name, ops_per_sec: progress.opsPerSec, percent: progress.percent ?? null };
+      void run.event('benchmark_progress', 'run_scenarios', `${label}: ${progress.opsPerSec} ops/s`, data).catch(() => {});
+    },
+  });
+  const finishedAt = new Date();
+  if (outcome.kind === 'cancelled') throw cancelled();
+  if (outcome.kind === 'timed_out') throw new StepError('run_scenarios', `${label}: still running after ${scenario.timeoutMs / 1000} s; stopped`);
+  if (outcome.kind === 'failed') throw new StepError('run_scenarios', `${label}: ${outcome.message}`, outcome.exitCode, outcome.stderrTail);
+
+  const figures = scenarioFigures(outcome.report);
+  await benchmarks.insertScenario({
+    benchmarkId: row.id,
+    position: index + 1,
+    name: scenario.name,
+    tool: figures.tool,
+    commandLine: displayCommand(prepared.target, scenario),
+    workload: scenario.workload,
+    valueSize: scenario.valueSize ?? null,
+    connections: scenario.connections,
+    pipeline: scenario.pipeline,
+    requests: figures.requests,
+    qps: figures.qps,
+    avgLatencyMs: figures.avgLatencyMs,
+    p50LatencyMs: figures.p50LatencyMs,
+    p99LatencyMs: figures.p99LatencyMs,
+    p999LatencyMs: figures.p999LatencyMs,
+    errors: figures.errors,
+    engineVersion: prepared.engineVersion,
+    instanceType: row.instanceType,
+    startedAt,
+    finishedAt,
+    report: outcome.report,
+  });
+  await ctx.repo.updateOperation(run.operationId, { progress: Math.min(99, Math.floor(((index + 1) / count) * 100)) });
+  await run.event('benchmark_scenario_finished', 'run_scenarios', `${label}: ${Math.round(figures.qps)} ops/s, p99 ${figures.p99LatencyMs ?? '?'} ms`, {
+    scenario: index + 1,
+    of: count,
+    qps: figures.qps,
+    errors: figures.errors,
+  });
+  if (outcome.exitCode !== 0) {
+    throw new StepError('run_scenarios', `${label}: basalt-bench reported ${figures.errors} error(s)`, outcome.exitCode, outcome.stderrTail);
+  }
+}
