@@ -2,7 +2,7 @@
 // the worker's own PING through the endpoint as the control plane's user (never a
 // customer's: their users may be read-only, deleted, or mid-rotation).
 import path from 'node:path';
-import { decryptSecret, type ControlCredentialsRepository, type InstanceRow, type RegionRow } from '@basalt/db';
+import { decryptSecret, type ControlCredentialsRepository, type InstancePatch, type InstanceRow, type RegionRow } from '@basalt/db';
 import type { JobContext } from './context.js';
 import type { OperationRun } from './operation.js';
 import type { Node } from './stack.js';
@@ -214,4 +214,15 @@ async function onHostRoute(ctx: JobContext, step: string, ip: string): Promise<v
   } catch (error) {
     throw new StepError(step, (error as Error).message);
   }
+}
+
+/**
+ * A full deploy of the engine on the nodes, then the check of every endpoint; returns what
+ * the instance row holds once both succeeded (provision and modify end with it).
+ */
+export async function deployAndCheck(ctx: JobContext, run: OperationRun, instance: InstanceRow, region: RegionRow, nodes: Node[]): Promise<InstancePatch> {
+  const deployed = await deployEngine(ctx, run, instance, region, nodes);
+  const ca = instance.tlsEnabled ? caCertificateOf(deployed) : undefined;
+  await checkEndpoints(ctx, run, instance, region, nodes, ca);
+  return { status: 'running', health: 'healthy', fault: null, nodes, endpoints: endpointsOf(nodes, ca) };
 }

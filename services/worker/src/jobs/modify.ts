@@ -5,7 +5,7 @@ import type { InstanceRow, ModifyJob, ModifyTarget } from '@basalt/db';
 import type { JobContext } from '../context.js';
 import { runOperation, type Outcome } from './run-operation.js';
 import { applyStack } from '../stack.js';
-import { caCertificateOf, checkEndpoints, deployEngine, endpointsOf } from '../engine-deploy.js';
+import { deployAndCheck } from '../engine-deploy.js';
 import { vmSizeOf } from '../engine-settings.js';
 import { StepError } from '../errors.js';
 import { poolAddresses, requireNodes } from './nodes.js';
@@ -28,15 +28,8 @@ export function modify(ctx: JobContext, payload: ModifyJob): Promise<Outcome> {
       const addresses = poolAddresses(requireNodes(instance, 'load'));
       await run.event('modify', null, `changes: ${JSON.stringify(payload.changes ?? {})}`);
       const nodes = await applyStack(ctx, run, desired, region, vmSizeOf(type), addresses);
-      const deployed = await deployEngine(ctx, run, desired, region, nodes);
-      const ca = instance.tlsEnabled ? caCertificateOf(deployed) : undefined;
-      await checkEndpoints(ctx, run, desired, region, nodes, ca);
       await ctx.repo.updateInstance(instance.id, {
-        status: 'running',
-        health: 'healthy',
-        fault: null,
-        nodes,
-        endpoints: endpointsOf(nodes, ca),
+        ...(await deployAndCheck(ctx, run, desired, region, nodes)),
         instanceType: type.id,
         diskGib: target.disk_gib,
         parameters: target.parameters,

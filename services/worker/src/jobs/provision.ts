@@ -11,7 +11,7 @@ import { addressAnswers } from '../address-probe.js';
 import { UnroutedAddressError } from '../host-route.js';
 import { ENGINE_PORT } from '../engine-settings.js';
 import { applyStack } from '../stack.js';
-import { caCertificateOf, checkEndpoints, deployEngine, endpointsOf } from '../engine-deploy.js';
+import { deployAndCheck } from '../engine-deploy.js';
 import { vmSizeOf } from '../engine-settings.js';
 import { StepError } from '../errors.js';
 
@@ -85,16 +85,7 @@ export function provision(ctx: JobContext, payload: ProvisionJob): Promise<Outco
       const addresses = await run.step('allocate_addresses', () => allocate(ctx, instance.id, region.id, region.addressPool));
       const nodes = await applyStack(ctx, run, instance, region, vmSizeOf(type), addresses);
       await ctx.repo.updateInstance(instance.id, { nodes });
-      const deployed = await deployEngine(ctx, run, instance, region, nodes);
-      const ca = instance.tlsEnabled ? caCertificateOf(deployed) : undefined;
-      await checkEndpoints(ctx, run, instance, region, nodes, ca);
-      await ctx.repo.updateInstance(instance.id, {
-        status: 'running',
-        health: 'healthy',
-        fault: null,
-        nodes,
-        endpoints: endpointsOf(nodes, ca),
-      });
+      await ctx.repo.updateInstance(instance.id, await deployAndCheck(ctx, run, instance, region, nodes));
     },
   });
 }
