@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"net/netip"
 	"net/url"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -32,23 +34,42 @@ func checkRoute(host string) error {
 	return nil
 }
 
+// Conn is where and as whom redis-cli connects: a connection URI and, for rediss://, the PEM
+// of the CA that signed the endpoint's certificate.
+type Conn struct {
+	URI string
+	CA  string
+}
+
 // RedisCLI runs commands through the real redis-cli against the endpoint of a connection URI,
 // as its user. The credentials go in an AUTH line on stdin, never in argv; each command is one
 // line. It returns redis-cli's replies, one per line.
-func RedisCLI(connectionURI string, commands ...string) (string, error) {
-	u, err := url.Parse(connectionURI)
+func RedisCLI(c Conn, commands ...string) (string, error) {
+	u, err := url.Parse(c.URI)
 	if err != nil || u.User == nil {
 		return "", fmt.Errorf("not a connection URI with credentials")
 	}
 	if err := checkRoute(u.Hostname()); err != nil {
 		return "", err
 	}
-	password, _ := u.User.Password()
-	input := fmt.Sprintf("AUTH %s %s\n%s\n", u.User.Username(), password, strings.Join(commands, "\n"))
 	args := []string{"-h", u.Hostname(), "-p", u.Port()}
 	if u.Scheme == "rediss" {
-		return "", fmt.Errorf("TLS endpoints are not exercised by these tests")
+		if c.CA == "" {
+			return "", fmt.Errorf("a rediss:// URI needs the CA certificate")
+		}
+		dir, err := os.MkdirTemp("", "basalt-tfacc-ca-")
+		if err != nil {
+			return "", err
+		}
+		defer os.RemoveAll(dir)
+		caFile := filepath.Join(dir, "ca.pem")
+		if err := os.WriteFile(caFile, []byte(c.CA), 0o600); err != nil {
+			return "", err
+		}
+		args = append(args, "--tls", "--cacert", caFile)
 	}
+	password, _ := u.User.Password()
+	input := fmt.Sprintf("AUTH %s %s\n%s\n", u.User.Username(), password, strings.Join(commands, "\n"))
 	cmd := exec.Command("redis-cli", args...)
 	cmd.Stdin = strings.NewReader(input)
 	done := make(chan struct{})
@@ -66,8 +87,8 @@ func RedisCLI(connectionURI string, commands ...string) (string, error) {
 
 // WriteAndRead sets key to value and reads it back as the URI's user; it fails unless
 // authentication, the write and the read all succeed.
-func WriteAndRead(connectionURI, key, value string) error {
-	out, err := RedisCLI(connectionURI, "SET "+key+" "+value, "GET "+key)
+func WriteAndRead(c Conn, key, value string) error {
+	out, err := RedisCLI(c, "SET "+key+" "+value, "GET "+key)
 	if err != nil {
 		return fmt.Errorf("redis-cli: %v: %s", err, out)
 	}
@@ -78,8 +99,8 @@ func WriteAndRead(connectionURI, key, value string) error {
 }
 
 // AuthFails reports nil when the URI's credentials are refused.
-func AuthFails(connectionURI string) error {
-	out, _ := RedisCLI(connectionURI, "PING")
+func AuthFails(c Conn) error {
+	out, _ := RedisCLI(c, "PING")
 	first := strings.SplitN(out, "\n", 2)[0]
 	if strings.Contains(first, "WRONGPASS") || strings.Contains(first, "ERR") {
 		return nil

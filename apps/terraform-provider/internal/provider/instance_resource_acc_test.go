@@ -35,6 +35,7 @@ resource "basalt_instance" "test" {
   instance_type       = %q
   region              = "local"
   disk_gib            = %s
+  tls_enabled         = true
   password_version    = %d
   deletion_protection = %t
 
@@ -78,14 +79,18 @@ data "basalt_instance" "test" {
 func TestAccInstance_lifecycle(t *testing.T) {
 	p := accPlatform(t)
 	t.Parallel() // beside the failing create, which has a platform of its own
-	var firstURI, firstID string
-	remember := func(s *terraform.State) error {
-		first := s.RootModule().Resources["basalt_instance.test"].Primary
-		firstURI, firstID = first.Attributes["connection_uri"], first.ID
-		return nil
+	// connOf is a resource's connection URI with the instance's CA (the endpoint is TLS).
+	connOf := func(s *terraform.State, name string) acctest.Conn {
+		return acctest.Conn{
+			URI: s.RootModule().Resources[name].Primary.Attributes["connection_uri"],
+			CA:  s.RootModule().Resources["basalt_instance.test"].Primary.Attributes["ca_certificate"],
+		}
 	}
-	uriOf := func(s *terraform.State, name string) string {
-		return s.RootModule().Resources[name].Primary.Attributes["connection_uri"]
+	var first acctest.Conn
+	var firstID string
+	remember := func(s *terraform.State) error {
+		first, firstID = connOf(s, "basalt_instance.test"), s.RootModule().Resources["basalt_instance.test"].Primary.ID
+		return nil
 	}
 
 	resource.Test(t, resource.TestCase{
@@ -103,6 +108,9 @@ func TestAccInstance_lifecycle(t *testing.T) {
 					resource.TestCheckResourceAttr("basalt_instance.test", "disk_gib", "10"),
 					resource.TestCheckResourceAttr("basalt_instance.test", "parameters.fsync", "everysec"),
 					resource.TestCheckResourceAttr("basalt_instance.test", "deletion_protection", "true"),
+					resource.TestCheckResourceAttr("basalt_instance.test", "tls_enabled", "true"),
+					resource.TestMatchResourceAttr("basalt_instance.test", "ca_certificate", regexp.MustCompile(`^-----BEGIN CERTIFICATE-----`)),
+					resource.TestMatchResourceAttr("basalt_instance.test", "connection_uri", regexp.MustCompile(`^rediss://default:`)),
 					resource.TestCheckResourceAttrSet("basalt_instance.test", "host"),
 					resource.TestCheckResourceAttrSet("basalt_instance.test", "port"),
 					resource.TestCheckResourceAttrSet("basalt_instance.test", "disk_gib"),
@@ -114,10 +122,10 @@ func TestAccInstance_lifecycle(t *testing.T) {
 					resource.TestCheckResourceAttrPair("data.basalt_instance.test", "host", "basalt_instance.test", "host"),
 					remember,
 					func(s *terraform.State) error {
-						return acctest.WriteAndRead(uriOf(s, "basalt_instance.test"), "tfacc:default", "one")
+						return acctest.WriteAndRead(connOf(s, "basalt_instance.test"), "tfacc:default", "one")
 					},
 					func(s *terraform.State) error {
-						return acctest.WriteAndRead(uriOf(s, "basalt_instance_user.app"), "tfacc:app", "two")
+						return acctest.WriteAndRead(connOf(s, "basalt_instance_user.app"), "tfacc:app", "two")
 					},
 				),
 			},
@@ -162,15 +170,15 @@ func TestAccInstance_lifecycle(t *testing.T) {
 					resource.TestCheckResourceAttr("basalt_instance.test", "tags.team", "payments"),
 					resource.TestCheckResourceAttr("basalt_instance_user.app", "permission", "read_only"),
 					func(s *terraform.State) error {
-						newURI := uriOf(s, "basalt_instance.test")
-						if newURI == firstURI {
+						rotated := connOf(s, "basalt_instance.test")
+						if rotated.URI == first.URI {
 							return fmt.Errorf("password_version 1 -> 2 did not rotate the password")
 						}
 						// Two-password rotation: the new and the old password both work until the old is revoked.
-						if err := acctest.WriteAndRead(newURI, "tfacc:new", "three"); err != nil {
+						if err := acctest.WriteAndRead(rotated, "tfacc:new", "three"); err != nil {
 							return fmt.Errorf("new password: %w", err)
 						}
-						if err := acctest.WriteAndRead(firstURI, "tfacc:old", "four"); err != nil {
+						if err := acctest.WriteAndRead(first, "tfacc:old", "four"); err != nil {
 							return fmt.Errorf("old password before revoke: %w", err)
 						}
 						id := s.RootModule().Resources["basalt_instance.test"].Primary.ID
@@ -183,13 +191,13 @@ func TestAccInstance_lifecycle(t *testing.T) {
 								return err
 							}
 						}
-						if err := acctest.AuthFails(firstURI); err != nil {
+						if err := acctest.AuthFails(first); err != nil {
 							return fmt.Errorf("old password after revoke: %w", err)
 						}
-						return acctest.WriteAndRead(newURI, "tfacc:new", "five")
+						return acctest.WriteAndRead(rotated, "tfacc:new", "five")
 					},
 					func(s *terraform.State) error {
-						out, err := acctest.RedisCLI(uriOf(s, "basalt_instance_user.app"), "GET tfacc:app", "SET tfacc:app x")
+						out, err := acctest.RedisCLI(connOf(s, "basalt_instance_user.app"), "GET tfacc:app", "SET tfacc:app x")
 						if err != nil {
 							return fmt.Errorf("%v: %s", err, out)
 						}
