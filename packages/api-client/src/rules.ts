@@ -67,6 +67,22 @@ export function normaliseCidr(input: string): string | undefined {
   return 'cidr' in result ? result.cidr : undefined;
 }
 
+/**
+ * Whether an address lies in an allowlist CIDR (a bare address is one host), as the engine
+ * matches a client: an IPv4 address never lies in an IPv6 CIDR, nor the other way round.
+ */
+export function cidrContains(cidr: string, ip: string): boolean {
+  const parsed = normaliseCidr(cidr);
+  if (!parsed) return false;
+  const [base, prefixText] = parsed.split('/') as [string, string];
+  const v4 = ipv4ToBigInt(base);
+  const network = v4 ?? ipv6ToBigInt(base);
+  const address = v4 !== undefined ? ipv4ToBigInt(ip) : ipv6ToBigInt(ip);
+  if (network === undefined || address === undefined) return false;
+  const hostBits = BigInt((v4 !== undefined ? 32 : 128) - Number(prefixText));
+  return network >> hostBits === address >> hostBits;
+}
+
 function ipv4ToBigInt(address: string): bigint | undefined {
   const parts = address.split('.');
   if (parts.length !== 4 || !parts.every((p) => /^(0|[1-9]\d{0,2})$/.test(p) && Number(p) <= 255)) return undefined;
