@@ -3,13 +3,12 @@
 // rows and events written through @basalt/db's ProvisioningRepository, the repository the
 // worker uses. The page follows over Server-Sent Events (through the console's /v1 proxy):
 // steps and percentage, then `running` with endpoints and the redis-cli command. On the
-// running instance: a benchmark measured by basalt-bench against basalt-server, database users,
-// the allowlist, a resize and a restart. A failed create shows its step and message.
+// running instance: database users, the allowlist, a resize and a restart. (Benchmarks run
+// only through the real worker: e2e/provisioning/benchmark.test.ts.) A failed create shows its step and message.
 import type { BasaltClient } from '@basalt/api-client';
-import { BenchmarksRepository, createDatabase, ProvisioningRepository, type Database } from '@basalt/db';
+import { createDatabase, ProvisioningRepository, type Database } from '@basalt/db';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { measureMemtierDefault } from './support/bench.js';
 import { launchChromium } from './support/browser.js';
 import { collectPageErrors } from './support/page-errors.js';
 import { startConsolePlatform, type ConsolePlatform } from './support/platform.js';
@@ -127,41 +126,6 @@ describe('live operation progress', () => {
     const row = page.getByRole('table', { name: 'Instances' }).getByRole('row').filter({ hasText: 'sessions-cache' });
     await row.getByText('10.77.0.5:6379').waitFor();
     await row.getByLabel('Status: Running').waitFor();
-  });
-
-  test('a benchmark started from the console shows the results measured for it', async () => {
-    const id = runningInstanceId;
-    expect(id).not.toBe('');
-    await page.goto(`/projects/${projectId}/instances/${id}`);
-    await page.getByRole('tab', { name: 'Benchmarks' }).click();
-    await page.getByRole('button', { name: 'Run benchmark' }).click();
-    await page.getByText('Benchmark queued').waitFor();
-    const runs = page.getByRole('table', { name: 'Benchmark runs' });
-    await runs.getByRole('row').filter({ hasText: 'memtier-default' }).getByText('pending').waitFor();
-    const listed = await api.GET('/v1/projects/{project}/instances/{instance}/benchmarks', { params: { path: { project: projectId, instance: id } } });
-    expect(listed.data!.items.map((b) => [b.workload, b.status])).toEqual([['memtier-default', 'pending']]);
-
-    // The run itself, as the benchmark job would do it: basalt-bench against a real engine,
-    // its memtier JSON stored as the results.
-    const measured = await measureMemtierDefault(2);
-    await new BenchmarksRepository(database.db).update(listed.data!.items[0]!.id, {
-      status: 'succeeded',
-      results: { ...measured.report, command: measured.command },
-      finishedAt: new Date(),
-    });
-    const totals = (measured.report['ALL STATS'] as Record<string, Record<string, number>>).Totals!['Ops/sec']!;
-    expect(totals).toBeGreaterThan(0);
-
-    const results = page.getByRole('table', { name: 'Benchmark results' });
-    await results.waitFor({ timeout: 30_000 }); // the tab polls pending runs
-    const row = results.getByRole('row').filter({ hasText: 'Totals' });
-    await expect(row.getByRole('cell').nth(1).textContent()).resolves.toBe(
-      new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }).format(totals),
-    );
-    await expect(results.getByRole('row').allTextContents()).resolves.toHaveLength(4); // header, Sets, Gets, Totals
-    await page.getByRole('figure', { name: 'Throughput by workload' }).locator('.recharts-bar-rectangle').first().waitFor();
-    await page.getByLabel('Benchmark command', { exact: true }).getByText(measured.command).waitFor();
-    await snap(page, '13-benchmark-results');
   });
 
   test('database users: added and reset with the password shown once, the old one revoked', async () => {

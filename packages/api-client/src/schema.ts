@@ -463,6 +463,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{project}/instances/{instance}/benchmarks/{benchmark}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop a pending or running benchmark (the client stops within seconds) */
+        post: operations["cancelInstanceBenchmark"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{project}/instances/{instance}/benchmarks/{benchmark}": {
         parameters: {
             query?: never;
@@ -666,6 +683,43 @@ export interface components {
         InstanceTypeListDto: {
             items: components["schemas"]["InstanceTypeDto"][];
         };
+        BenchmarkScenarioDto: {
+            /** @example 1 */
+            position: number;
+            /** @example write-only 128 B, ping-pong */
+            name: string;
+            /** @example basalt-bench 0.1.0 */
+            tool: string;
+            /** @description The exact command the worker ran, the password shown as <password> */
+            command_line: string;
+            /** @description The same run with memtier_benchmark */
+            memtier_command: string;
+            /** @example write-only */
+            workload: string;
+            /** @description Bytes; null when sizes vary */
+            value_size: number | null;
+            connections: number;
+            pipeline: number;
+            /** @description Requests sent */
+            requests: number;
+            /** @description Operations per second */
+            qps: number;
+            avg_latency_ms: number;
+            p50_latency_ms: number | null;
+            p99_latency_ms: number | null;
+            p999_latency_ms: number | null;
+            errors: number;
+            engine_version: string;
+            instance_type: string;
+            /** Format: date-time */
+            started_at: string;
+            /** Format: date-time */
+            finished_at: string;
+            /** @description basalt-bench's full JSON report (memtier_benchmark's layout); in GET of one run, not in lists */
+            report?: {
+                [key: string]: unknown;
+            };
+        };
         BenchmarkDto: {
             /** Format: uuid */
             id: string;
@@ -673,23 +727,33 @@ export interface components {
             instance_id: string | null;
             instance_type: string;
             /** @enum {string} */
-            status: "pending" | "running" | "succeeded" | "failed";
+            status: "pending" | "running" | "succeeded" | "failed" | "cancelled";
             /** @example basalt-bench */
             tool: string;
-            /** @example memtier-default */
-            workload: string;
+            /**
+             * @description The suite that ran
+             * @enum {string}
+             */
+            workload: "memtier-standard" | "custom";
+            /** @description What was asked: {"flags": [...]} for a custom run */
             parameters: {
                 [key: string]: unknown;
             };
             results: {
                 [key: string]: unknown;
             } | null;
+            /** @description The scenarios measured so far, in the order they ran */
+            scenarios: components["schemas"]["BenchmarkScenarioDto"][];
             /** Format: uuid */
             operation_id: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
             finished_at: string | null;
+            /** Format: date-time */
+            cancel_requested_at: string | null;
         };
         BenchmarkListDto: {
             items: components["schemas"]["BenchmarkDto"][];
@@ -1025,14 +1089,20 @@ export interface components {
         };
         CreateBenchmarkDto: {
             /**
-             * @description Workload of the published method (memtier_benchmark or YCSB)
+             * @description memtier-standard: the white papers' memtier_benchmark matrix, shortened and scaled to the type; custom: one run with your basalt-bench flags
              * @enum {string}
              */
-            workload: "memtier-default" | "ycsb-load" | "ycsb-uniform-read" | "ycsb-zipfian-read" | "ycsb-uniform-50-50";
-            /** @description Tool flags, e.g. {"threads": 4, "clients": 50} */
-            parameters?: {
-                [key: string]: unknown;
-            };
+            workload: "memtier-standard" | "custom";
+            /**
+             * @description For custom only: basalt-bench (memtier_benchmark) load flags, one token each. Allowed: --protocol, --threads, --clients, --requests, --test-time, --ratio, --pipeline, --data-size, --data-size-range, --data-size-list, --data-size-pattern, --random-data, --key-prefix, --key-minimum, --key-maximum, --key-pattern, --key-stddev, --key-median, --randomize, --distinct-client-seed, --rate-limiting, --select-db
+             * @example [
+             *       "--ratio=1:1",
+             *       "--data-size=512",
+             *       "--pipeline=8",
+             *       "--test-time=5"
+             *     ]
+             */
+            flags?: string[];
         };
         BenchmarkAcceptedDto: {
             benchmark: components["schemas"]["BenchmarkDto"];
@@ -3314,6 +3384,74 @@ export interface operations {
             };
             /** @description Rate limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    cancelInstanceBenchmark: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+                instance: string;
+                benchmark: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BenchmarkDto"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not allowed for this role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -94,22 +94,48 @@ describe('catalog', () => {
 });
 
 describe('benchmarks', () => {
-  it('queues a run on a running instance and serves it back', async () => {
+  it('queues a suite or a custom run on a running instance, serves it back, and takes a cancel', async () => {
     const created = (await admin.client.POST('/v1/projects/{project}/instances', { params: { path: { project } }, body: createBody('bench-1') })).data!;
     const path = { project, instance: created.instance.id };
-    const early = await admin.client.POST('/v1/projects/{project}/instances/{instance}/benchmarks', { params: { path }, body: { workload: 'memtier-default' } });
+    const runs = '/v1/projects/{project}/instances/{instance}/benchmarks' as const;
+    const early = await admin.client.POST(runs, { params: { path }, body: { workload: 'memtier-standard' } });
     expect(early.response.status).toBe(409);
     await markRunning(api, created.instance.id, created.operation!.id);
-    const queued = await admin.client.POST('/v1/projects/{project}/instances/{instance}/benchmarks', { params: { path }, body: { workload: 'ycsb-zipfian-read', parameters: { threads: 4 } } });
+
+    const queued = await admin.client.POST(runs, { params: { path }, body: { workload: 'custom', flags: ['-t', '1', '--clients=4', '--ratio', '1:1', '-R', '--test-time=3'] } });
     expect(queued.response.status).toBe(202);
-    expect(queued.data!.benchmark).toMatchObject({ status: 'pending', workload: 'ycsb-zipfian-read', parameters: { threads: 4 }, instance_type: 'kv.standard.small' });
+    expect(queued.data!.benchmark).toMatchObject({
+      status: 'pending',
+      workload: 'custom',
+      parameters: { flags: ['--threads=1', '--clients=4', '--ratio=1:1', '--random-data', '--test-time=3'] },
+      instance_type: 'kv.standard.small',
+      scenarios: [],
+      operation_id: queued.data!.operation.id,
+    });
     expect(queued.data!.operation.type).toBe('benchmark');
-    const list = await admin.client.GET('/v1/projects/{project}/instances/{instance}/benchmarks', { params: { path } });
+    const list = await admin.client.GET(runs, { params: { path } });
     expect(list.data!.items).toHaveLength(1);
-    const one = await admin.client.GET('/v1/projects/{project}/instances/{instance}/benchmarks/{benchmark}', { params: { path: { ...path, benchmark: queued.data!.benchmark.id } } });
-    expect(one.data!.id).toBe(queued.data!.benchmark.id);
-    const bad = await admin.client.POST('/v1/projects/{project}/instances/{instance}/benchmarks', { params: { path }, body: { workload: 'rm -rf' as never } });
-    expect(bad.response.status).toBe(400);
+    const benchmark = queued.data!.benchmark.id;
+    const one = await admin.client.GET('/v1/projects/{project}/instances/{instance}/benchmarks/{benchmark}', { params: { path: { ...path, benchmark } } });
+    expect(one.data!.id).toBe(benchmark);
+
+    // Customer text never reaches a shell or picks where the client connects or writes.
+    for (const flags of [['--server=10.0.0.1'], ['-a', 'x'], ['--json-out-file=/etc/passwd'], ['--ratio=1:1; rm -rf /'], ['$(reboot)'], ['--threads=100'], ['--clients=200', '--threads=2'], ['--test-time=5', '--requests=10']]) {
+      const bad = await admin.client.POST(runs, { params: { path }, body: { workload: 'custom', flags } });
+      expect(bad.response.status, flags.join(' ')).toBe(400);
+      expect(bad.error).toMatchObject({ code: 'invalid_request', request_id: expect.any(String) });
+    }
+    expect((await admin.client.POST(runs, { params: { path }, body: { workload: 'custom' } })).response.status).toBe(400);
+    expect((await admin.client.POST(runs, { params: { path }, body: { workload: 'memtier-standard', flags: ['-t', '1'] } })).response.status).toBe(400);
+    expect((await admin.client.POST(runs, { params: { path }, body: { workload: 'rm -rf' as never } })).response.status).toBe(400);
+
+    const cancel = '/v1/projects/{project}/instances/{instance}/benchmarks/{benchmark}/cancel' as const;
+    const cancelled = await admin.client.POST(cancel, { params: { path: { ...path, benchmark } } });
+    expect(cancelled.response.status).toBe(202);
+    expect(cancelled.data!.cancel_requested_at).toEqual(expect.any(String));
+    expect((await admin.client.POST(cancel, { params: { path: { ...path, benchmark } } })).response.status).toBe(202);
+    const unknown = await admin.client.POST(cancel, { params: { path: { ...path, benchmark: '00000000-0000-4000-8000-000000000000' } } });
+    expect(unknown.response.status).toBe(404);
   });
 });
 

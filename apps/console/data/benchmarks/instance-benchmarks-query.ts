@@ -16,6 +16,6 @@ export function useInstanceBenchmarksQuery(project: string, instance: string) {
     queryKey: queryKeys.instances.benchmarks(project, instance),
     queryFn: ({ signal }) => getInstanceBenchmarks(project, instance, signal),
     refetchInterval: (query) =>
-      query.state.data?.some((b) => b.status === 'pending' || b.status === 'running') ? 10_000 : false,
+      query.state.data?.some((b) => b.status === 'pending' || b.status === 'running') ? 2_000 : false,
   })
 }

@@ -1,6 +1,6 @@
 // Benchmark runs: per instance (project-scoped) and reference runs per instance type (project null),
 // and the scenarios the worker's benchmark job measured for each run.
-import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../client.js';
 import { benchmarks, benchmarkScenarios } from '../schema.js';
 
@@ -8,6 +8,7 @@ export type BenchmarkRow = typeof benchmarks.$inferSelect;
 export type NewBenchmark = typeof benchmarks.$inferInsert;
 export type BenchmarkScenarioRow = typeof benchmarkScenarios.$inferSelect;
 export type NewBenchmarkScenario = typeof benchmarkScenarios.$inferInsert;
+export type BenchmarkScenarioSummary = Omit<BenchmarkScenarioRow, 'report'>;
 
 /** A run that has not finished yet: it can still be cancelled. */
 const UNFINISHED: BenchmarkRow['status'][] = ['pending', 'running'];
@@ -73,6 +74,22 @@ export class BenchmarksRepository {
       .from(benchmarkScenarios)
       .where(inArray(benchmarkScenarios.benchmarkId, benchmarkIds))
       .orderBy(asc(benchmarkScenarios.benchmarkId), asc(benchmarkScenarios.position));
+  }
+
+  /** The same without the tool's JSON reports (hundreds of KB each), for lists. */
+  listScenarioSummaries(benchmarkIds: string[]): Promise<BenchmarkScenarioSummary[]> {
+    if (benchmarkIds.length === 0) return Promise.resolve([]);
+    const { report: _report, ...columns } = getTableColumns(benchmarkScenarios);
+    return this.db
+      .select(columns)
+      .from(benchmarkScenarios)
+      .where(inArray(benchmarkScenarios.benchmarkId, benchmarkIds))
+      .orderBy(asc(benchmarkScenarios.benchmarkId), asc(benchmarkScenarios.position));
+  }
+
+  /** Links a run to the operation that carries it (started in the same request). */
+  async linkOperation(id: string, operationId: string): Promise<void> {
+    await this.db.update(benchmarks).set({ operationId }).where(eq(benchmarks.id, id));
   }
 
   // ---- the worker's benchmark job (the only writer of a run's progress and scenarios) ----

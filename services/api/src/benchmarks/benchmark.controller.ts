@@ -31,6 +31,15 @@ export class BenchmarkController {
     return this.service.create(auth, params.project, params.instance, body);
   }
 
+  @Post(':benchmark/cancel')
+  @HttpCode(202)
+  @ApiOperation({ operationId: 'cancelInstanceBenchmark', summary: 'Stop a pending or running benchmark (the client stops within seconds)' })
+  @ApiAcceptedResponse({ type: BenchmarkDto })
+  @ApiErrors(400, 401, 403, 404, 409)
+  cancel(@Auth() auth: AuthContext, @Param() params: InstanceBenchmarkParams): Promise<BenchmarkDto> {
+    return this.service.cancel(auth, params.project, params.instance, params.benchmark);
+  }
+
   @Get(':benchmark')
   @ApiOperation({ operationId: 'getInstanceBenchmark' })
   @ApiOkResponse({ type: BenchmarkDto })

@@ -1,10 +1,35 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsObject, IsOptional } from 'class-validator';
-import type { BenchmarkRow } from '@basalt/db';
+import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { BENCHMARK_FLAG_NAMES, BENCHMARK_FLAGS_MAX, BENCHMARK_SUITES, type BenchmarkSuite } from '@basalt/api-client/rules';
+import type { BenchmarkRow, BenchmarkScenarioRow, BenchmarkScenarioSummary } from '@basalt/db';
 import { OperationDto } from '../operations/operation.dto.js';
 
-export const BENCHMARK_WORKLOADS = ['memtier-default', 'ycsb-load', 'ycsb-uniform-read', 'ycsb-zipfian-read', 'ycsb-uniform-50-50'] as const;
-export const BENCHMARK_STATUSES = ['pending', 'running', 'succeeded', 'failed'] as const;
+export const BENCHMARK_STATUSES = ['pending', 'running', 'succeeded', 'failed', 'cancelled'] as const;
+
+export class BenchmarkScenarioDto {
+  @ApiProperty({ example: 1 }) position: number;
+  @ApiProperty({ example: 'write-only 128 B, ping-pong' }) name: string;
+  @ApiProperty({ example: 'basalt-bench 0.1.0' }) tool: string;
+  @ApiProperty({ description: 'The exact command the worker ran, the password shown as <password>' }) command_line: string;
+  @ApiProperty({ description: 'The same run with memtier_benchmark' }) memtier_command: string;
+  @ApiProperty({ example: 'write-only' }) workload: string;
+  @ApiProperty({ nullable: true, type: Number, description: 'Bytes; null when sizes vary' }) value_size: number | null;
+  @ApiProperty() connections: number;
+  @ApiProperty() pipeline: number;
+  @ApiProperty({ description: 'Requests sent' }) requests: number;
+  @ApiProperty({ description: 'Operations per second' }) qps: number;
+  @ApiProperty() avg_latency_ms: number;
+  @ApiProperty({ nullable: true, type: Number }) p50_latency_ms: number | null;
+  @ApiProperty({ nullable: true, type: Number }) p99_latency_ms: number | null;
+  @ApiProperty({ nullable: true, type: Number }) p999_latency_ms: number | null;
+  @ApiProperty() errors: number;
+  @ApiProperty() engine_version: string;
+  @ApiProperty() instance_type: string;
+  @ApiProperty({ format: 'date-time' }) started_at: string;
+  @ApiProperty({ format: 'date-time' }) finished_at: string;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: "basalt-bench's full JSON report (memtier_benchmark's layout); in GET of one run, not in lists" })
+  report?: Record<string, unknown>;
+}
 
 export class BenchmarkDto {
   @ApiProperty({ format: 'uuid' }) id: string;
@@ -12,12 +37,15 @@ export class BenchmarkDto {
   @ApiProperty() instance_type: string;
   @ApiProperty({ enum: BENCHMARK_STATUSES }) status: (typeof BENCHMARK_STATUSES)[number];
   @ApiProperty({ example: 'basalt-bench' }) tool: string;
-  @ApiProperty({ example: 'memtier-default' }) workload: string;
-  @ApiProperty({ type: 'object', additionalProperties: true }) parameters: Record<string, unknown>;
+  @ApiProperty({ enum: BENCHMARK_SUITES, description: 'The suite that ran' }) workload: string;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'What was asked: {"flags": [...]} for a custom run' }) parameters: Record<string, unknown>;
   @ApiProperty({ type: Object, additionalProperties: true, nullable: true }) results: Record<string, unknown> | null;
+  @ApiProperty({ type: [BenchmarkScenarioDto], description: 'The scenarios measured so far, in the order they ran' }) scenarios: BenchmarkScenarioDto[];
   @ApiProperty({ format: 'uuid', nullable: true, type: String }) operation_id: string | null;
   @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String }) started_at: string | null;
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) finished_at: string | null;
+  @ApiProperty({ format: 'date-time', nullable: true, type: String }) cancel_requested_at: string | null;
 }
 
 export class BenchmarkListDto {
@@ -25,17 +53,59 @@ export class BenchmarkListDto {
 }
 
 export class CreateBenchmarkDto {
-  @ApiProperty({ enum: BENCHMARK_WORKLOADS, description: 'Workload of the published method (memtier_benchmark or YCSB)' })
-  @IsIn(BENCHMARK_WORKLOADS)
-  workload: (typeof BENCHMARK_WORKLOADS)[number];
+  @ApiProperty({
+    enum: BENCHMARK_SUITES,
+    description: 'memtier-standard: the white papers\' memtier_benchmark matrix, shortened and scaled to the type; custom: one run with your basalt-bench flags',
+  })
+  @IsIn(BENCHMARK_SUITES)
+  workload: BenchmarkSuite;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Tool flags, e.g. {"threads": 4, "clients": 50}' })
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: BENCHMARK_FLAGS_MAX,
+    example: ['--ratio=1:1', '--data-size=512', '--pipeline=8', '--test-time=5'],
+    description: `For custom only: basalt-bench (memtier_benchmark) load flags, one token each. Allowed: ${BENCHMARK_FLAG_NAMES.join(', ')}`,
+  })
   @IsOptional()
-  @IsObject()
-  parameters?: Record<string, unknown>;
+  @IsArray()
+  @ArrayMaxSize(BENCHMARK_FLAGS_MAX)
+  @IsString({ each: true })
+  @MaxLength(200, { each: true })
+  flags?: string[];
 }
 
-export function toBenchmarkDto(row: BenchmarkRow): BenchmarkDto {
+/** memtier_benchmark runs the same command without basalt-bench's own --timeout. */
+export function memtierCommandOf(commandLine: string): string {
+  return commandLine.replace(/^basalt-bench /, 'memtier_benchmark ').replace(/ --timeout=\d+/, '');
+}
+
+export function toBenchmarkScenarioDto(row: BenchmarkScenarioSummary | BenchmarkScenarioRow): BenchmarkScenarioDto {
+  return {
+    position: row.position,
+    name: row.name,
+    tool: row.tool,
+    command_line: row.commandLine,
+    memtier_command: memtierCommandOf(row.commandLine),
+    workload: row.workload,
+    value_size: row.valueSize,
+    connections: row.connections,
+    pipeline: row.pipeline,
+    requests: row.requests,
+    qps: row.qps,
+    avg_latency_ms: row.avgLatencyMs,
+    p50_latency_ms: row.p50LatencyMs,
+    p99_latency_ms: row.p99LatencyMs,
+    p999_latency_ms: row.p999LatencyMs,
+    errors: row.errors,
+    engine_version: row.engineVersion,
+    instance_type: row.instanceType,
+    started_at: row.startedAt.toISOString(),
+    finished_at: row.finishedAt.toISOString(),
+    ...('report' in row ? { report: row.report as Record<string, unknown> } : {}),
+  };
+}
+
+export function toBenchmarkDto(row: BenchmarkRow, scenarios: (BenchmarkScenarioSummary | BenchmarkScenarioRow)[] = []): BenchmarkDto {
   return {
     id: row.id,
     instance_id: row.instanceId,
@@ -45,9 +115,12 @@ export function toBenchmarkDto(row: BenchmarkRow): BenchmarkDto {
     workload: row.workload,
     parameters: (row.parameters ?? {}) as Record<string, unknown>,
     results: (row.results ?? null) as Record<string, unknown> | null,
+    scenarios: scenarios.filter((s) => s.benchmarkId === row.id).map(toBenchmarkScenarioDto),
     operation_id: row.operationId,
     created_at: row.createdAt.toISOString(),
+    started_at: row.startedAt ? row.startedAt.toISOString() : null,
     finished_at: row.finishedAt ? row.finishedAt.toISOString() : null,
+    cancel_requested_at: row.cancelRequestedAt ? row.cancelRequestedAt.toISOString() : null,
   };
 }
 

@@ -1,8 +1,10 @@
-// Benchmark runs of an instance: stored here, run by the worker's benchmark job.
+// Benchmark runs of an instance: queued here, run by the worker's benchmark job (which alone
+// writes their progress and scenarios), cancelled here by a request the job acts on.
 import { Injectable } from '@nestjs/common';
 import { BenchmarksRepository } from '@basalt/db';
+import { parseCustomFlags } from '@basalt/api-client/rules';
 import { randomUUID } from 'node:crypto';
-import { Conflict, NotFound } from '../common/errors.js';
+import { Conflict, Invalid, NotFound } from '../common/errors.js';
 import type { AuthContext } from '../common/request-context.js';
 import { InstanceService } from '../instances/instance.service.js';
 import { OperationStarter } from '../operations/operation-starter.service.js';
@@ -19,17 +21,20 @@ export class BenchmarkService {
 
   async list(auth: AuthContext, projectId: string, instanceId: string): Promise<BenchmarkDto[]> {
     const instance = await this.instances.load(auth, projectId, instanceId);
-    return (await this.benchmarks.listForInstance(projectId, instance.id)).map(toBenchmarkDto);
+    const rows = await this.benchmarks.listForInstance(projectId, instance.id);
+    const scenarios = await this.benchmarks.listScenarioSummaries(rows.map((r) => r.id));
+    return rows.map((row) => toBenchmarkDto(row, scenarios));
   }
 
   async get(auth: AuthContext, projectId: string, instanceId: string, id: string): Promise<BenchmarkDto> {
     const instance = await this.instances.load(auth, projectId, instanceId);
     const row = await this.benchmarks.get(projectId, instance.id, id);
     if (!row) throw new NotFound('Benchmark');
-    return toBenchmarkDto(row);
+    return toBenchmarkDto(row, await this.benchmarks.listScenarios([row.id]));
   }
 
   async create(auth: AuthContext, projectId: string, instanceId: string, body: CreateBenchmarkDto): Promise<BenchmarkAcceptedDto> {
+    const parameters = parametersOf(body);
     const instance = await this.instances.load(auth, projectId, instanceId, 'member');
     if (instance.status !== 'running') throw new Conflict(`Benchmarks need a running instance; it is ${instance.status}`, 'invalid_state');
     const benchmarkId = randomUUID();
@@ -48,11 +53,37 @@ export class BenchmarkService {
           instanceType: instance.instanceType,
           tool: 'basalt-bench',
           workload: body.workload,
-          parameters: body.parameters ?? {},
+          parameters,
         });
       },
     });
+    await this.benchmarks.linkOperation(benchmarkId, operation.id);
     const row = await this.benchmarks.get(projectId, instance.id, benchmarkId);
     return { benchmark: toBenchmarkDto(row!), operation: toOperationDto(operation) };
   }
+
+  /** Asks the worker's job to stop the run; it stops the client within seconds and marks the run cancelled. */
+  async cancel(auth: AuthContext, projectId: string, instanceId: string, id: string): Promise<BenchmarkDto> {
+    const instance = await this.instances.load(auth, projectId, instanceId, 'member');
+    const row = await this.benchmarks.get(projectId, instance.id, id);
+    if (!row) throw new NotFound('Benchmark');
+    const asked = await this.benchmarks.requestCancel(projectId, instance.id, id);
+    if (!asked) {
+      if (row.cancelRequestedAt && (row.status === 'pending' || row.status === 'running')) return toBenchmarkDto(row);
+      throw new Conflict(`The benchmark has already finished (${row.status})`, 'invalid_state');
+    }
+    return toBenchmarkDto(asked, await this.benchmarks.listScenarioSummaries([id]));
+  }
+}
+
+/** What a run keeps of its request: a custom run's flags in canonical form; nothing for a suite. */
+function parametersOf(body: CreateBenchmarkDto): Record<string, unknown> {
+  if (body.workload !== 'custom') {
+    if (body.flags !== undefined) throw new Invalid('flags are only for a custom run', { field: 'flags' });
+    return {};
+  }
+  if (!body.flags?.length) throw new Invalid('a custom run needs flags', { field: 'flags' });
+  const parsed = parseCustomFlags(body.flags);
+  if (!parsed.ok) throw new Invalid(`flags: ${parsed.error}`, { field: 'flags' });
+  return { flags: parsed.args };
 }

@@ -47,6 +47,8 @@ export class CatalogController {
   @ApiErrors(400, 401, 404)
   async instanceTypeBenchmarks(@Param() params: InstanceTypeParams): Promise<BenchmarkListDto> {
     if (!(await this.catalog.getInstanceType(params.id))) throw new NotFound('Instance type');
-    return { items: (await this.benchmarks.listReference(params.id)).map(toBenchmarkDto) };
+    const rows = await this.benchmarks.listReference(params.id);
+    const scenarios = await this.benchmarks.listScenarioSummaries(rows.map((r) => r.id));
+    return { items: rows.map((row) => toBenchmarkDto(row, scenarios)) };
   }
 }

@@ -1,27 +1,33 @@
 'use client'
+import { Square } from 'lucide-react'
 import { Alert } from '@/components/ui/alert'
+import { Button } from '@/components/ui/button'
 import { Card, CardBody, CardHeader, CardTitle } from '@/components/ui/card'
 import { CodeBlock } from '@/components/ui/code-block'
 import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
-import { useInstanceBenchmarksQuery } from '@/data/benchmarks/instance-benchmarks-query'
+import { useBenchmarkCancelMutation } from '@/data/benchmarks/benchmark-cancel-mutation'
+import { useInstanceBenchmarksQuery, type Benchmark } from '@/data/benchmarks/instance-benchmarks-query'
+import type { Instance } from '@/data/instances/instance-query'
 import { formatDateTime, formatNumber } from '../format'
 import { BenchmarkChart } from './benchmark-chart'
 import { benchmarkRows } from './benchmark-rows'
+import { OperationProgressCard } from './operation-progress-card'
 import { OperationStatusBadge } from './operation-status-badge'
 import { RunBenchmark } from './run-benchmark'
-import type { Instance } from '@/data/instances/instance-query'
 
 export function BenchmarksTab({ projectId, instance }: { projectId: string; instance: Instance }) {
   return (
     <div className="space-y-5">
       <RunBenchmark projectId={projectId} instance={instance} />
-      <BenchmarkResults projectId={projectId} instanceId={instance.id} />
+      <BenchmarkRuns projectId={projectId} instance={instance} />
     </div>
   )
 }
 
-function BenchmarkResults({ projectId, instanceId }: { projectId: string; instanceId: string }) {
-  const { data: benchmarks, error, isPending } = useInstanceBenchmarksQuery(projectId, instanceId)
+const unfinished = (b: Benchmark) => b.status === 'pending' || b.status === 'running'
+
+function BenchmarkRuns({ projectId, instance }: { projectId: string; instance: Instance }) {
+  const { data: benchmarks, error, isPending } = useInstanceBenchmarksQuery(projectId, instance.id)
   if (error) return <Alert tone="danger">Could not load benchmarks: {error.message}</Alert>
   if (isPending) return <p className="text-sm text-muted">Loading benchmarks…</p>
   if (!benchmarks?.length)
@@ -33,45 +39,13 @@ function BenchmarkResults({ projectId, instanceId }: { projectId: string; instan
         </CardBody>
       </Card>
     )
-  const latest = benchmarks.find((b) => b.status === 'succeeded')
-  const latestRows = latest ? benchmarkRows(latest) : []
-  const command = latest && !Array.isArray(latest.results) && typeof latest.results?.command === 'string' ? latest.results.command : null
+  const latest = benchmarks[0]!
+  // The instance's current operation is the latest run's while it is the last thing asked of it.
+  const operation = instance.current_operation?.id === latest.operation_id ? instance.current_operation : null
   return (
     <div className="space-y-5">
-      {latest ? (
-        <Card>
-          <CardHeader>
-            <CardTitle>
-              Latest report: {latest.tool} · {latest.workload}
-            </CardTitle>
-            <span className="text-xs text-muted">{formatDateTime(latest.finished_at ?? latest.created_at)}</span>
-          </CardHeader>
-          <CardBody className="space-y-4">
-            <BenchmarkChart rows={latestRows} />
-            <Table aria-label="Benchmark results">
-              <THead>
-                <tr>
-                  <Th>Workload</Th>
-                  <Th className="text-right">Ops/s</Th>
-                  <Th className="text-right">p50 (ms)</Th>
-                  <Th className="text-right">p99 (ms)</Th>
-                </tr>
-              </THead>
-              <TBody>
-                {latestRows.map((row) => (
-                  <Tr key={row.label}>
-                    <Td>{row.label}</Td>
-                    <Td className="text-right tabular-nums">{formatNumber(row.opsPerSec)}</Td>
-                    <Td className="text-right tabular-nums">{formatNumber(row.p50Ms)}</Td>
-                    <Td className="text-right tabular-nums">{formatNumber(row.p99Ms)}</Td>
-                  </Tr>
-                ))}
-              </TBody>
-            </Table>
-            {command ? <CodeBlock value={command} label="Benchmark command" /> : null}
-          </CardBody>
-        </Card>
-      ) : null}
+      {operation && unfinished(latest) ? <OperationProgressCard projectId={projectId} operation={operation} /> : null}
+      <LatestRun projectId={projectId} instanceId={instance.id} benchmark={latest} />
       <Card>
         <CardHeader>
           <CardTitle>Runs</CardTitle>
@@ -80,8 +54,9 @@ function BenchmarkResults({ projectId, instanceId }: { projectId: string; instan
           <THead>
             <tr>
               <Th>Tool</Th>
-              <Th>Workload</Th>
+              <Th>Suite</Th>
               <Th>Status</Th>
+              <Th className="text-right">Scenarios</Th>
               <Th>Started</Th>
               <Th>Finished</Th>
             </tr>
@@ -94,7 +69,8 @@ function BenchmarkResults({ projectId, instanceId }: { projectId: string; instan
                 <Td>
                   <OperationStatusBadge status={b.status} />
                 </Td>
-                <Td className="text-muted">{formatDateTime(b.created_at)}</Td>
+                <Td className="text-right tabular-nums">{b.scenarios.length}</Td>
+                <Td className="text-muted">{formatDateTime(b.started_at ?? b.created_at)}</Td>
                 <Td className="text-muted">{formatDateTime(b.finished_at)}</Td>
               </Tr>
             ))}
@@ -102,5 +78,72 @@ function BenchmarkResults({ projectId, instanceId }: { projectId: string; instan
         </Table>
       </Card>
     </div>
+  )
+}
+
+function LatestRun({ projectId, instanceId, benchmark }: { projectId: string; instanceId: string; benchmark: Benchmark }) {
+  const cancel = useBenchmarkCancelMutation(projectId, instanceId)
+  const rows = benchmarkRows(benchmark)
+  const cancelling = benchmark.cancel_requested_at !== null || cancel.isPending
+  return (
+    <Card aria-labelledby="latest-benchmark-title">
+      <CardHeader>
+        <CardTitle id="latest-benchmark-title">
+          Latest run: {benchmark.tool} · {benchmark.workload}
+        </CardTitle>
+        <span className="flex items-center gap-2">
+          <OperationStatusBadge status={benchmark.status} />
+          {unfinished(benchmark) ? (
+            <Button variant="secondary" onClick={() => cancel.mutate(benchmark.id)} disabled={cancelling}>
+              <Square className="size-4" aria-hidden /> {cancelling ? 'Cancelling…' : 'Cancel'}
+            </Button>
+          ) : null}
+        </span>
+      </CardHeader>
+      <CardBody className="space-y-4">
+        {cancel.error ? <Alert tone="danger">{cancel.error.message}</Alert> : null}
+        {rows.length === 0 ? (
+          <p className="text-sm text-muted">{unfinished(benchmark) ? 'No scenario has finished yet.' : 'No scenario was measured.'}</p>
+        ) : (
+          <>
+            <BenchmarkChart rows={rows} />
+            <Table aria-label="Benchmark results">
+              <THead>
+                <tr>
+                  <Th>Scenario</Th>
+                  <Th className="text-right">Value</Th>
+                  <Th className="text-right">Conns</Th>
+                  <Th className="text-right">Pipeline</Th>
+                  <Th className="text-right">Ops/s</Th>
+                  <Th className="text-right">Avg (ms)</Th>
+                  <Th className="text-right">p50 (ms)</Th>
+                  <Th className="text-right">p99 (ms)</Th>
+                  <Th className="text-right">p99.9 (ms)</Th>
+                  <Th className="text-right">Errors</Th>
+                </tr>
+              </THead>
+              <TBody>
+                {rows.map((row) => (
+                  <Tr key={row.label}>
+                    <Td>{row.label}</Td>
+                    <Td className="text-right tabular-nums">{row.valueSize === null ? 'varies' : `${formatNumber(row.valueSize)} B`}</Td>
+                    <Td className="text-right tabular-nums">{row.connections}</Td>
+                    <Td className="text-right tabular-nums">{row.pipeline}</Td>
+                    <Td className="text-right tabular-nums">{formatNumber(row.opsPerSec)}</Td>
+                    <Td className="text-right tabular-nums">{formatNumber(row.avgMs)}</Td>
+                    <Td className="text-right tabular-nums">{formatNumber(row.p50Ms)}</Td>
+                    <Td className="text-right tabular-nums">{formatNumber(row.p99Ms)}</Td>
+                    <Td className="text-right tabular-nums">{formatNumber(row.p999Ms)}</Td>
+                    <Td className="text-right tabular-nums">{row.errors}</Td>
+                  </Tr>
+                ))}
+              </TBody>
+            </Table>
+            <CodeBlock value={rows.map((r) => r.memtierCommand).join('\n')} label="memtier_benchmark commands" />
+            <CodeBlock value={rows.map((r) => r.command).join('\n')} label="Benchmark commands" />
+          </>
+        )}
+      </CardBody>
+    </Card>
   )
 }

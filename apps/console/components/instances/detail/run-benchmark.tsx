@@ -1,19 +1,28 @@
 'use client'
 import { Play } from 'lucide-react'
 import { useState } from 'react'
+import { parseCustomFlags } from '@basalt/api-client/rules'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Card, CardBody, CardHeader, CardTitle } from '@/components/ui/card'
 import { Field } from '@/components/ui/field'
+import { Input } from '@/components/ui/input'
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select'
-import { BENCHMARK_WORKLOADS, useBenchmarkRunMutation, type BenchmarkWorkload } from '@/data/benchmarks/benchmark-run-mutation'
+import { BENCHMARK_SUITES, useBenchmarkRunMutation, type BenchmarkSuite } from '@/data/benchmarks/benchmark-run-mutation'
 import type { Instance } from '@/data/instances/instance-query'
 
-/** Starts a benchmark run on the instance itself with one of the published method's workloads. */
+/** Flags as typed: split on whitespace, each token one argv entry (never a shell line). */
+const tokensOf = (text: string) => text.split(/\s+/).filter(Boolean)
+
+/** Starts a benchmark run on the instance itself: a standard suite, or one run with the customer's flags. */
 export function RunBenchmark({ projectId, instance }: { projectId: string; instance: Instance }) {
   const run = useBenchmarkRunMutation(projectId, instance.id)
-  const [workload, setWorkload] = useState<BenchmarkWorkload>('memtier-default')
+  const [suite, setSuite] = useState<BenchmarkSuite>('memtier-standard')
+  const [flags, setFlags] = useState('--threads=1 --clients=8 --ratio=1:1 --data-size=512 --test-time=5')
   const running = instance.status === 'running'
+  const parsed = suite === 'custom' ? parseCustomFlags(tokensOf(flags)) : undefined
+  const flagsError = parsed && !parsed.ok ? parsed.error : undefined
+  const start = () => run.mutate(suite === 'custom' ? { workload: suite, flags: tokensOf(flags) } : { workload: suite })
   return (
     <Card aria-labelledby="run-benchmark-title">
       <CardHeader>
@@ -22,28 +31,45 @@ export function RunBenchmark({ projectId, instance }: { projectId: string; insta
       <CardBody className="space-y-3">
         <div className="flex flex-wrap items-end gap-3">
           <div className="w-96 max-w-full">
-            <Field id="benchmark-workload" label="Workload">
-              <Select value={workload} onValueChange={(v) => setWorkload(v as BenchmarkWorkload)}>
-                <SelectTrigger id="benchmark-workload">
+            <Field id="benchmark-suite" label="Suite">
+              <Select value={suite} onValueChange={(v) => setSuite(v as BenchmarkSuite)}>
+                <SelectTrigger id="benchmark-suite">
                   <SelectValue />
                 </SelectTrigger>
                 <SelectContent>
-                  {BENCHMARK_WORKLOADS.map((w) => (
-                    <SelectItem key={w.value} value={w.value}>
-                      {w.label}
+                  {BENCHMARK_SUITES.map((s) => (
+                    <SelectItem key={s.value} value={s.value}>
+                      {s.label}
                     </SelectItem>
                   ))}
                 </SelectContent>
               </Select>
             </Field>
           </div>
-          <Button onClick={() => run.mutate(workload)} disabled={!running || run.isPending}>
+          <Button onClick={start} disabled={!running || run.isPending || flagsError !== undefined}>
             <Play className="size-4" aria-hidden /> Run benchmark
           </Button>
         </div>
+        {suite === 'custom' ? (
+          <Field
+            id="benchmark-flags"
+            label="basalt-bench flags"
+            error={flagsError}
+            hint="memtier_benchmark's load flags (threads, clients, requests or test-time, ratio, pipeline, data size, keys); the endpoint and credentials are filled in."
+          >
+            <Input
+              id="benchmark-flags"
+              value={flags}
+              onChange={(e) => setFlags(e.target.value)}
+              aria-invalid={flagsError !== undefined}
+              className="font-mono"
+              spellCheck={false}
+            />
+          </Field>
+        ) : null}
         {!running ? <p className="text-xs text-muted">Benchmarks run against a running instance.</p> : null}
         {run.error ? <Alert tone="danger">{run.error.message}</Alert> : null}
-        {run.isSuccess ? <Alert tone="success">Benchmark queued; its results appear below when it finishes.</Alert> : null}
+        {run.isSuccess ? <Alert tone="success">Benchmark queued; its progress and results appear below.</Alert> : null}
       </CardBody>
     </Card>
   )
