@@ -345,17 +345,10 @@ func (r *InstanceResource) Update(ctx context.Context, req resource.UpdateReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	timeout, diags := plan.Timeouts.Update(ctx, defaultUpdateTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
 	id := state.ID.ValueString()
 	password := knownPassword(state.ConnectionURI, state.Password)
-	unlock, diags := r.data.serialise(ctx, id)
-	defer unlock()
+	ctx, done, diags := r.data.beginChange(ctx, plan.Timeouts.Update, defaultUpdateTimeout, id)
+	defer done()
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -450,16 +443,9 @@ func (r *InstanceResource) Delete(ctx context.Context, req resource.DeleteReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	timeout, diags := state.Timeouts.Delete(ctx, defaultDeleteTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
 	id := state.ID.ValueString()
-	unlock, diags := r.data.serialise(ctx, id)
-	defer unlock()
+	ctx, done, diags := r.data.beginChange(ctx, state.Timeouts.Delete, defaultDeleteTimeout, id)
+	defer done()
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return

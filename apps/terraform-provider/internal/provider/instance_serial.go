@@ -3,6 +3,9 @@ package provider
 import (
 	"context"
 	"sync"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"basalt/terraform-provider-basalt/internal/client"
 )
@@ -55,4 +58,18 @@ func (d *providerData) serialise(ctx context.Context, instanceID string) (func()
 		}
 	}
 	return unlock, diags
+}
+
+// beginChange starts a change to an existing instance: ctx bounded by the resource's timeout
+// (timeoutOf, e.g. plan.Timeouts.Update, with byDefault), and the instance's operation lock
+// (serialise). done releases both; call it when the change's operations have finished.
+func (d *providerData) beginChange(ctx context.Context, timeoutOf func(context.Context, time.Duration) (time.Duration, diag.Diagnostics), byDefault time.Duration, instanceID string) (context.Context, func(), diagnostics) {
+	timeout, diags := timeoutOf(ctx, byDefault)
+	if diags.HasError() {
+		return ctx, func() {}, diags
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	unlock, more := d.serialise(ctx, instanceID)
+	diags.Append(more...)
+	return ctx, func() { unlock(); cancel() }, diags
 }

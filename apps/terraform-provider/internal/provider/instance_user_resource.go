@@ -115,16 +115,9 @@ func (r *InstanceUserResource) Create(ctx context.Context, req resource.CreateRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	timeout, diags := plan.Timeouts.Create(ctx, defaultUserTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
 	instanceID, username := plan.InstanceID.ValueString(), plan.Username.ValueString()
-	unlock, diags := r.data.serialise(ctx, instanceID)
-	defer unlock()
+	ctx, done, diags := r.data.beginChange(ctx, plan.Timeouts.Create, defaultUserTimeout, instanceID)
+	defer done()
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -186,17 +179,10 @@ func (r *InstanceUserResource) Update(ctx context.Context, req resource.UpdateRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	timeout, diags := plan.Timeouts.Update(ctx, defaultUserTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
 	instanceID, username := state.InstanceID.ValueString(), state.Username.ValueString()
 	what := fmt.Sprintf("user %s on %s", username, instanceID)
-	unlock, diags := r.data.serialise(ctx, instanceID)
-	defer unlock()
+	ctx, done, diags := r.data.beginChange(ctx, plan.Timeouts.Update, defaultUserTimeout, instanceID)
+	defer done()
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -238,16 +224,9 @@ func (r *InstanceUserResource) Delete(ctx context.Context, req resource.DeleteRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	timeout, diags := state.Timeouts.Delete(ctx, defaultUserTimeout)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
 	instanceID, username := state.InstanceID.ValueString(), state.Username.ValueString()
-	unlock, diags := r.data.serialise(ctx, instanceID)
-	defer unlock()
+	ctx, done, diags := r.data.beginChange(ctx, state.Timeouts.Delete, defaultUserTimeout, instanceID)
+	defer done()
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
