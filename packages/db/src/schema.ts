@@ -128,7 +128,6 @@ export const instanceTypes = pgTable('instance_types', {
   maxConnections: integer('max_connections').notNull(),
   bandwidthMbps: integer('bandwidth_mbps').notNull(),
   regions: text('regions').array().notNull(),
-  referenceQps: jsonb('reference_qps'),
   sortOrder: integer('sort_order').notNull(),
 });
 

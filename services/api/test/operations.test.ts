@@ -79,13 +79,14 @@ describe('operations', () => {
 });
 
 describe('catalog', () => {
-  it('lists region local and the instance types with reference QPS', async () => {
+  it('lists region local and the instance types, with no third-party throughput figures as theirs', async () => {
     const regions = await admin.client.GET('/v1/regions');
     expect(regions.data!.items).toEqual([expect.objectContaining({ id: 'local', target: 'local', available: true })]);
     const types = await admin.client.GET('/v1/instance-types', { params: { query: { region: 'local' } } });
     expect(types.data!.items.map((t) => t.size)).toEqual(['small', 'large', 'xlarge', '2xlarge', '4xlarge', '8xlarge', '13xlarge']);
     const xl = await admin.client.GET('/v1/instance-types/{id}', { params: { path: { id: 'kv.standard.xlarge' } } });
-    expect(xl.data).toMatchObject({ vcpu: 4, memory_gib: 16, reference_qps: { memory_larger_than_data: { uniform_read: 103890 } } });
+    expect(xl.data).toMatchObject({ vcpu: 4, memory_gib: 16 });
+    expect(xl.data).not.toHaveProperty('reference_qps');
     const big = await admin.client.GET('/v1/instance-types/{id}', { params: { path: { id: 'kv.standard.13xlarge' } } });
     expect(big.data).toMatchObject({ vcpu: 52, memory_gib: 192 });
     expect((await admin.client.GET('/v1/instance-types/{id}', { params: { path: { id: 'kv.standard.huge' } } })).response.status).toBe(404);

@@ -13,19 +13,6 @@ export class RegionListDto {
   @ApiProperty({ type: [RegionDto] }) items: RegionDto[];
 }
 
-export class WorkloadQpsDto {
-  @ApiProperty() load: number;
-  @ApiProperty() uniform_read: number;
-  @ApiProperty() zipfian_read: number;
-  @ApiProperty() uniform_50_read_50_update: number;
-}
-
-export class ReferenceQpsDto {
-  @ApiProperty() source: string;
-  @ApiProperty({ type: WorkloadQpsDto }) memory_larger_than_data: WorkloadQpsDto;
-  @ApiProperty({ type: WorkloadQpsDto }) data_larger_than_memory: WorkloadQpsDto;
-}
-
 export class InstanceTypeDto {
   @ApiProperty({ example: 'kv.standard.xlarge' }) id: string;
   @ApiProperty({ example: 'xlarge' }) size: string;
@@ -36,8 +23,6 @@ export class InstanceTypeDto {
   @ApiProperty() max_connections: number;
   @ApiProperty() bandwidth_mbps: number;
   @ApiProperty({ type: [String] }) regions: string[];
-  @ApiProperty({ type: ReferenceQpsDto, nullable: true, description: 'QPS from the latest published benchmark of this size' })
-  reference_qps: ReferenceQpsDto | null;
 }
 
 export class InstanceTypeListDto {
@@ -67,6 +52,5 @@ export function toInstanceTypeDto(row: InstanceTypeRow): InstanceTypeDto {
     max_connections: row.maxConnections,
     bandwidth_mbps: row.bandwidthMbps,
     regions: row.regions,
-    reference_qps: (row.referenceQps ?? null) as ReferenceQpsDto | null,
   };
 }
