@@ -654,17 +654,6 @@ export interface components {
         RegionListDto: {
             items: components["schemas"]["RegionDto"][];
         };
-        WorkloadQpsDto: {
-            load: number;
-            uniform_read: number;
-            zipfian_read: number;
-            uniform_50_read_50_update: number;
-        };
-        ReferenceQpsDto: {
-            source: string;
-            memory_larger_than_data: components["schemas"]["WorkloadQpsDto"];
-            data_larger_than_memory: components["schemas"]["WorkloadQpsDto"];
-        };
         InstanceTypeDto: {
             /** @example kv.standard.xlarge */
             id: string;
@@ -677,8 +666,6 @@ export interface components {
             max_connections: number;
             bandwidth_mbps: number;
             regions: string[];
-            /** @description QPS from the latest published benchmark of this size */
-            reference_qps: components["schemas"]["ReferenceQpsDto"] | null;
         };
         InstanceTypeListDto: {
             items: components["schemas"]["InstanceTypeDto"][];

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { api, unwrap, type Schemas } from '../fetcher'
 import { queryKeys } from '../keys'
 
-/** A size from the catalog: vCPU, memory, disk range, limits and the published reference QPS. */
+/** A size from the catalog: vCPU, memory, disk range and limits. */
 export type InstanceType = Schemas['InstanceTypeDto']
 
 export async function getInstanceTypes(signal?: AbortSignal) {

@@ -3,13 +3,7 @@ import type { InstanceType } from '@/data/catalog/instance-types-query'
 import { cn } from '@/lib/utils'
 import { formatGib, formatNumber } from '../format'
 
-/** Published uniform-read throughput of this size with the data set in memory, if measured. */
-export function referenceQps(type: InstanceType): number | undefined {
-  const qps = type.reference_qps?.memory_larger_than_data?.uniform_read
-  return typeof qps === 'number' && qps > 0 ? qps : undefined
-}
-
-/** The instance types as a radio group of cards: size, vCPU, memory and what they sustain. */
+/** The instance types as a radio group of cards: size, vCPU, memory, connections and bandwidth. */
 export function InstanceTypePicker({
   types,
   value,
@@ -29,7 +23,6 @@ export function InstanceTypePicker({
       <div className="grid grid-cols-1 gap-2 sm:grid-cols-2 xl:grid-cols-3">
         {types.map((type) => {
           const offered = !region || !type.regions.length || type.regions.includes(region)
-          const qps = referenceQps(type)
           const checked = value === type.id
           return (
             <label
@@ -57,7 +50,6 @@ export function InstanceTypePicker({
                 </span>
                 <span className="mt-0.5 block text-xs text-muted">
                   {formatNumber(type.max_connections)} connections · {formatNumber(type.bandwidth_mbps)} Mbit/s
-                  {qps ? ` · ~${formatNumber(Math.round(qps))} reads/s published` : ''}
                 </span>
               </span>
             </label>

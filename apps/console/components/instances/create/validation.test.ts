@@ -12,7 +12,6 @@ const xlarge: InstanceType = {
   max_connections: 20000,
   bandwidth_mbps: 2000,
   regions: ['local'],
-  reference_qps: null,
 }
 
 const valid: InstanceFormValues = {
