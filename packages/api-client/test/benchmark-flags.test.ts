@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { parseCustomFlags } from '../src/rules.js';
+
+describe('parseCustomFlags', () => {
+  it('reads long, short and switch flags into canonical argv', () => {
+    expect(parseCustomFlags(['-t', '2', '--clients', '8', '--ratio=1:4', '-R', '--pipeline=16', '--key-prefix='])).toEqual({
+      ok: true,
+      args: ['--threads=2', '--clients=8', '--ratio=1:4', '--random-data', '--pipeline=16', '--key-prefix='],
+      values: { threads: '2', clients: '8', ratio: '1:4', 'random-data': true, pipeline: '16', 'key-prefix': '' },
+    });
+  });
+
+  it('refuses what decides where the client connects or writes, and anything not a flag', () => {
+    for (const flags of [['-s', 'evil'], ['--server=evil'], ['-p', '1'], ['-a', 'u:p'], ['--tls'], ['--json-out-file=/tmp/x'], ['-o', 'x'], ['--out-file=x'], ['--run-count=3'], ['rm'], ['-t2'], ['--ratio=1:1;reboot'], ['--key-prefix=$(x)'], ['--protocol=memcache_text']]) {
+      const result = parseCustomFlags(flags);
+      expect(result.ok, flags.join(' ')).toBe(false);
+    }
+    expect(parseCustomFlags(['--server=evil'])).toMatchObject({ ok: false, error: expect.stringContaining('not a flag a custom run may set') });
+  });
+
+  it('keeps a run bounded', () => {
+    expect(parseCustomFlags(['--threads=8', '--clients=64'])).toMatchObject({ ok: false, error: expect.stringContaining('at most 256 connections') });
+    expect(parseCustomFlags(['--threads=1', '--clients=100', '--requests=1000000'])).toMatchObject({ ok: false, error: expect.stringContaining('at most 20000000') });
+    expect(parseCustomFlags(['--test-time=121'])).toMatchObject({ ok: false });
+    expect(parseCustomFlags(['--test-time=5', '--requests=10'])).toMatchObject({ ok: false, error: 'give --requests or --test-time, not both' });
+    expect(parseCustomFlags(['--ratio=0:0'])).toMatchObject({ ok: false });
+    expect(parseCustomFlags(['--key-minimum=10', '--key-maximum=5'])).toMatchObject({ ok: false });
+    expect(parseCustomFlags(['--threads=1', '--threads=2'])).toMatchObject({ ok: false, error: '--threads is given twice' });
+    expect(parseCustomFlags(['--pipeline'])).toMatchObject({ ok: false, error: '--pipeline needs a value' });
+    expect(parseCustomFlags(['--random-data=1'])).toMatchObject({ ok: false, error: '--random-data takes no value' });
+    expect(parseCustomFlags('--threads=1')).toMatchObject({ ok: false });
+    expect(parseCustomFlags(Array(41).fill('-R'))).toMatchObject({ ok: false });
+  });
+});

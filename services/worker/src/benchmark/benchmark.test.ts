@@ -1,0 +1,133 @@
+// The benchmark job's parts: the suites' plans, the command line kept (password left out),
+// the figures read from basalt-bench's JSON, its progress line, the total handler map, and
+// the real basalt-bench against a Debian redis-server on loopback, finished and cancelled.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InstanceTypeRow } from '@basalt/db';
+import { requireHandlerForEveryQueue } from '../handlers.js';
+import { parseProgressLine, runBench } from './bench-process.js';
+import { clientArgs, displayCommand, type ClientTarget } from './scenario-command.js';
+import { scenarioFigures } from './scenario-figures.js';
+import { planScenarios } from './suites.js';
+
+const small = { vcpu: 1 } as InstanceTypeRow;
+const large = { vcpu: 16 } as InstanceTypeRow;
+const target: ClientTarget = { host: '10.77.0.9', port: 6379, username: 'default', password: "s3cret'pw" };
+const BENCH = process.env.BASALT_BENCH_BIN ?? path.resolve(import.meta.dirname, '../../../../engine/target/release/basalt-bench');
+
+describe('suites', () => {
+  it('memtier-standard: 6 scenarios, connections scaled to the type', () => {
+    const plan = planScenarios('memtier-standard', small, {});
+    expect(plan.map((s) => [s.name, s.valueSize, s.pipeline, s.connections])).toEqual([
+      ['write-only 128 B, ping-pong', 128, 1, 8],
+      ['read-only 128 B, ping-pong', 128, 1, 8],
+      ['mixed 1:1 128 B, pipeline 32', 128, 32, 8],
+      ['write-only 4 KB, ping-pong', 4096, 1, 8],
+      ['read-only 4 KB, ping-pong', 4096, 1, 8],
+      ['mixed 1:1 4 KB, pipeline 32', 4096, 32, 8],
+    ]);
+    expect(planScenarios('memtier-standard', large, {})[0]!.connections).toBe(64);
+  });
+
+  it('custom: the flags checked again, their shape recorded', () => {
+    const [only] = planScenarios('custom', small, { flags: ['--threads=2', '--clients=3', '--data-size-range=32-64', '--pipeline=4', '--test-time=5'] });
+    expect(only).toMatchObject({ workload: 'custom', connections: 6, pipeline: 4, valueSize: undefined, timeoutMs: 35_000 });
+    expect(() => planScenarios('custom', small, { flags: ['--server=1.2.3.4'] })).toThrow(/custom flags/);
+    expect(() => planScenarios('custom', small, {})).toThrow(/custom flags/);
+    expect(() => planScenarios('ycsb-load' as never, small, {})).toThrow(/unknown benchmark suite/);
+  });
+});
+
+describe('command line', () => {
+  const [scenario] = planScenarios('custom', small, { flags: ['--ratio=1:1', '--key-prefix=a:b'] });
+  it('runs with the password as one argv entry, keeps it out of the stored line', () => {
+    const args = clientArgs(target, scenario!, '/run/x.json');
+    expect(args).toContain("--authenticate=default:s3cret'pw");
+    expect(args.slice(-1)).toEqual(['--json-out-file=/run/x.json']);
+    const shown = displayCommand(target, scenario!);
+    expect(shown).not.toContain('s3cret');
+    expect(shown).toBe(
+      "basalt-bench --server=10.77.0.9 --port=6379 '--authenticate=default:<password>' --ratio=1:1 --key-prefix=a:b --print-percentiles=50,99,99.9 --hide-histogram --timeout=10 --json-out-file=result.json",
+    );
+  });
+});
+
+describe('progress and figures', () => {
+  it("reads the live ops/s of basalt-bench's progress line, ignores other lines", () => {
+    expect(parseProgressLine('[RUN #1  60%,   1 secs]  1 threads:       24064 ops,   23884 (avg:   23884) ops/sec, 2.46MB/sec (avg: 2.46MB/sec),  0.08 (avg:  0.08) msec latency')).toEqual({ opsPerSec: 23884, percent: 60 });
+    expect(parseProgressLine('[RUN #1 100%,   2 secs] 40000 ops, 21435 ops/sec')).toBeUndefined();
+    expect(parseProgressLine('[RUN #1] Launching threads now...')).toBeUndefined();
+  });
+
+  it('takes the totals of the JSON report as they are', () => {
+    const report = {
+      'ALL STATS': { Totals: { Count: 40000, 'Ops/sec': 21434.71, 'Average Latency': 0.09146, Errors: 0, 'Percentile Latencies': { 'p50.00': 0.08, 'p99.00': 0.2, 'p99.90': 1.5 } } },
+      'run information': { Tool: 'basalt-bench 0.1.0' },
+    };
+    expect(scenarioFigures(report)).toEqual({ requests: 40000, qps: 21434.71, avgLatencyMs: 0.09146, p50LatencyMs: 0.08, p99LatencyMs: 0.2, p999LatencyMs: 1.5, errors: 0, tool: 'basalt-bench 0.1.0' });
+    expect(() => scenarioFigures({})).toThrow(/ALL STATS/);
+  });
+});
+
+describe('handlers', () => {
+  it('cover every queue; a map without one fails naming it', () => {
+    expect(() => requireHandlerForEveryQueue()).not.toThrow();
+    expect(() => requireHandlerForEveryQueue({ provision: () => {} })).toThrow(/no handler for queue\(s\) modify \(instance-modify\).*benchmark \(instance-benchmark\)/);
+  });
+});
+
+describe.runIf(fs.existsSync(BENCH))('basalt-bench against redis-server on loopback', () => {
+  let server: ChildProcess;
+  let port = 0;
+  let dir = '';
+  beforeAll(async () => {
+    port = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as net.AddressInfo;
+        probe.close(() => resolve(free));
+      });
+    });
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-bench-job-'));
+    server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    for (let i = 0; i < 50; i++) {
+      const up = await new Promise<boolean>((resolve) => net.connect(port, '127.0.0.1').once('connect', function (this: net.Socket) { this.destroy(); resolve(true); }).once('error', () => resolve(false)));
+      if (up) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  });
+  afterAll(() => {
+    server?.kill('SIGTERM');
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const base = () => ['--server=127.0.0.1', `--port=${port}`, '--threads=1', '--clients=2', '--hide-histogram'];
+
+  it('a finished run gives its JSON report', async () => {
+    const jsonFile = path.join(dir, 'done.json');
+    const outcome = await runBench({ binary: BENCH, args: [...base(), '--requests=500', `--json-out-file=${jsonFile}`], jsonFile, timeoutMs: 30_000, signal: new AbortController().signal, onProgress: () => {} });
+    expect(outcome.kind).toBe('finished');
+    if (outcome.kind === 'finished') expect(scenarioFigures(outcome.report).requests).toBe(1000);
+  });
+
+  it('a cancel stops a 60 s run within seconds', async () => {
+    const jsonFile = path.join(dir, 'cancelled.json');
+    const controller = new AbortController();
+    const seen: number[] = [];
+    const running = runBench({ binary: BENCH, args: [...base(), '--test-time=60', `--json-out-file=${jsonFile}`], jsonFile, timeoutMs: 90_000, signal: controller.signal, onProgress: (p) => seen.push(p.opsPerSec) });
+    await new Promise((r) => setTimeout(r, 2_500));
+    const asked = Date.now();
+    controller.abort();
+    expect((await running).kind).toBe('cancelled');
+    expect(Date.now() - asked).toBeLessThan(5_000);
+    expect(seen.length).toBeGreaterThan(0);
+  });
+
+  it('a run past its deadline is stopped and says so', async () => {
+    const jsonFile = path.join(dir, 'late.json');
+    const outcome = await runBench({ binary: BENCH, args: [...base(), '--test-time=60', `--json-out-file=${jsonFile}`], jsonFile, timeoutMs: 1_000, signal: new AbortController().signal, onProgress: () => {} });
+    expect(outcome.kind).toBe('timed_out');
+  });
+});
