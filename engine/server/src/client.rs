@@ -18,6 +18,8 @@ pub struct ClientHandle {
     /// Registry index of the last command (for `cmd=`); `usize::MAX` before the first.
     pub last_command: AtomicUsize,
     pub meta: Mutex<ClientMeta>,
+    /// CLIENT KILL of this connection: it closes after its current command.
+    killed: tokio::sync::Notify,
 }
 
 #[derive(Clone, Debug)]
@@ -32,6 +34,8 @@ pub struct ClientMeta {
     /// Channels and patterns subscribed (for `sub=` and `psub=`).
     pub sub: usize,
     pub psub: usize,
+    /// CLIENT NO-EVICT ON (flag `e`).
+    pub no_evict: bool,
 }
 
 impl ClientHandle {
@@ -41,6 +45,16 @@ impl ClientHandle {
 
     pub fn update_meta(&self, f: impl FnOnce(&mut ClientMeta)) {
         f(&mut self.meta.lock().unwrap_or_else(|e| e.into_inner()));
+    }
+
+    /// Asks the connection to close (CLIENT KILL).
+    pub fn kill(&self) {
+        self.killed.notify_one();
+    }
+
+    /// Resolves once CLIENT KILL asked this connection to close.
+    pub async fn killed(&self) {
+        self.killed.notified().await
     }
 
     /// One `CLIENT LIST` line (without the trailing newline), fields as Redis 7 prints them.
@@ -53,7 +67,7 @@ impl ClientHandle {
             i => crate::registry::registry().entries.get(i).map(|e| e.fullname.clone()).unwrap_or_default(),
         };
         format!(
-            "id={} addr={} laddr={} fd=0 name={} age={} idle={} flags=N db={} sub={} psub={} ssub=0 multi=-1 \
+            "id={} addr={} laddr={} fd=0 name={} age={} idle={} flags={} db={} sub={} psub={} ssub=0 multi=-1 \
              qbuf={} qbuf-free=0 argv-mem=0 multi-mem=0 rbs=0 rbp=0 obl=0 oll=0 omem=0 tot-mem=0 events=r \
              cmd={} user={} redir=-1 resp={}",
             self.id,
@@ -62,6 +76,7 @@ impl ClientHandle {
             meta.name.as_deref().unwrap_or(""),
             age,
             idle_ms / 1000,
+            if meta.no_evict { "e" } else { "N" },
             meta.db,
             meta.sub,
             meta.psub,
@@ -90,7 +105,8 @@ impl Clients {
             created: Instant::now(),
             last_active_ms: AtomicU64::new(0),
             last_command: AtomicUsize::new(usize::MAX),
-            meta: Mutex::new(ClientMeta { name: None, user: "default".to_string(), resp: 2, query_buffer: 0, db: 0, sub: 0, psub: 0 }),
+            killed: tokio::sync::Notify::new(),
+            meta: Mutex::new(ClientMeta { name: None, user: "default".to_string(), resp: 2, query_buffer: 0, db: 0, sub: 0, psub: 0, no_evict: false }),
         });
         self.lock().insert(id, handle.clone());
         handle
@@ -126,13 +142,17 @@ pub struct Session {
     pub multi: Option<crate::multi::MultiState>,
     /// The WATCHed keys, until EXEC, DISCARD, UNWATCH or RESET.
     pub watching: Option<crate::multi::Watching>,
+    /// Set when the command just run blocked: the connection waits for this, then runs it again.
+    pub blocked: Option<crate::blocking::BlockRequest>,
+    /// This run of a blocked command is the last one, after its timeout: it must not block.
+    pub unblocking: bool,
     /// Pub/sub channels and patterns, and the mailbox messages arrive in.
     pub subs: Option<crate::pubsub::Subscriptions>,
 }
 
 impl Session {
     pub fn new(handle: Arc<ClientHandle>, authenticated_as: Option<String>) -> Session {
-        Session { handle, user: authenticated_as, close_after_reply: false, db: 0, multi: None, watching: None, subs: None }
+        Session { handle, user: authenticated_as, close_after_reply: false, db: 0, multi: None, watching: None, blocked: None, unblocking: false, subs: None }
     }
 
     pub fn id(&self) -> u64 {

@@ -4,7 +4,10 @@
 //! durability wait, and under `fsync always` many connections share one fsync.
 
 use crate::client::Session;
+use crate::blocking::BlockRequest;
 use crate::dispatch;
+use crate::resp::OwnedArgs;
+use basalt_storage::WatchFlag;
 use crate::pubsub::{self, Delivery, Subscriptions};
 use crate::resp::{parse_frame, Frame, Limits, Parsed, Reply};
 use crate::server::Shared;
@@ -39,6 +42,20 @@ impl PendingWrites {
     fn new() -> PendingWrites {
         PendingWrites { lsn: None, replies_from: 0, commands: 0, read: false, stats: LocalStats::new() }
     }
+
+    /// Notes what one command left: its reply started at `mark` of the reply buffer.
+    fn note(&mut self, mark: usize, outcome: dispatch::Outcome) {
+        self.read |= outcome.read;
+        if let Some(lsn) = outcome.lsn {
+            if self.lsn.is_none() {
+                self.replies_from = mark;
+            }
+            self.lsn = Some(self.lsn.map_or(lsn, |old: Lsn| old.max(lsn)));
+        }
+        if self.lsn.is_some() {
+            self.commands += 1;
+        }
+    }
 }
 
 /// Sends a refusal (accept hook said no) and closes.
@@ -57,10 +74,12 @@ where
     let handle = shared.clients.register(peer, local);
     let id = handle.id;
     let authenticated = if shared.auth.requires_auth() { None } else { Some("default".to_string()) };
+    let handle_for_kill = handle.clone();
     let mut session = Session::new(handle, authenticated);
     tokio::select! {
         _ = serve_loop(&shared, stream, &mut session) => {}
         _ = shared.wait_shutdown() => {}
+        _ = handle_for_kill.killed() => {}
     }
     session.unwatch(&shared.db);
     if let Some(subs) = session.subs.take() {
@@ -79,39 +98,44 @@ where
     // Bytes the next frame needs before it is worth parsing again (large bulk strings).
     let mut need = 0usize;
     let mut pending = PendingWrites::new();
+    // After a blocked command: commands the client pipelined behind it are already buffered.
+    let mut parse_buffered = false;
     loop {
-        if input.capacity() - input.len() < READ_CHUNK {
-            let want = need.saturating_sub(input.len()).clamp(READ_CHUNK, 64 << 20);
-            input.reserve(want);
-        }
-        let read = tokio::select! {
-            read = stream.read_buf(&mut input) => read,
-            delivery = next_delivery(&mut session.subs) => {
-                // A pub/sub message (and any others already waiting), sent at once.
-                let Some(delivery) = delivery else {
-                    // The mailbox was cut: this subscriber fell too far behind.
-                    let _ = stream.shutdown().await;
-                    return;
-                };
-                pubsub::write_delivery(&mut reply, &delivery);
-                while reply.out.len() < REPLY_FLUSH_BYTES {
-                    let Some(more) = session.subs.as_mut().and_then(|s| s.try_next()) else { break };
-                    pubsub::write_delivery(&mut reply, &more);
+        if !std::mem::take(&mut parse_buffered) {
+            if input.capacity() - input.len() < READ_CHUNK {
+                let want = need.saturating_sub(input.len()).clamp(READ_CHUNK, 64 << 20);
+                input.reserve(want);
+            }
+            let read = tokio::select! {
+                read = stream.read_buf(&mut input) => read,
+                delivery = next_delivery(&mut session.subs) => {
+                    // A pub/sub message (and any others already waiting), sent at once.
+                    let Some(delivery) = delivery else {
+                        // The mailbox was cut: this subscriber fell too far behind.
+                        let _ = stream.shutdown().await;
+                        return;
+                    };
+                    pubsub::write_delivery(&mut reply, &delivery);
+                    while reply.out.len() < REPLY_FLUSH_BYTES {
+                        let Some(more) = session.subs.as_mut().and_then(|s| s.try_next()) else { break };
+                        pubsub::write_delivery(&mut reply, &more);
+                    }
+                    if !flush(shared, &mut stream, &mut reply, &mut pending).await {
+                        return;
+                    }
+                    continue;
                 }
-                if !flush(shared, &mut stream, &mut reply, &mut pending).await {
-                    return;
-                }
+            };
+            let read = match read {
+                Ok(0) | Err(_) => return,
+                Ok(n) => n,
+            };
+            shared.stats.net_input_bytes.fetch_add(read as u64, Relaxed);
+            if input.len() < need {
                 continue;
             }
-        };
-        let read = match read {
-            Ok(0) | Err(_) => return,
-            Ok(n) => n,
-        };
-        shared.stats.net_input_bytes.fetch_add(read as u64, Relaxed);
-        if input.len() < need {
-            continue;
         }
+        let mut blocked = None;
         let mut consumed = 0usize;
         let limits = if session.user.is_some() { crate::security::request_limits(shared) } else { Limits::UNAUTHENTICATED };
         loop {
@@ -122,19 +146,16 @@ where
                         let mark = reply.out.len();
                         let outcome =
                             dispatch::execute(shared, session, &mut reply, frame.args(buffered), &mut pending.stats);
-                        pending.read |= outcome.read;
-                        if let Some(lsn) = outcome.lsn {
-                            if pending.lsn.is_none() {
-                                pending.replies_from = mark;
-                            }
-                            pending.lsn = Some(pending.lsn.map_or(lsn, |old: Lsn| old.max(lsn)));
-                        }
-                        if pending.lsn.is_some() {
-                            pending.commands += 1;
+                        pending.note(mark, outcome);
+                        if let Some(request) = session.blocked.take() {
+                            blocked = Some((OwnedArgs::copy_of(&frame.args(buffered)), request));
                         }
                     }
                     consumed += len;
                     need = 0;
+                    if blocked.is_some() {
+                        break;
+                    }
                     if session.close_after_reply {
                         break;
                     }
@@ -167,11 +188,74 @@ where
             let _ = stream.shutdown().await;
             return;
         }
+        if let Some((command, request)) = blocked {
+            if !wait_blocked(shared, &mut stream, &mut input, session, &mut reply, &mut pending, command, request).await {
+                return;
+            }
+            if !flush(shared, &mut stream, &mut reply, &mut pending).await {
+                return;
+            }
+            parse_buffered = true;
+            continue;
+        }
         // Give back the memory of a large request once it is done.
         if input.is_empty() && input.capacity() > 4 << 20 {
             input = BytesMut::with_capacity(READ_CHUNK);
         }
     }
+}
+
+/// Waits until a blocked command can run (a change of one of its keys) or times out, then
+/// runs it again; again while it still finds nothing. False when the client went away.
+#[allow(clippy::too_many_arguments)]
+async fn wait_blocked<S>(
+    shared: &Shared,
+    stream: &mut S,
+    input: &mut BytesMut,
+    session: &mut Session,
+    reply: &mut Reply,
+    pending: &mut PendingWrites,
+    command: OwnedArgs,
+    request: BlockRequest,
+) -> bool
+where
+    S: AsyncRead + AsyncWrite + Unpin,
+{
+    let flag = WatchFlag::default();
+    for (db, key) in &request.keys {
+        shared.db.watch(*db, key, &flag);
+    }
+    let gone = loop {
+        let timeout = async {
+            match request.deadline {
+                Some(deadline) => tokio::time::sleep_until(deadline.into()).await,
+                None => std::future::pending().await,
+            }
+        };
+        let mut timed_out = false;
+        tokio::select! {
+            _ = flag.changed() => {}
+            _ = timeout => timed_out = true,
+            read = stream.read_buf(input) => match read {
+                // Commands sent meanwhile wait in the buffer, as Redis keeps them.
+                Ok(n) if n > 0 && input.len() <= MAX_QUERY_BUFFER => continue,
+                _ => break true,
+            },
+        }
+        flag.take_dirty();
+        session.unblocking = timed_out;
+        let mark = reply.out.len();
+        let outcome = dispatch::execute(shared, session, reply, command.args(), &mut pending.stats);
+        session.unblocking = false;
+        pending.note(mark, outcome);
+        if session.blocked.take().is_none() {
+            break false;
+        }
+    };
+    for (db, key) in &request.keys {
+        shared.db.unwatch(*db, key, &flag);
+    }
+    !gone
 }
 
 /// The next pub/sub message for a subscribed connection; never resolves for the others.

@@ -156,9 +156,13 @@ pub fn run(
     };
     let start = Instant::now();
     let mark = reply.out.len();
-    let mut ctx = Ctx { shared, session, reply, lsn: None, index, stats: local };
+    let mut ctx = Ctx { shared, session, reply, lsn: None, index, stats: local, block: None };
     let result = catch_unwind(AssertUnwindSafe(|| handler(&mut ctx, args)));
     let lsn = ctx.lsn;
+    let block = ctx.block.take();
+    if result.as_ref().is_ok_and(|r| r.is_ok()) {
+        session.blocked = block;
+    }
     let usec = start.elapsed().as_micros() as u64;
     let failed = match result {
         Ok(Ok(())) => false,

@@ -15,9 +15,11 @@
 //! - `client.rs`   — the connection context (`Session`) and the registry behind CLIENT LIST.
 //! - `config.rs`   — command line and TOML file; `settings.rs` — CONFIG GET/SET parameters.
 //! - `info.rs`, `stats.rs` — INFO sections and the counters behind them.
+//! - `blocking.rs` — BLPOP and friends: how a command blocks and what it waits for.
 //! - `multi.rs`    — MULTI/EXEC/WATCH state of a connection and the lock EXEC runs alone under.
 //! - `pubsub.rs`   — channels, patterns and each subscriber's bounded mailbox.
 //! - `scripting/`  — Lua 5.1 scripts (EVAL, EVALSHA, SCRIPT): cache, VM, reply conversion.
+//! - `encoding.rs` — the encoding names OBJECT ENCODING reports.
 //! - `glob.rs`     — Redis glob patterns (KEYS, SCAN MATCH, CONFIG GET).
 //! - `fdlimit.rs`  — lifts the open-files limit so thousands of clients can connect.
 //! - issue 3, a managed instance: `acl/` (users, ACL), `allowlist.rs`, `limits.rs` +
@@ -31,11 +33,13 @@ pub mod acl;
 pub mod admin_http;
 pub mod allowlist;
 pub mod auth;
+pub mod blocking;
 pub mod client;
 pub mod cmd;
 pub mod config;
 pub mod conn;
 pub mod dispatch;
+pub mod encoding;
 pub mod error;
 pub mod fdlimit;
 pub mod glob;

@@ -11,7 +11,6 @@ use crate::server::Shared;
 use basalt_storage::{Db, WatchFlag};
 use bytes::Bytes;
 use std::cell::Cell;
-use std::sync::atomic::Ordering::Acquire;
 use std::sync::{RwLockReadGuard, RwLockWriteGuard};
 
 /// Commands that run at once inside MULTI instead of being queued (as in Redis).
@@ -39,7 +38,7 @@ impl Watching {
 
     /// Whether EXEC must fail: a watched key changed, or one that was live has expired since.
     pub fn is_dirty(&self, db: &Db) -> bool {
-        self.flag.load(Acquire) || self.keys.iter().any(|(index, key, live)| *live && db.keyspace(*index).is_stale(key))
+        self.flag.is_dirty() || self.keys.iter().any(|(index, key, live)| *live && db.keyspace(*index).is_stale(key))
     }
 
     /// Stops watching every key.

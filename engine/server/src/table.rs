@@ -21,6 +21,7 @@ pub mod flag {
     /// alone (EXEC, EVAL), so dispatch does not take its shared side first.
     pub const EXCLUSIVE: u32 = 1 << 16;
     pub const PUBSUB: u32 = 1 << 10;
+    pub const BLOCKING: u32 = 1 << 11;
 
     /// Names as `COMMAND INFO` prints them.
     pub const NAMES: &[(u32, &str)] = &[
@@ -35,6 +36,7 @@ pub mod flag {
         (NO_AUTH, "no_auth"),
         (ALLOW_BUSY, "allow_busy"),
         (PUBSUB, "pubsub"),
+        (BLOCKING, "blocking"),
     ];
 }
 
@@ -116,7 +118,7 @@ impl CommandSpec {
 
 use acl::{
     ADMIN as A_ADMIN, CONNECTION, DANGEROUS, FAST as A_FAST, HASH, KEYSPACE, LIST, READ, SET as A_SET, SLOW,
-    SORTEDSET, STRING, TRANSACTION, WRITE as A_WRITE, PUBSUB as A_PUBSUB, SCRIPTING,
+    SORTEDSET, STRING, TRANSACTION, WRITE as A_WRITE, PUBSUB as A_PUBSUB, SCRIPTING, BLOCKING as A_BLOCKING,
 };
 use flag::{ADMIN, ALLOW_BUSY, DENYOOM, EXCLUSIVE, FAST, LOADING, NOSCRIPT, NO_AUTH, READONLY, STALE, WRITE};
 /// SUBSCRIBE and its kin.
@@ -167,7 +169,9 @@ const CLIENT_SUBCOMMANDS: &[CommandSpec] = &[
     c("help", 2, LOADING | STALE, NOKEY, CONNECTION | SLOW, "connection", "5.0.0", "Returns helpful text about the different subcommands.", cmd::client_help::run),
     c("id", 2, NOSCRIPT | LOADING | STALE, NOKEY, CONNECTION | SLOW, "connection", "5.0.0", "Returns the unique client ID of the connection.", cmd::client_id::run),
     c("info", 2, NOSCRIPT | LOADING | STALE, NOKEY, CONNECTION | SLOW, "connection", "6.2.0", "Returns information about the connection.", cmd::client_info::run),
+    c("kill", -3, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS | CONNECTION, "connection", "2.4.0", "Terminates open connections.", cmd::client_kill::run),
     c("list", -2, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS | CONNECTION, "connection", "2.4.0", "Lists open connections.", cmd::client_list::run),
+    c("no-evict", 3, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS | CONNECTION, "connection", "7.0.0", "Sets the client eviction mode of the connection.", cmd::client_no_evict::run),
     c("setname", 3, NOSCRIPT | LOADING | STALE, NOKEY, CONNECTION | SLOW, "connection", "2.6.9", "Sets the connection name.", cmd::client_setname::run),
 ];
 
@@ -204,6 +208,22 @@ const FUNCTION_SUBCOMMANDS: &[CommandSpec] = &[
     c("flush", -2, NOSCRIPT | WRITE, NOKEY, A_WRITE | SLOW | SCRIPTING, "scripting", "7.0.0", "Deletes all library and functions.", cmd::function_flush::run),
 ];
 
+const OBJECT_SUBCOMMANDS: &[CommandSpec] = &[
+    c("encoding", 3, READONLY, (2, 2, 1), KEYSPACE | READ | SLOW, "generic", "2.2.3", "Returns the internal encoding of a Redis object.", cmd::object_encoding::run),
+    c("freq", 3, READONLY, (2, 2, 1), KEYSPACE | READ | SLOW, "generic", "4.0.0", "Returns the logarithmic access frequency counter of a Redis object.", cmd::object_freq::run),
+    c("help", 2, LOADING | STALE, NOKEY, KEYSPACE | SLOW, "generic", "6.2.0", "Returns helpful text about the different subcommands.", cmd::object_help::run),
+    c("idletime", 3, READONLY, (2, 2, 1), KEYSPACE | READ | SLOW, "generic", "2.2.3", "Returns the time since the last access to a Redis object.", cmd::object_idletime::run),
+    c("refcount", 3, READONLY, (2, 2, 1), KEYSPACE | READ | SLOW, "generic", "2.2.3", "Returns the reference count of a value of a key.", cmd::object_refcount::run),
+];
+
+const DEBUG_SUBCOMMANDS: &[CommandSpec] = &[
+    c("help", 2, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "1.0.0", "Returns helpful text about the different subcommands.", cmd::debug_help::run),
+    c("log", 3, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "1.0.0", "Writes a message to the server log.", cmd::debug_log::run),
+    c("object", 3, ADMIN | NOSCRIPT | LOADING | STALE, (2, 2, 1), A_ADMIN | SLOW | DANGEROUS, "server", "1.0.0", "Shows low-level information about a key.", cmd::debug_object::run),
+    c("set-active-expire", 3, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "1.0.0", "Turns the background expiry of keys off or on.", cmd::debug_set_active_expire::run),
+    c("sleep", 3, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "1.0.0", "Holds the connection for a number of seconds.", cmd::debug_sleep::run),
+];
+
 #[allow(clippy::too_many_arguments)]
 /// A container command: no handler of its own, subcommands picked by the second argument.
 const fn container(name: &'static str, arity: i32, flags: u32, acl: u32, group: &'static str, since: &'static str, summary: &'static str, subcommands: &'static [CommandSpec]) -> CommandSpec {
@@ -215,10 +235,15 @@ pub static COMMANDS: &[CommandSpec] = &[
     cmd::acl::ACL_COMMAND,
     c("append", 3, WRITE | DENYOOM | FAST, KEY1, W_FAST | STRING, "string", "2.0.0", "Appends a string to the value of a key. Creates the key if it doesn't exist.", cmd::append::run),
     c("auth", -2, CONN_NOAUTH, NOKEY, CONNECTION | A_FAST, "connection", "1.0.0", "Authenticates the connection.", cmd::auth::run),
+    c("blmove", 6, WRITE | DENYOOM | flag::BLOCKING, (1, 2, 1), A_WRITE | LIST | SLOW | A_BLOCKING, "list", "6.2.0", "Pops an element from a list, pushes it to another list and returns it. Blocks until an element is available otherwise. Deletes the list if the last element was moved.", cmd::blmove::run),
+    c("blpop", -3, WRITE | flag::BLOCKING, (1, -2, 1), A_WRITE | LIST | SLOW | A_BLOCKING, "list", "2.0.0", "Removes and returns the first element in a list. Blocks until an element is available otherwise. Deletes the list if the last element was popped.", cmd::blpop::run),
+    c("brpop", -3, WRITE | flag::BLOCKING, (1, -2, 1), A_WRITE | LIST | SLOW | A_BLOCKING, "list", "2.0.0", "Removes and returns the last element in a list. Blocks until an element is available otherwise. Deletes the list if the last element was popped.", cmd::brpop::run),
+    c("brpoplpush", 4, WRITE | DENYOOM | flag::BLOCKING, (1, 2, 1), A_WRITE | LIST | SLOW | A_BLOCKING, "list", "2.2.0", "Pops an element from a list, pushes it to another list and returns it. Block until an element is available otherwise. Deletes the list if the last element was popped.", cmd::brpoplpush::run),
     container("client", -2, 0, SLOW, "connection", "2.4.0", "A container for client connection commands.", CLIENT_SUBCOMMANDS),
     CommandSpec { handler: Some(cmd::command::run), ..container("command", -1, LOADING | STALE, CONNECTION | SLOW, "server", "2.8.13", "Returns detailed information about all commands.", COMMAND_SUBCOMMANDS) },
     container("config", -2, 0, SLOW, "server", "2.0.0", "A container for server configuration commands.", CONFIG_SUBCOMMANDS),
     c("dbsize", 1, READONLY | FAST, NOKEY, KEYSPACE | R_FAST, "server", "1.0.0", "Returns the number of keys in the database.", cmd::dbsize::run),
+    container("debug", -2, 0, A_ADMIN | SLOW | DANGEROUS, "server", "1.0.0", "A container for debugging commands.", DEBUG_SUBCOMMANDS),
     c("decr", 2, WRITE | DENYOOM | FAST, KEY1, W_FAST | STRING, "string", "1.0.0", "Decrements the integer value of a key by one. Uses 0 as initial value if the key doesn't exist.", cmd::decr::run),
     c("decrby", 3, WRITE | DENYOOM | FAST, KEY1, W_FAST | STRING, "string", "1.0.0", "Decrements a number from the integer value of a key. Uses 0 as initial value if the key doesn't exist.", cmd::decrby::run),
     c("del", -2, WRITE, ALLKEYS, KEYSPACE | A_WRITE | SLOW, "generic", "1.0.0", "Deletes one or more keys.", cmd::del::run),
@@ -230,6 +255,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     c("exists", -2, READONLY | FAST, ALLKEYS, KEYSPACE | R_FAST, "generic", "1.0.0", "Determines whether one or more keys exist.", cmd::exists::run),
     c("expire", -3, WRITE | FAST, KEY1, KEYSPACE | W_FAST, "generic", "1.0.0", "Sets the expiration time of a key in seconds.", cmd::expire::run),
     c("expireat", -3, WRITE | FAST, KEY1, KEYSPACE | W_FAST, "generic", "1.2.0", "Sets the expiration time of a key to a Unix timestamp.", cmd::expireat::run),
+    c("expiretime", 2, READONLY | FAST, KEY1, KEYSPACE | R_FAST, "generic", "7.0.0", "Returns the expiration time of a key as a Unix timestamp.", cmd::expiretime::run),
     c("flushall", -1, WRITE, NOKEY, KEYSPACE | A_WRITE | SLOW | DANGEROUS, "server", "1.0.0", "Removes all keys from all databases.", cmd::flushall::run),
     c("flushdb", -1, WRITE, NOKEY, KEYSPACE | A_WRITE | SLOW | DANGEROUS, "server", "1.0.0", "Remove all keys from the current database.", cmd::flushdb::run),
     container("function", -2, 0, SLOW, "scripting", "7.0.0", "A container for function commands.", FUNCTION_SUBCOMMANDS),
@@ -258,6 +284,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     c("info", -1, LOADING | STALE, NOKEY, SLOW | DANGEROUS, "server", "1.0.0", "Returns information and statistics about the server.", cmd::info::run),
     c("keys", 2, READONLY, NOKEY, KEYSPACE | READ | SLOW | DANGEROUS, "generic", "1.0.0", "Returns all key names that match a pattern.", cmd::keys::run),
     c("llen", 2, READONLY | FAST, KEY1, R_FAST | LIST, "list", "1.0.0", "Returns the length of a list.", cmd::llen::run),
+    c("lmove", 5, WRITE | DENYOOM, (1, 2, 1), A_WRITE | LIST | SLOW, "list", "6.2.0", "Returns an element after popping it from one list and pushing it to another. Deletes the list if the last element was moved.", cmd::lmove::run),
     c("lpop", -2, WRITE | FAST, KEY1, W_FAST | LIST, "list", "1.0.0", "Returns the first elements in a list after removing it. Deletes the list if the last element was popped.", cmd::lpop::run),
     c("lpush", -3, WRITE | DENYOOM | FAST, KEY1, W_FAST | LIST, "list", "1.0.0", "Prepends one or more elements to a list. Creates the key if it doesn't exist.", cmd::lpush::run),
     c("lrange", 4, READONLY, KEY1, READ | SLOW | LIST, "list", "1.0.0", "Returns a range of elements from a list.", cmd::lrange::run),
@@ -266,9 +293,11 @@ pub static COMMANDS: &[CommandSpec] = &[
     c("mset", -3, WRITE | DENYOOM, (1, -1, 2), A_WRITE | SLOW | STRING, "string", "1.0.1", "Atomically creates or modifies the string values of one or more keys.", cmd::mset::run),
     c("msetnx", -3, WRITE | DENYOOM, (1, -1, 2), A_WRITE | SLOW | STRING, "string", "1.0.1", "Atomically modifies the string values of one or more keys only when all keys don't exist.", cmd::msetnx::run),
     c("multi", 1, TX_FAST, NOKEY, A_FAST | TRANSACTION, "transactions", "1.2.0", "Starts a transaction.", cmd::multi::run),
+    container("object", -2, 0, SLOW, "generic", "2.2.3", "A container for object introspection commands.", OBJECT_SUBCOMMANDS),
     c("persist", 2, WRITE | FAST, KEY1, KEYSPACE | W_FAST, "generic", "2.2.0", "Removes the expiration time of a key.", cmd::persist::run),
     c("pexpire", -3, WRITE | FAST, KEY1, KEYSPACE | W_FAST, "generic", "2.6.0", "Sets the expiration time of a key in milliseconds.", cmd::pexpire::run),
     c("pexpireat", -3, WRITE | FAST, KEY1, KEYSPACE | W_FAST, "generic", "2.6.0", "Sets the expiration time of a key to a Unix milliseconds timestamp.", cmd::pexpireat::run),
+    c("pexpiretime", 2, READONLY | FAST, KEY1, KEYSPACE | R_FAST, "generic", "7.0.0", "Returns the expiration time of a key as a Unix milliseconds timestamp.", cmd::pexpiretime::run),
     c("ping", -1, FAST, NOKEY, CONNECTION | A_FAST, "connection", "1.0.0", "Returns the server's liveliness response.", cmd::ping::run),
     c("psetex", 4, WRITE | DENYOOM, KEY1, A_WRITE | SLOW | STRING, "string", "2.6.0", "Sets both string value and expiration time in milliseconds of a key. The key is created if it doesn't exist.", cmd::psetex::run),
     c("psubscribe", -2, SUB, NOKEY, A_PUBSUB | SLOW, "pubsub", "2.0.0", "Listens for messages published to channels that match one or more patterns.", cmd::psubscribe::run),
@@ -281,6 +310,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     c("rename", 3, WRITE, (1, 2, 1), KEYSPACE | A_WRITE | SLOW, "generic", "1.0.0", "Renames a key and overwrites the destination.", cmd::rename::run),
     c("reset", 1, CONN_NOAUTH, NOKEY, CONNECTION | A_FAST, "connection", "6.2.0", "Resets the connection.", cmd::reset::run),
     c("rpop", -2, WRITE | FAST, KEY1, W_FAST | LIST, "list", "1.0.0", "Returns and removes the last elements of a list. Deletes the list if the last element was popped.", cmd::rpop::run),
+    c("rpoplpush", 3, WRITE | DENYOOM, (1, 2, 1), A_WRITE | LIST | SLOW, "list", "1.2.0", "Returns the last element of a list after removing and pushing it to another list. Deletes the list if the last element was popped.", cmd::rpoplpush::run),
     c("rpush", -3, WRITE | DENYOOM | FAST, KEY1, W_FAST | LIST, "list", "1.0.0", "Appends one or more elements to a list. Creates the key if it doesn't exist.", cmd::rpush::run),
     c("sadd", -3, WRITE | DENYOOM | FAST, KEY1, W_FAST | A_SET, "set", "1.0.0", "Adds one or more members to a set. Creates the key if it doesn't exist.", cmd::sadd::run),
     c("scan", -2, READONLY, NOKEY, KEYSPACE | READ | SLOW, "generic", "2.8.0", "Iterates over the key names in the database.", cmd::scan::run),

@@ -44,6 +44,9 @@ pub(crate) struct Inner {
     pub per_db: usize,
     pub databases: usize,
     pub watches: Watches,
+    /// The maintenance thread removes expired keys (DEBUG SET-ACTIVE-EXPIRE turns it off;
+    /// expired keys are still removed when touched).
+    pub active_expire: std::sync::atomic::AtomicBool,
     /// Held (flock) for the life of the store so no second process opens the directory.
     _dir_lock: File,
 }
@@ -259,6 +262,7 @@ impl Db {
             per_db,
             databases,
             watches: Watches::default(),
+            active_expire: std::sync::atomic::AtomicBool::new(true),
             opts,
             shards,
             wal,
@@ -512,6 +516,11 @@ impl Db {
         ];
         let lsn = self.commit(&mut guards, &mut changes, now);
         Ok((true, lsn))
+    }
+
+    /// Turns the active expiry sweep on or off (DEBUG SET-ACTIVE-EXPIRE).
+    pub fn set_active_expire(&self, on: bool) {
+        self.inner.active_expire.store(on, Relaxed);
     }
 
     /// Registers `flag` to be set when `key` of database `db` changes (WATCH).

@@ -61,6 +61,19 @@ impl<'a> Keyspace<'a> {
         Some(shard.map[i].kind)
     }
 
+    /// Seconds since `key` was last read or written (OBJECT IDLETIME), without touching it;
+    /// None if missing or expired. The clock is coarse (64 ms).
+    pub fn idle_secs(&self, key: &[u8]) -> Option<u64> {
+        let inner = self.inner();
+        let shard = inner.shard(inner.shard_index(self.index, key));
+        let item = shard.map.get(key)?;
+        let now = now_ms();
+        if item.entry.is_expired(now) {
+            return None;
+        }
+        Some((crate::shard::access_clock(now).wrapping_sub(item.access) as u64) * 64 / 1000)
+    }
+
     /// Whether `key` is in the map but past its expiry (not yet removed). EXEC asks this of
     /// WATCHed keys that were live when watched.
     pub fn is_stale(&self, key: &[u8]) -> bool {

@@ -75,7 +75,7 @@ pub use options::{Fsync, Options};
 pub use slot::{Slot, Txn};
 pub use stats::Stats;
 pub use value::{Entry, Kind, Value, ZSet};
-pub use watch::WatchFlag;
+pub use watch::{WatchFlag, Watcher};
 
 /// Current unix time in milliseconds (the clock expiry is measured against).
 pub fn now_ms() -> u64 {

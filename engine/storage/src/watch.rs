@@ -5,11 +5,54 @@
 
 use bytes::Bytes;
 use std::collections::HashMap;
+use std::future::Future;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::*};
 use std::sync::{Arc, Mutex};
+use std::task::{Poll, Waker};
 
-/// The dirty flag of one connection's WATCHes (shared by all its watched keys).
-pub type WatchFlag = Arc<AtomicBool>;
+/// The dirty flag of one connection's WATCHes (shared by all its watched keys), which also
+/// wakes a task waiting for a change (a client blocked in BLPOP).
+#[derive(Default)]
+pub struct Watcher {
+    dirty: AtomicBool,
+    waker: Mutex<Option<Waker>>,
+}
+
+pub type WatchFlag = Arc<Watcher>;
+
+impl Watcher {
+    pub fn is_dirty(&self) -> bool {
+        self.dirty.load(Acquire)
+    }
+
+    /// Whether a change happened since the last call; clears the flag.
+    pub fn take_dirty(&self) -> bool {
+        self.dirty.swap(false, AcqRel)
+    }
+
+    fn touch(&self) {
+        self.dirty.store(true, Release);
+        if let Some(waker) = self.waker.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            waker.wake();
+        }
+    }
+
+    /// Resolves once a watched key changed (immediately if one already did).
+    pub fn changed(&self) -> impl Future<Output = ()> + '_ {
+        std::future::poll_fn(move |cx| {
+            if self.is_dirty() {
+                return Poll::Ready(());
+            }
+            *self.waker.lock().unwrap_or_else(|e| e.into_inner()) = Some(cx.waker().clone());
+            // Checked again after registering, so a touch in between is not lost.
+            if self.is_dirty() {
+                Poll::Ready(())
+            } else {
+                Poll::Pending
+            }
+        })
+    }
+}
 
 #[derive(Default)]
 pub(crate) struct Watches {
@@ -55,7 +98,7 @@ impl Watches {
         if let Some(list) = self.lock().get(key) {
             for (d, f) in list {
                 if *d == db {
-                    f.store(true, Release);
+                    f.touch();
                 }
             }
         }
@@ -70,7 +113,7 @@ impl Watches {
         for (key, list) in self.lock().iter() {
             for (d, f) in list {
                 if affected(*d, key) {
-                    f.store(true, Release);
+                    f.touch();
                 }
             }
         }

@@ -63,7 +63,8 @@ fn maintenance_loop(inner: &Inner) {
     while !inner.wal.shutdown.load(Acquire) {
         std::thread::sleep(Duration::from_millis(100));
         let now = crate::now_ms();
-        for (i, s) in inner.shards.iter().enumerate() {
+        let sweep = inner.active_expire.load(std::sync::atomic::Ordering::Relaxed);
+        for (i, s) in inner.shards.iter().enumerate().filter(|_| sweep) {
             let db = i / inner.per_db;
             lock(s).sweep_expired(&inner.counters, now, 256, &|key| inner.watches.touch(db, key));
         }

@@ -23,12 +23,20 @@ pub struct Ctx<'a> {
     pub index: usize,
     /// The connection's command counters (EXEC counts the commands it runs).
     pub stats: &'a mut LocalStats,
+    /// Set by a blocking command that found nothing: the connection waits, then runs it again.
+    pub block: Option<crate::blocking::BlockRequest>,
 }
 
 impl<'a> Ctx<'a> {
     /// The database the connection selected.
     pub fn db(&self) -> Keyspace<'a> {
         self.shared.db.keyspace(self.session.db)
+    }
+
+    /// Whether a blocking command may block now (not inside MULTI or a script, not after its
+    /// timeout).
+    pub fn can_block(&self) -> bool {
+        !self.session.unblocking && !crate::multi::in_transaction()
     }
 
     /// Records that this command wrote at `lsn` (0: nothing changed, nothing to wait for).
@@ -77,11 +85,17 @@ pub mod acl_users;
 pub mod acl_whoami;
 pub mod append;
 pub mod auth;
+pub mod blmove;
+pub mod blpop;
+pub mod brpop;
+pub mod brpoplpush;
 pub mod client_getname;
 pub mod client_help;
 pub mod client_id;
 pub mod client_info;
+pub mod client_kill;
 pub mod client_list;
+pub mod client_no_evict;
 pub mod client_setname;
 pub mod command;
 pub mod command_count;
@@ -93,6 +107,11 @@ pub mod config_help;
 pub mod config_resetstat;
 pub mod config_set;
 pub mod dbsize;
+pub mod debug_help;
+pub mod debug_log;
+pub mod debug_object;
+pub mod debug_set_active_expire;
+pub mod debug_sleep;
 pub mod decr;
 pub mod decrby;
 pub mod del;
@@ -104,6 +123,7 @@ pub mod exec;
 pub mod exists;
 pub mod expire;
 pub mod expireat;
+pub mod expiretime;
 pub mod flushall;
 pub mod flushdb;
 pub mod function_flush;
@@ -132,6 +152,7 @@ pub mod incrbyfloat;
 pub mod info;
 pub mod keys;
 pub mod llen;
+pub mod lmove;
 pub mod lpop;
 pub mod lpush;
 pub mod lrange;
@@ -140,9 +161,15 @@ pub mod move_;
 pub mod mset;
 pub mod msetnx;
 pub mod multi;
+pub mod object_encoding;
+pub mod object_freq;
+pub mod object_help;
+pub mod object_idletime;
+pub mod object_refcount;
 pub mod persist;
 pub mod pexpire;
 pub mod pexpireat;
+pub mod pexpiretime;
 pub mod ping;
 pub mod psetex;
 pub mod psubscribe;
@@ -158,6 +185,7 @@ pub mod randomkey;
 pub mod rename;
 pub mod reset;
 pub mod rpop;
+pub mod rpoplpush;
 pub mod rpush;
 pub mod sadd;
 pub mod scan;

@@ -1,0 +1,25 @@
+//! DEBUG HELP
+
+use super::Ctx;
+use crate::error::CmdResult;
+use crate::resp::Args;
+
+const LINES: &[&str] = &[
+    "DEBUG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+    "LOG <message>",
+    "    Write <message> to the server log.",
+    "OBJECT <key>",
+    "    Show low level info about the <key> and associated value.",
+    "SET-ACTIVE-EXPIRE <0|1>",
+    "    Setting it to 0 disables expiring keys in background when they are not",
+    "    accessed (otherwise the Redis behavior). Setting it to 1 reenables back the",
+    "    default.",
+    "SLEEP <seconds>",
+    "    Stop the server for <seconds>. Decimals allowed.",
+    "HELP",
+    "    Print this help.",
+];
+
+pub fn run(ctx: &mut Ctx<'_>, _args: Args<'_>) -> CmdResult {
+    super::help_reply(ctx, LINES)
+}
