@@ -1,0 +1,117 @@
+// A benchmark from the console, against the whole platform as `npm start` runs it (API, worker,
+// console; a local VM): on a running instance's Benchmarks tab, a custom run with flags typed in
+// the form finishes and its scenario shows in the results table with the figures the API
+// serves, beside the command to rerun it with memtier_benchmark; a second, long run is
+// stopped with Cancel. Nothing here writes a benchmark row: the worker's job does.
+import type { BasaltClient } from '@basalt/api-client';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { startTestPlatform } from '../support/platform.js';
+import { launchChromium } from './support/browser.js';
+import { collectPageErrors } from './support/page-errors.js';
+import { snap } from './support/screenshots.js';
+import { apiSession, logInThroughForm } from './support/session.js';
+
+let platform: Awaited<ReturnType<typeof startTestPlatform>>;
+let browser: Browser;
+let page: Page;
+let pageErrors: string[] = [];
+let api: BasaltClient;
+let projectId = '';
+let instanceId = '';
+
+const instancePath = () => ({ params: { path: { project: projectId, instance: instanceId } } });
+
+beforeAll(async () => {
+  platform = await startTestPlatform({ console: true, worker: true });
+  if (!platform.consoleUrl) throw new Error('the console is not built: run `npm run build -w @basalt/console` (the bootstrap does)');
+  ({ api, projectId } = await apiSession(platform.apiUrl, platform.admin));
+  const created = await api.POST('/v1/projects/{project}/instances', {
+    params: { path: { project: projectId } },
+    body: { name: 'bench-console', instance_type: 'kv.standard.small', region: 'local', engine_version: '1.0', tls_enabled: false, deletion_protection: false },
+  });
+  expect(created.response.status).toBe(202);
+  instanceId = created.data!.instance.id;
+  for (let waited = 0; ; waited++) {
+    const current = (await api.GET('/v1/projects/{project}/instances/{instance}', instancePath())).data;
+    if (current?.status === 'running') break;
+    if (current?.status === 'create_failed' || waited > 240) throw new Error(`instance ${current?.status} after ${waited} s: ${JSON.stringify(current?.fault)}`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1440, height: 1000 }, baseURL: platform.consoleUrl });
+  pageErrors = collectPageErrors(page);
+  page.setDefaultTimeout(20_000);
+  await logInThroughForm(page, platform.admin);
+}, 300_000);
+
+afterEach(() => {
+  expect(pageErrors.splice(0)).toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  // A VM left behind would outlive the test: delete the instance and wait for it.
+  if (instanceId) {
+    await api.DELETE('/v1/projects/{project}/instances/{instance}', instancePath()).catch(() => {});
+    for (let waited = 0; waited < 240; waited++) {
+      if ((await api.GET('/v1/projects/{project}/instances/{instance}', instancePath())).data?.status === 'deleted') break;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+  await platform?.stop();
+}, 300_000);
+
+async function startCustomRun(flags: string) {
+  await page.getByRole('combobox', { name: 'Suite' }).click();
+  await page.getByRole('option', { name: /^custom/ }).click();
+  await page.getByLabel('basalt-bench flags').fill(flags);
+  await page.getByRole('button', { name: 'Run benchmark' }).click();
+  await page.getByText('Benchmark queued').waitFor();
+}
+
+describe('benchmarks from the console', () => {
+  test('a custom run finishes and shows its scenario, figures and memtier_benchmark command', async () => {
+    await page.goto(`/projects/${projectId}/instances/${instanceId}`);
+    await page.getByRole('tab', { name: 'Benchmarks' }).click();
+    await page.getByText('No benchmark has run on this instance yet', { exact: false }).waitFor();
+    // A flag the worker would never take is named before any request.
+    await page.getByRole('combobox', { name: 'Suite' }).click();
+    await page.getByRole('option', { name: /^custom/ }).click();
+    await page.getByLabel('basalt-bench flags').fill('--server=192.0.2.1');
+    await page.getByText('is not a flag a custom run may set', { exact: false }).waitFor();
+    expect(await page.getByRole('button', { name: 'Run benchmark' }).isDisabled()).toBe(true);
+
+    await page.getByLabel('basalt-bench flags').fill('--threads=1 --clients=4 --requests=3000 --ratio=1:1 --data-size=256');
+    await page.getByRole('button', { name: 'Run benchmark' }).click();
+    await page.getByText('Benchmark queued').waitFor();
+    const latest = page.getByRole('region', { name: /Latest run/ });
+    await latest.getByText('succeeded', { exact: true }).waitFor({ timeout: 120_000 });
+
+    const listed = (await api.GET('/v1/projects/{project}/instances/{instance}/benchmarks', instancePath())).data!.items;
+    expect(listed).toHaveLength(1);
+    const scenario = listed[0]!.scenarios[0]!;
+    const results = page.getByRole('table', { name: 'Benchmark results' });
+    const row = results.getByRole('row').filter({ hasText: 'custom' });
+    const cells = await row.getByRole('cell').allTextContents();
+    const format = (n: number | null) => new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }).format(n!);
+    expect(cells).toEqual(['custom', '256 B', '4', '1', format(scenario.qps), format(scenario.avg_latency_ms), format(scenario.p50_latency_ms), format(scenario.p99_latency_ms), format(scenario.p999_latency_ms), '0']);
+    await page.getByLabel('memtier_benchmark commands', { exact: true }).getByText(scenario.memtier_command).waitFor();
+    expect(scenario.memtier_command).toMatch(/^memtier_benchmark --server=\S+ --port=6379 '--authenticate=default:<password>' --threads=1 --clients=4 --requests=3000 --ratio=1:1 --data-size=256 /);
+    await page.getByRole('figure', { name: 'Throughput by workload' }).locator('.recharts-bar-rectangle').first().waitFor();
+    await snap(page, '13-benchmark-results', { docs: true });
+  }, 180_000);
+
+  test('a long run shows live progress and stops with Cancel', async () => {
+    await startCustomRun('--threads=1 --clients=4 --test-time=60 --ratio=1:1');
+    const progress = page.getByRole('region', { name: /Operation progress/ });
+    await progress.getByText(/scenario 1 of 1: custom: \d+ ops\/s/).first().waitFor({ timeout: 60_000 });
+    const latest = page.getByRole('region', { name: /Latest run/ });
+    await latest.getByRole('button', { name: 'Cancel' }).click();
+    const asked = Date.now();
+    await latest.getByText('cancelled', { exact: true }).waitFor({ timeout: 20_000 });
+    console.log(`Cancel clicked -> the console shows cancelled after ${((Date.now() - asked) / 1000).toFixed(1)} s`);
+    const runs = (await api.GET('/v1/projects/{project}/instances/{instance}/benchmarks', instancePath())).data!.items;
+    expect(runs.map((r) => r.status)).toEqual(['cancelled', 'succeeded']);
+  }, 180_000);
+});
