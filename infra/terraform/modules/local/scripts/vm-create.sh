@@ -24,6 +24,12 @@ fi
 bridge_up
 # The pool belongs to one control plane; a second one (another database) on this host could
 # hand out the same address. Refuse rather than put two VMs on one address.
+# Another control plane on this host (a second database) may boot a VM on the same address
+# at the same moment: one boot per address at a time, and a VM whose host-side interface
+# exists (booting, not yet answering) holds the address as well as one that answers.
+exec 8>"/run/lock/basalt-vm-$VM_IP.lock"
+flock 8
+ip link show "vb-$(vm_machine_name "$VM_IP")" >/dev/null 2>&1 && fail "address $VM_IP is held by a VM booting on this host"
 address_answers && fail "address $VM_IP already answers on the bridge: in use by another VM"
 # From here on the VM is ours: a create that fails stops and removes it again, because
 # Terraform marks the resource tainted and does not run destroy-time provisioners of a

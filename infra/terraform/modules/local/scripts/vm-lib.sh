@@ -179,7 +179,8 @@ address_answers() {
   timeout 0.3 bash -c 'exec 3<>"/dev/tcp/$0/22"' "$VM_IP" 2>/dev/null
 }
 
-# vm_boot SECONDS: sets the VM's cgroup limits and boots it; returns when sshd answers. The
+# vm_boot SECONDS: sets the VM's cgroup limits and boots it; returns when sshd answers (fd 8,
+# vm-create's per-address lock, is not handed to the VM: the lock ends with the create). The
 # VM runs in its own session so that it outlives Terraform and the worker; the wrapper moves
 # itself into the VM's cgroup and a mount namespace of its own, mounts the VM's disk and
 # root there (vm_mounts), and becomes systemd-nspawn: the mounts end with the VM.
@@ -204,7 +205,7 @@ vm_boot() {
       --network-bridge="$5" --console=read-only --link-journal=no \
       --resolv-conf=off --timezone=off
   ' vm-boot "$here/cgroup.sh" "$machine" "$VM_DIR" "$VM_NAME" "$VM_BRIDGE" "$here/vm-lib.sh" \
-    </dev/null >>"$VM_DIR/console.log" 2>&1 &
+    </dev/null >>"$VM_DIR/console.log" 2>&1 8>&- &
   disown
   wait_for_pid_file 5
   wait_for_ssh "$1"
