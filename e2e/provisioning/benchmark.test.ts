@@ -141,6 +141,15 @@ describe('benchmarks through the API and the worker', () => {
     expect(stats(report, 'Sets').Count).toBe(4_000);
   });
 
+  test('two runs asked at once run one after the other on the instance', { timeout: 300_000 }, async () => {
+    const flags = ['--threads=1', '--clients=2', '--test-time=2', '--ratio=1:1'];
+    const [first, second] = await Promise.all([start({ workload: 'custom', flags }), start({ workload: 'custom', flags })]);
+    for (const { operationId } of [first!, second!]) expect((await platform.waitForOperation(operationId, 240_000)).status).toBe('succeeded');
+    const runs = (await Promise.all([getRun(first!.benchmark.id), getRun(second!.benchmark.id)])).sort((a, b) => Date.parse(a.started_at!) - Date.parse(b.started_at!));
+    expect(Date.parse(runs[1]!.started_at!)).toBeGreaterThanOrEqual(Date.parse(runs[0]!.finished_at!));
+    expect(Date.parse(runs[1]!.scenarios[0]!.started_at)).toBeGreaterThanOrEqual(Date.parse(runs[0]!.scenarios[0]!.finished_at));
+  });
+
   test('cancel stops the client within 5 s and leaves the instance running', { timeout: 300_000 }, async () => {
     const { benchmark, operationId } = await start({ workload: 'custom', flags: ['--threads=1', '--clients=4', '--test-time=90', '--ratio=1:1'] });
     // Wait until the client is sending (the engine's counters move).
