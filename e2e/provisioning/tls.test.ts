@@ -87,6 +87,23 @@ describe.runIf(ENGINE_FEATURES.has('tls'))('an instance with TLS, on a local VM'
     ).toThrow();
   });
 
+  test("a benchmark runs over TLS, verifying the instance's CA, and counts what the engine served", async () => {
+    const calls = () => Number(/^cmdstat_set:calls=(\d+)/m.exec(tlsCli(owner, 'INFO', 'commandstats'))?.[1] ?? 0);
+    const before = calls();
+    const { data, response } = await platform.client.POST('/v1/projects/{project}/instances/{instance}/benchmarks', {
+      params: { path: path_() },
+      body: { workload: 'custom', flags: ['--threads=1', '--clients=2', '--requests=500', '--ratio=1:0'] },
+    });
+    expect(response.status).toBe(202);
+    const operation = await platform.waitForOperation(data!.operation.id);
+    expect(operation.status, JSON.stringify(operation.error)).toBe('succeeded');
+    const run = (await platform.client.GET('/v1/projects/{project}/instances/{instance}/benchmarks/{benchmark}', { params: { path: { ...path_(), benchmark: data!.benchmark.id } } })).data!;
+    const [scenario] = run.scenarios;
+    expect(scenario).toMatchObject({ requests: 1000, errors: 0 });
+    expect(scenario!.command_line).toContain(`--server=${endpoint.host} --port=6380 '--authenticate=default:<password>' --tls --cacert=ca.pem`);
+    expect(calls() - before).toBe(1000);
+  });
+
   test('restart keeps the same CA, TLS and data', async () => {
     const { data, response } = await platform.client.POST('/v1/projects/{project}/instances/{instance}/restart', { params: { path: path_() } });
     expect(response.status).toBe(202);
