@@ -67,6 +67,12 @@ export function RunBenchmark({ projectId, instance }: { projectId: string; insta
             />
           </Field>
         ) : null}
+        <p className="text-xs text-muted">
+          The load runs as the instance&apos;s <code>default</code> user (or the first user that may write) and writes its
+          keys into database 0, where they stay: memtier-standard uses <code>memtier-1</code> to <code>memtier-20000</code>;
+          a custom run its own --key-prefix and range (memtier&apos;s defaults: <code>memtier-0</code> to
+          <code>memtier-10000000</code>).
+        </p>
         {!running ? <p className="text-xs text-muted">Benchmarks run against a running instance.</p> : null}
         {run.error ? <Alert tone="danger">{run.error.message}</Alert> : null}
         {run.isSuccess ? <Alert tone="success">Benchmark queued; its progress and results appear below.</Alert> : null}
