@@ -24,6 +24,12 @@ export const FILES = [
   'unit/type/string', 'unit/type/incr', 'unit/type/hash', 'unit/type/list', 'unit/type/set', 'unit/type/zset',
   'unit/expire', 'unit/multi', 'unit/pubsub', 'unit/scripting', 'unit/keyspace', 'unit/acl', 'unit/info',
 ];
+/**
+ * Tests that pass or fail by timing against a multi-threaded server, kept out of the expected
+ * list: the test sends PUNSUBSCRIBE on one connection without waiting for its reply, then
+ * PUBLISHes on another (Redis' single thread happens to order them).
+ */
+const RACY = new Set(['unit/pubsub\tPUBLISH/PSUBSCRIBE after PUNSUBSCRIBE without arguments']);
 /** One file may take this long before it is stopped (its unfinished tests count as not passed). */
 const FILE_TIMEOUT_MS = 240_000;
 
@@ -73,7 +79,8 @@ const ANSI = /\x1b\[[0-9;]*m/g;
 
 /** Runs one Tcl file; returns the names of the tests that passed and failed, and whether it stopped early. */
 async function runFile(file, port) {
-  const args = ['tests/test_helper.tcl', '--host', '127.0.0.1', '--port', String(port), '--single', file, '--timeout', '60', '--clients', '1'];
+  // Tests that need replication are out of scope (Basalt has no replicas).
+  const args = ['tests/test_helper.tcl', '--host', '127.0.0.1', '--port', String(port), '--single', file, '--timeout', '60', '--clients', '1', '--tags', '-needs:repl'];
   const child = spawn('tclsh', args, { cwd: SUITE, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let out = '';
   child.stdout.on('data', (d) => { out += d; });
@@ -153,7 +160,9 @@ async function main() {
     const lines = ['# Tests of Redis 7.0\'s suite that pass against basalt-server (node engine/compat/redis-suite.mjs --update).'];
     for (const file of FILES) {
       const names = results.has(file) ? results.get(file).passed : [...(expected.get(file) ?? [])];
-      for (const name of [...new Set(names)].sort()) lines.push(`${file}\t${name}`);
+      for (const name of [...new Set(names)].sort()) {
+        if (!RACY.has(`${file}\t${name}`)) lines.push(`${file}\t${name}`);
+      }
     }
     fs.writeFileSync(EXPECTED, `${lines.join('\n')}\n`);
     console.log(`redis-suite: wrote ${EXPECTED}`);

@@ -146,17 +146,30 @@ pub struct Session {
     pub blocked: Option<crate::blocking::BlockRequest>,
     /// This run of a blocked command is the last one, after its timeout: it must not block.
     pub unblocking: bool,
+    /// CLIENT REPLY OFF: replies are dropped.
+    pub replies_off: bool,
+    /// CLIENT REPLY SKIP: how many more replies to drop (this command's and the next).
+    pub replies_skipped: u8,
     /// Pub/sub channels and patterns, and the mailbox messages arrive in.
     pub subs: Option<crate::pubsub::Subscriptions>,
 }
 
 impl Session {
     pub fn new(handle: Arc<ClientHandle>, authenticated_as: Option<String>) -> Session {
-        Session { handle, user: authenticated_as, close_after_reply: false, db: 0, multi: None, watching: None, blocked: None, unblocking: false, subs: None }
+        Session { handle, user: authenticated_as, close_after_reply: false, db: 0, multi: None, watching: None, blocked: None, unblocking: false, replies_off: false, replies_skipped: 0, subs: None }
     }
 
     pub fn id(&self) -> u64 {
         self.handle.id
+    }
+
+    /// Whether the reply of the command just run is dropped (CLIENT REPLY OFF or SKIP).
+    pub fn drop_reply(&mut self) -> bool {
+        if self.replies_skipped > 0 {
+            self.replies_skipped -= 1;
+            return true;
+        }
+        self.replies_off
     }
 
     /// Whether the connection listens to any channel or pattern.

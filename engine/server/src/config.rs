@@ -27,6 +27,8 @@ pub struct Config {
     pub threads: usize,
     /// Logical databases (Redis' `databases`), fixed at start.
     pub databases: usize,
+    /// What OBJECT ENCODING reports (CONFIG SET at run time).
+    pub encodings: crate::encoding::Thresholds,
     /// The file the settings were read from, if any (`INFO server` reports it).
     pub config_file: Option<PathBuf>,
     /// Users, allowlist, TLS, memcached/admin ports, limits (issue 3).
@@ -43,6 +45,7 @@ impl Default for Config {
             maxmemory: 0,
             threads: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
             databases: 16,
+            encodings: Default::default(),
             config_file: None,
             security: Default::default(),
         }

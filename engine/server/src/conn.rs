@@ -144,8 +144,12 @@ where
                 Ok(Parsed::Complete(len)) => {
                     if !frame.is_empty() {
                         let mark = reply.out.len();
+                        let pushes = reply.resp3 && pubsub::replies_are_pushes(frame.args(buffered).get(0));
                         let outcome =
                             dispatch::execute(shared, session, &mut reply, frame.args(buffered), &mut pending.stats);
+                        if session.drop_reply() && !pushes {
+                            reply.out.truncate(mark);
+                        }
                         pending.note(mark, outcome);
                         if let Some(request) = session.blocked.take() {
                             blocked = Some((OwnedArgs::copy_of(&frame.args(buffered)), request));
@@ -247,6 +251,9 @@ where
         let mark = reply.out.len();
         let outcome = dispatch::execute(shared, session, reply, command.args(), &mut pending.stats);
         session.unblocking = false;
+        if session.blocked.is_none() && session.drop_reply() {
+            reply.out.truncate(mark);
+        }
         pending.note(mark, outcome);
         if session.blocked.take().is_none() {
             break false;

@@ -7,6 +7,7 @@
 //! its connection closed (Redis' `client-output-buffer-limit pubsub`), so one slow client
 //! never holds the server's memory.
 
+use crate::client::ClientHandle;
 use crate::glob;
 use crate::resp::Reply;
 use bytes::Bytes;
@@ -38,6 +39,9 @@ pub struct Mailbox {
     queued: AtomicUsize,
     /// Set once the subscriber fell `MAILBOX_LIMIT` behind: its connection closes.
     pub cut: AtomicBool,
+    /// The subscriber's connection, closed when the mailbox is cut (it may be stuck writing
+    /// to a client that does not read).
+    owner: Arc<ClientHandle>,
 }
 
 impl Mailbox {
@@ -48,6 +52,7 @@ impl Mailbox {
         let size = delivery.size();
         if self.queued.fetch_add(size, Relaxed) + size > MAILBOX_LIMIT {
             self.cut.store(true, Relaxed);
+            self.owner.kill();
             return false;
         }
         self.tx.send(delivery).is_ok()
@@ -63,10 +68,10 @@ pub struct Subscriptions {
 }
 
 impl Subscriptions {
-    pub fn new() -> Subscriptions {
+    pub fn new(owner: Arc<ClientHandle>) -> Subscriptions {
         let (tx, rx) = mpsc::unbounded_channel();
         Subscriptions {
-            mailbox: Arc::new(Mailbox { tx, queued: AtomicUsize::new(0), cut: AtomicBool::new(false) }),
+            mailbox: Arc::new(Mailbox { tx, queued: AtomicUsize::new(0), cut: AtomicBool::new(false), owner }),
             rx,
             channels: BTreeSet::new(),
             patterns: BTreeSet::new(),
@@ -96,12 +101,6 @@ impl Subscriptions {
     }
 }
 
-impl Default for Subscriptions {
-    fn default() -> Self {
-        Subscriptions::new()
-    }
-}
-
 /// Writes a message as the subscriber's protocol wants it.
 pub fn write_delivery(reply: &mut Reply, delivery: &Delivery) {
     match &delivery.pattern {
@@ -117,6 +116,12 @@ pub fn write_delivery(reply: &mut Reply, delivery: &Delivery) {
     }
     reply.bulk(&delivery.channel);
     reply.bulk(&delivery.payload);
+}
+
+/// Whether a command's replies are pushes in RESP3 ((P)(UN)SUBSCRIBE confirmations), which
+/// CLIENT REPLY OFF does not silence.
+pub fn replies_are_pushes(name: &[u8]) -> bool {
+    ["subscribe", "psubscribe", "unsubscribe", "punsubscribe"].iter().any(|c| name.eq_ignore_ascii_case(c.as_bytes()))
 }
 
 /// Commands a RESP2 connection may send while subscribed (as Redis).
@@ -159,27 +164,35 @@ impl PubSub {
         }
     }
 
-    /// PUBLISH: the number of subscribers that got the message.
+    /// PUBLISH: the number of subscribers that got the message. A subscriber whose mailbox is
+    /// cut stops counting at once (its connection closes on its own time).
     pub fn publish(&self, channel: &[u8], payload: &[u8]) -> usize {
         let channel = Bytes::copy_from_slice(channel);
         let payload = Bytes::copy_from_slice(payload);
         let mut receivers = 0;
-        if let Some(listeners) = lock(&self.channels).get(&channel) {
-            for mailbox in listeners.values() {
-                let delivery = Delivery { pattern: None, channel: channel.clone(), payload: payload.clone() };
+        let mut deliver = |listeners: &mut HashMap<u64, Arc<Mailbox>>, pattern: Option<&Bytes>| {
+            listeners.retain(|_, mailbox| {
+                let delivery = Delivery { pattern: pattern.cloned(), channel: channel.clone(), payload: payload.clone() };
                 receivers += mailbox.deliver(delivery) as usize;
+                !mailbox.cut.load(Relaxed)
+            });
+        };
+        {
+            let mut channels = lock(&self.channels);
+            if let Some(listeners) = channels.get_mut(&channel) {
+                deliver(listeners, None);
+                if listeners.is_empty() {
+                    channels.remove(&channel);
+                }
             }
         }
-        for (pattern, listeners) in lock(&self.patterns).iter() {
-            if !glob::matches(pattern, &channel, false) {
-                continue;
-            }
-            for mailbox in listeners.values() {
-                let delivery =
-                    Delivery { pattern: Some(pattern.clone()), channel: channel.clone(), payload: payload.clone() };
-                receivers += mailbox.deliver(delivery) as usize;
+        let mut patterns = lock(&self.patterns);
+        for (pattern, listeners) in patterns.iter_mut() {
+            if glob::matches(pattern, &channel, false) {
+                deliver(listeners, Some(pattern));
             }
         }
+        patterns.retain(|_, listeners| !listeners.is_empty());
         receivers
     }
 

@@ -21,9 +21,10 @@ pub fn canonical(name: &str) -> Option<&'static str> {
     let lower = name.to_ascii_lowercase();
     PARAMETERS
         .iter()
+        .chain(crate::encoding::PARAMETERS)
         .copied()
         .find(|p| *p == lower)
-        .or_else(|| ALIASES.iter().find(|(alias, _)| *alias == lower).map(|(_, p)| *p))
+        .or_else(|| ALIASES.iter().chain(crate::encoding::ALIASES).find(|(alias, _)| *alias == lower).map(|(_, p)| *p))
 }
 
 pub fn get(config: &Config, parameter: &str) -> String {
@@ -38,7 +39,7 @@ pub fn get(config: &Config, parameter: &str) -> String {
         "save" => String::new(),
         "threads" => config.threads.to_string(),
         other if crate::security::PARAMETERS.contains(&other) => crate::security::config_value(config, other),
-        _ => String::new(),
+        other => config.encodings.get(other).map(|n| n.to_string()).unwrap_or_default(),
     }
 }
 
@@ -59,6 +60,18 @@ pub fn set(shared: &Shared, parameter: &str, value: &str) -> Result<(), String> 
             Ok(())
         }
         other if crate::security::PARAMETERS.contains(&other) => crate::security::config_set(shared, other, value).map_err(|why| failed(&why)),
+        // Basalt never writes RDB snapshots: turning them off is the only change that is true.
+        "save" if value.trim().is_empty() => Ok(()),
+        // The log is Basalt's only persistence and is always on.
+        "appendonly" if value.eq_ignore_ascii_case("yes") => Ok(()),
+        other if crate::encoding::PARAMETERS.contains(&other) => {
+            let n: usize = value.parse().map_err(|_| failed("argument couldn't be parsed into an integer"))?;
+            let mut config = shared.config.write().unwrap_or_else(|e| e.into_inner());
+            if let Some(slot) = config.encodings.slot(other) {
+                *slot = n;
+            }
+            Ok(())
+        }
         _ => Err(failed("can't set immutable config")),
     }
 }

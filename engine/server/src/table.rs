@@ -172,6 +172,7 @@ const CLIENT_SUBCOMMANDS: &[CommandSpec] = &[
     c("kill", -3, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS | CONNECTION, "connection", "2.4.0", "Terminates open connections.", cmd::client_kill::run),
     c("list", -2, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS | CONNECTION, "connection", "2.4.0", "Lists open connections.", cmd::client_list::run),
     c("no-evict", 3, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS | CONNECTION, "connection", "7.0.0", "Sets the client eviction mode of the connection.", cmd::client_no_evict::run),
+    c("reply", 3, NOSCRIPT | LOADING | STALE, NOKEY, CONNECTION | SLOW, "connection", "3.2.0", "Instructs the server whether to reply to commands.", cmd::client_reply::run),
     c("setname", 3, NOSCRIPT | LOADING | STALE, NOKEY, CONNECTION | SLOW, "connection", "2.6.9", "Sets the connection name.", cmd::client_setname::run),
 ];
 
@@ -308,6 +309,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     c("quit", -1, CONN_NOAUTH, NOKEY, CONNECTION | A_FAST, "connection", "1.0.0", "Closes the connection.", cmd::quit::run),
     c("randomkey", 1, READONLY, NOKEY, KEYSPACE | READ | SLOW, "generic", "1.0.0", "Returns a random key name from the database.", cmd::randomkey::run),
     c("rename", 3, WRITE, (1, 2, 1), KEYSPACE | A_WRITE | SLOW, "generic", "1.0.0", "Renames a key and overwrites the destination.", cmd::rename::run),
+    c("renamenx", 3, WRITE | FAST, (1, 2, 1), KEYSPACE | W_FAST, "generic", "1.0.0", "Renames a key only when the target key name doesn't exist.", cmd::renamenx::run),
     c("reset", 1, CONN_NOAUTH, NOKEY, CONNECTION | A_FAST, "connection", "6.2.0", "Resets the connection.", cmd::reset::run),
     c("rpop", -2, WRITE | FAST, KEY1, W_FAST | LIST, "list", "1.0.0", "Returns and removes the last elements of a list. Deletes the list if the last element was popped.", cmd::rpop::run),
     c("rpoplpush", 3, WRITE | DENYOOM, (1, 2, 1), A_WRITE | LIST | SLOW, "list", "1.2.0", "Returns the last element of a list after removing and pushing it to another list. Deletes the list if the last element was popped.", cmd::rpoplpush::run),
@@ -324,6 +326,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     c("shutdown", -1, ADMIN | NOSCRIPT | LOADING | STALE | ALLOW_BUSY, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "1.0.0", "Synchronously saves the database(s) to disk and shuts down the Redis server.", cmd::shutdown::run),
     c("sismember", 3, READONLY | FAST, KEY1, R_FAST | A_SET, "set", "1.0.0", "Determines whether a member belongs to a set.", cmd::sismember::run),
     c("smembers", 2, READONLY, KEY1, READ | SLOW | A_SET, "set", "1.0.0", "Returns all members of a set.", cmd::smembers::run),
+    c("smismember", -3, READONLY | FAST, KEY1, R_FAST | A_SET, "set", "6.2.0", "Determines whether multiple members belong to a set.", cmd::smismember::run),
     c("srem", -3, WRITE | FAST, KEY1, W_FAST | A_SET, "set", "1.0.0", "Removes one or more members from a set. Deletes the set if the last member was removed.", cmd::srem::run),
     c("strlen", 2, READONLY | FAST, KEY1, R_FAST | STRING, "string", "2.2.0", "Returns the length of a string value.", cmd::strlen::run),
     c("subscribe", -2, SUB, NOKEY, A_PUBSUB | SLOW, "pubsub", "2.0.0", "Listens for messages published to channels.", cmd::subscribe::run),

@@ -92,3 +92,40 @@ async fn many_messages_arrive_in_order() {
     }
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_subscriber_that_does_not_read_is_cut_off() {
+    let server = TestServer::start().await;
+    let mut slow = server.client().await;
+    let mut publisher = server.client().await;
+    slow.expect(b"SUBSCRIBE firehose\r\n", b"*3\r\n$9\r\nsubscribe\r\n$8\r\nfirehose\r\n:1\r\n").await;
+    // 64 KB messages until the subscriber's 32 MB mailbox (plus what the socket holds) is full:
+    // PUBLISH then counts no receiver, and the subscriber's connection is closed.
+    let payload = "p".repeat(64 * 1024);
+    let mut cut_after = None;
+    for i in 0..4000 {
+        publisher.send(format!("PUBLISH firehose {payload}\r\n").as_bytes()).await;
+        if publisher.next_reply().await == b":0\r\n" {
+            cut_after = Some(i);
+            break;
+        }
+    }
+    let cut_after = cut_after.expect("the slow subscriber was never cut off");
+    assert!(cut_after >= 32 * 16, "cut after {cut_after} messages, before 32 MB were waiting");
+    publisher.expect(b"PUBSUB NUMSUB firehose\r\n", b"*2\r\n$8\r\nfirehose\r\n:0\r\n").await;
+    // The slow client finds its connection closed once it reads what was sent before the cut.
+    let mut closed = false;
+    for _ in 0..200 {
+        let mut buf = vec![0u8; 1 << 20];
+        match tokio::time::timeout(std::time::Duration::from_secs(5), tokio::io::AsyncReadExt::read(&mut slow.stream, &mut buf)).await {
+            Ok(Ok(0)) | Ok(Err(_)) => {
+                closed = true;
+                break;
+            }
+            Ok(Ok(_)) => continue,
+            Err(_) => break,
+        }
+    }
+    assert!(closed, "the cut subscriber's connection is closed");
+    server.stop().await;
+}

@@ -34,6 +34,8 @@ const LINES: &[&str] = &[
     "      Return clients of specified IDs only.",
     "NO-EVICT (ON|OFF)",
     "    Protect current client connection from eviction.",
+    "REPLY (ON|OFF|SKIP)",
+    "    Control the replies sent to the current connection.",
     "SETNAME <name>",
     "    Assign the name <name> to the current connection.",
     "HELP",

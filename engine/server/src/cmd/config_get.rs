@@ -21,7 +21,7 @@ pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
                 continue;
             }
         }
-        for name in PARAMETERS {
+        for name in PARAMETERS.iter().chain(crate::encoding::PARAMETERS) {
             if glob::matches(pattern, name.as_bytes(), true) && !found.iter().any(|(n, _)| n == name) {
                 found.push((name.to_string(), settings::get(&config, name)));
             }

@@ -5,10 +5,11 @@ use crate::error::{CmdError, CmdResult};
 use crate::resp::Args;
 
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
+    let thresholds = ctx.shared.config.read().unwrap_or_else(|e| e.into_inner()).encodings.clone();
     let key = args.get(2);
     let idle = ctx.db().idle_secs(key).unwrap_or(0);
     let described = ctx.db().read(key, |entry| {
-        entry.map(|e| (crate::encoding::encoding(&e.value), e.value.mem_size()))
+        entry.map(|e| (crate::encoding::encoding(&e.value, &thresholds), e.value.mem_size()))
     })?;
     let Some((encoding, size)) = described else { return Err(CmdError::msg("ERR no such key")) };
     ctx.reply.simple(&format!(

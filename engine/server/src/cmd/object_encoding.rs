@@ -5,7 +5,8 @@ use crate::error::CmdResult;
 use crate::resp::Args;
 
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
-    match ctx.db().read(args.get(2), |entry| entry.map(|e| crate::encoding::encoding(&e.value)))? {
+    let thresholds = ctx.shared.config.read().unwrap_or_else(|e| e.into_inner()).encodings.clone();
+    match ctx.db().read(args.get(2), |entry| entry.map(|e| crate::encoding::encoding(&e.value, &thresholds)))? {
         Some(name) => ctx.reply.bulk(name.as_bytes()),
         None => ctx.reply.null(),
     }

@@ -17,7 +17,8 @@ pub fn subscribe(ctx: &mut Ctx<'_>, args: Args<'_>, patterns: bool) -> CmdResult
     let names: Vec<&[u8]> = args.iter().skip(1).collect();
     permit(ctx, &names, patterns)?;
     let id = ctx.session.id();
-    let subs = ctx.session.subs.get_or_insert_with(Subscriptions::new);
+    let handle = ctx.session.handle.clone();
+    let subs = ctx.session.subs.get_or_insert_with(|| Subscriptions::new(handle));
     for name in names {
         let set = if patterns { &mut subs.patterns } else { &mut subs.channels };
         if set.insert(Bytes::copy_from_slice(name)) {

@@ -14,7 +14,8 @@ pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
 pub fn unsubscribe(ctx: &mut Ctx<'_>, args: Args<'_>, patterns: bool) -> CmdResult {
     let kind: &[u8] = if patterns { b"punsubscribe" } else { b"unsubscribe" };
     let id = ctx.session.id();
-    let subs = ctx.session.subs.get_or_insert_with(Default::default);
+    let handle = ctx.session.handle.clone();
+    let subs = ctx.session.subs.get_or_insert_with(|| crate::pubsub::Subscriptions::new(handle));
     let set = if patterns { &subs.patterns } else { &subs.channels };
     let names: Vec<Bytes> =
         if args.len() > 1 { args.iter().skip(1).map(Bytes::copy_from_slice).collect() } else { set.iter().cloned().collect() };
