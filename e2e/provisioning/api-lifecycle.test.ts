@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Schemas } from '@basalt/api-client';
 import { startProvisioningPlatform, type ProvisioningPlatform } from './support/stack.js';
-import { cgroupLimits, cgroupPaths, ENGINE_FEATURES, nspawnRunning, pingOutcome, redisCli, vmDir, type Credentials } from './support/vm-host.js';
+import { cgroupLimits, cgroupPaths, ENGINE_FEATURES, machineOf, nspawnRunning, pingOutcome, redisCli, vmDir, type Credentials } from './support/vm-host.js';
 
 type Instance = Schemas['InstanceDto'];
 
@@ -15,6 +15,8 @@ let platform: ProvisioningPlatform;
 let instance: Instance;
 let owner: Credentials;
 let endpoint: { host: string; port: number };
+/** The VM's machine name (its cgroup), read once it exists. */
+let machine = '';
 
 beforeAll(async () => {
   platform = await startProvisioningPlatform('prov_api');
@@ -43,6 +45,7 @@ describe('an instance through the API, on a local VM', () => {
     expect(instance.health).toBe('healthy');
     expect(instance.fault).toBeNull();
     endpoint = instance.endpoints[0]!;
+    machine = machineOf(vmDir(platform.dataDir, instance.nodes[0]!.name));
     expect(endpoint).toMatchObject({ type: 'private', port: 6379, tls: false });
     expect(instance.connection_uri).toBe(`redis://default:********@${endpoint.host}:6379`);
 
@@ -51,7 +54,7 @@ describe('an instance through the API, on a local VM', () => {
   });
 
   test('its VM runs inside the cgroup limits of kv.standard.small (1 vCPU, 2 GiB)', () => {
-    expect(cgroupLimits(endpoint.host)).toEqual({ cpus: 1, memoryMb: 2048 });
+    expect(cgroupLimits(machine)).toEqual({ cpus: 1, memoryMb: 2048 });
   });
 
   test.runIf(ENGINE_FEATURES.has('users'))('a read-only user reads but cannot write', async () => {
@@ -89,7 +92,7 @@ describe('an instance through the API, on a local VM', () => {
     expect(data!.instance.status).toBe('modifying');
     instance = await platform.waitForStatus(instance.id, ['running']);
     expect(instance.instance_type).toBe('kv.standard.large');
-    expect(cgroupLimits(endpoint.host)).toEqual({ cpus: 2, memoryMb: 8192 });
+    expect(cgroupLimits(machine)).toEqual({ cpus: 2, memoryMb: 8192 });
     expect(redisCli(endpoint.host, endpoint.port, owner, 'GET', 'acceptance')).toBe('kept');
   });
 
@@ -110,10 +113,10 @@ describe('an instance through the API, on a local VM', () => {
     instance = await platform.waitForStatus(instance.id, ['deleted'], 240_000);
     expect(instance.nodes).toEqual([]);
     expect(instance.endpoints).toEqual([]);
-    expect(nspawnRunning(node.private_ip)).toBe(false);
+    expect(nspawnRunning(machine)).toBe(false);
     expect(fs.existsSync(vmDir(platform.dataDir, node.name))).toBe(false);
     expect(fs.readdirSync(path.join(platform.dataDir, 'vms'))).toEqual([]);
-    for (const dir of cgroupPaths(node.private_ip)) expect(fs.existsSync(dir)).toBe(false);
+    for (const dir of cgroupPaths(machine)) expect(fs.existsSync(dir)).toBe(false);
     expect(pingOutcome(endpoint.host, endpoint.port, owner)).toMatch(/^refused/);
   });
 });

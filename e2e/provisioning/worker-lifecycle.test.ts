@@ -14,7 +14,7 @@ import {
   waitForOperation,
   type CreatedInstance,
 } from './support/fixtures.js';
-import { cgroupLimits, cgroupPaths, cgroupProcessCount, nspawnRunning, redisCli, sshToVm, vmDir } from './support/vm-host.js';
+import { cgroupLimits, cgroupPaths, cgroupProcessCount, machineOf, nspawnRunning, redisCli, sshToVm, vmDir } from './support/vm-host.js';
 
 interface NodeRow {
   name: string;
@@ -28,6 +28,8 @@ interface EndpointRow {
 let stack: WorkerStack;
 let instance: CreatedInstance;
 let node: NodeRow;
+/** The VM's machine name (its cgroup), read once it exists. */
+let machine = '';
 let endpoint: EndpointRow;
 
 beforeAll(async () => {
@@ -52,6 +54,7 @@ describe('an instance on a local VM, driven by the worker', () => {
     expect(row.fault).toBeNull();
     console.log(`create → running: ${((Date.now() - started) / 1000).toFixed(1)} s`);
     node = (row.nodes as NodeRow[])[0]!;
+    machine = machineOf(vmDir(stack.dataDir, node.name));
     endpoint = (row.endpoints as EndpointRow[])[0]!;
     expect(node.private_ip).toMatch(/^10\.77\.\d+\.\d+$/);
     expect(endpoint).toMatchObject({ host: node.private_ip, port: 6379 });
@@ -71,8 +74,8 @@ describe('an instance on a local VM, driven by the worker', () => {
   });
 
   test('runs inside cgroup limits that match its type (1 vCPU, 2 GiB)', () => {
-    expect(cgroupLimits(node.private_ip)).toEqual({ cpus: 1, memoryMb: 2048 });
-    expect(cgroupProcessCount(node.private_ip)).toBeGreaterThan(3);
+    expect(cgroupLimits(machine)).toEqual({ cpus: 1, memoryMb: 2048 });
+    expect(cgroupProcessCount(machine)).toBeGreaterThan(3);
   });
 
   test('a second deploy with nothing changed reports no change', async () => {
@@ -98,7 +101,7 @@ describe('an instance on a local VM, driven by the worker', () => {
     const operation = await waitForOperation(stack, operationId);
     expect(operation.status, JSON.stringify(operation.error)).toBe('succeeded');
     expect((await getInstance(stack, instance.id)).status).toBe('running');
-    expect(cgroupLimits(node.private_ip)).toEqual({ cpus: 2, memoryMb: 8192 });
+    expect(cgroupLimits(machine)).toEqual({ cpus: 2, memoryMb: 8192 });
     expect(ssh('cat /etc/basalt/basalt.toml')).toContain('maxmemory = "6144mb"');
     // The same VM (its init started at the same time), not a new one.
     expect(ssh('cat /proc/1/stat').split(' ')[21]).toBe(bootPid);
@@ -142,8 +145,8 @@ describe('an instance on a local VM, driven by the worker', () => {
     expect(row.nodes).toEqual([]);
     expect(fs.existsSync(vmDir(stack.dataDir, node.name))).toBe(false);
     expect(fs.readdirSync(path.join(stack.dataDir, 'vms'))).toEqual([]);
-    expect(nspawnRunning(node.private_ip)).toBe(false);
-    for (const dir of cgroupPaths(node.private_ip)) expect(fs.existsSync(dir)).toBe(false);
+    expect(nspawnRunning(machine)).toBe(false);
+    for (const dir of cgroupPaths(machine)) expect(fs.existsSync(dir)).toBe(false);
     expect(fs.existsSync(path.join(stack.dataDir, 'terraform', instance.id))).toBe(false);
     expect(fs.existsSync(path.join(stack.dataDir, 'runs', instance.id))).toBe(false);
     expect(fs.readFileSync(path.join(stack.dataDir, 'ssh', 'known_hosts'), 'utf8')).not.toContain(`${node.private_ip} `);

@@ -31,9 +31,9 @@ function engineFeatures(): Set<string> {
   return found;
 }
 
-/** The VM's machine name, as infra/terraform/modules/local/scripts/vm-lib.sh derives it. */
-export function machineName(ip: string): string {
-  return 'bvm' + ip.split('.').map((o) => Number(o).toString(16).padStart(2, '0')).join('');
+/** The VM's machine name (its cgroup and veth), as vm-create.sh recorded it in the VM's directory. */
+export function machineOf(vmDirectory: string): string {
+  return fs.readFileSync(path.join(vmDirectory, 'machine'), 'utf8').trim();
 }
 
 export interface CgroupLimits {
@@ -41,14 +41,12 @@ export interface CgroupLimits {
   memoryMb: number;
 }
 
-export function cgroupPaths(ip: string): string[] {
-  const name = machineName(ip);
+export function cgroupPaths(name: string): string[] {
   if (fs.existsSync('/sys/fs/cgroup/cgroup.controllers')) return [`/sys/fs/cgroup/basalt/${name}`];
   return [`/sys/fs/cgroup/cpu/basalt/${name}`, `/sys/fs/cgroup/memory/basalt/${name}`];
 }
 
-export function cgroupLimits(ip: string): CgroupLimits {
-  const name = machineName(ip);
+export function cgroupLimits(name: string): CgroupLimits {
   const read = (file: string) => fs.readFileSync(file, 'utf8').trim();
   if (fs.existsSync('/sys/fs/cgroup/cgroup.controllers')) {
     const [quota, period] = read(`/sys/fs/cgroup/basalt/${name}/cpu.max`).split(' ');
@@ -61,8 +59,8 @@ export function cgroupLimits(ip: string): CgroupLimits {
 }
 
 /** Processes inside the VM's cgroup (all of the container's, when it runs). */
-export function cgroupProcessCount(ip: string): number {
-  const dir = cgroupPaths(ip).at(-1)!;
+export function cgroupProcessCount(name: string): number {
+  const dir = cgroupPaths(name).at(-1)!;
   return fs.readFileSync(path.join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean).length;
 }
 
@@ -71,9 +69,9 @@ export function vmDir(dataDir: string, nodeName: string): string {
 }
 
 /** A systemd-nspawn process whose command line names this VM's machine. */
-export function nspawnRunning(ip: string): boolean {
+export function nspawnRunning(name: string): boolean {
   const out = spawnSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).stdout;
-  return out.split('\n').some((line) => line.startsWith('systemd-nspawn') && line.includes(`--machine=${machineName(ip)}`));
+  return out.split('\n').some((line) => line.startsWith('systemd-nspawn') && line.includes(`--machine=${name}`));
 }
 
 export interface Credentials {

@@ -25,11 +25,10 @@ bridge_up
 # The pool belongs to one control plane; a second one (another database) on this host could
 # hand out the same address. Refuse rather than put two VMs on one address.
 # Another control plane on this host (a second database) may boot a VM on the same address
-# at the same moment: one boot per address at a time, and a VM whose host-side interface
-# exists (booting, not yet answering) holds the address as well as one that answers.
+# at the same moment: one boot per address at a time (the lock is held until the VM answers),
+# so the second one finds the address answering.
 exec 8>"/run/lock/basalt-vm-$VM_IP.lock"
 flock 8
-ip link show "vb-$(vm_machine_name "$VM_IP")" >/dev/null 2>&1 && fail "address $VM_IP is held by a VM booting on this host"
 address_answers && fail "address $VM_IP already answers on the bridge: in use by another VM"
 # From here on the VM is ours: a create that fails stops and removes it again, because
 # Terraform marks the resource tainted and does not run destroy-time provisioners of a
@@ -44,7 +43,7 @@ remove_on_failure() {
 trap remove_on_failure EXIT
 mkdir -p "$VM_DIR/root"
 echo "$VM_IP" > "$VM_DIR/address"
-echo "$(vm_machine_name "$VM_IP")" > "$VM_DIR/machine"
+echo "$(vm_machine_name)" > "$VM_DIR/machine"
 disk_create "$VM_DISK_GB"
 [ -f "$VM_DIR/host_key.pub" ] || with_vm_root provision_root
 pin_host_key

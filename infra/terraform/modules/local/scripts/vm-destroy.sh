@@ -18,7 +18,7 @@ for mount in "$VM_DIR/root" "$VM_DIR/disk"; do
 done
 # The VM's mounts lived in its namespace and are gone with it, so the disk is free.
 disk_released || echo "warning: the disk image of VM $VM_NAME is still in use; its space is freed when that ends" >&2
-cgroup_remove "$(vm_machine_name "$VM_IP")"
+cgroup_remove "$(vm_machine_name)"
 rm -rf "$VM_DIR"
 if [ -f "$VM_KNOWN_HOSTS" ]; then
   ( flock 9; forget_host_key ) 9>"$VM_KNOWN_HOSTS.lock"

@@ -13,12 +13,11 @@ vm_running() {
   [ -n "$pid" ] && [ -d "/proc/$pid" ] && grep -q systemd-nspawn "/proc/$pid/cmdline" 2>/dev/null
 }
 
-# vm_machine_name IP: a short name unique per address, so that the host side of the veth
-# ("vb-" + name) stays within the 15 characters of an interface name.
+# vm_machine_name: the VM's machine name, unique per VM directory (so per VM, on this host and
+# across clones: two VMs never share a cgroup or a veth), and short enough that the host side
+# of its veth ("vb-" + name) stays within the 15 characters of an interface name.
 vm_machine_name() {
-  local a b c d
-  IFS=. read -r a b c d <<<"$1"
-  printf 'bvm%02x%02x%02x%02x' "$a" "$b" "$c" "$d"
+  printf 'bvm%s' "$(printf '%s' "$VM_DIR" | sha256sum | cut -c1-8)"
 }
 
 # pool_cidr: the region's address pool, the network of the gateway address.
