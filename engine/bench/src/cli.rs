@@ -23,6 +23,10 @@ pub struct Args {
     /// Authenticate: PASSWORD, or USER:PASSWORD for an ACL user.
     #[arg(short = 'a', long = "authenticate")]
     pub authenticate: Option<String>,
+    /// The same as --authenticate, read from a file (its first line): a password on the
+    /// command line is visible to every user of the host in its process list.
+    #[arg(long = "authenticate-file")]
+    pub authenticate_file: Option<PathBuf>,
     /// Connect with TLS (rustls).
     #[arg(long)]
     pub tls: bool,
@@ -313,7 +317,17 @@ impl Config {
             }
             (None, None) => Stop::Requests(10_000),
         };
-        if protocol == Protocol::MemcacheText && args.authenticate.is_some() {
+        let auth = match (&args.authenticate, &args.authenticate_file) {
+            (Some(_), Some(_)) => return Err("give --authenticate or --authenticate-file, not both".into()),
+            (Some(value), None) => Some(parse_auth(value)),
+            (None, Some(file)) => {
+                let text = std::fs::read_to_string(file)
+                    .map_err(|e| format!("--authenticate-file {}: {e}", file.display()))?;
+                Some(parse_auth(text.lines().next().unwrap_or("")))
+            }
+            (None, None) => None,
+        };
+        if protocol == Protocol::MemcacheText && auth.is_some() {
             return Err("--authenticate is not available with memcache_text".into());
         }
         if let Some(0) = args.rate_limiting {
@@ -330,7 +344,7 @@ impl Config {
         Ok(Config {
             server: args.server.clone(),
             port: args.port,
-            auth: args.authenticate.as_deref().map(parse_auth),
+            auth,
             tls,
             protocol,
             threads: args.threads,
@@ -394,6 +408,18 @@ mod tests {
     fn allkeys_covers_the_range() {
         let c = config(&["-n", "allkeys", "--key-minimum=1", "--key-maximum=1000", "--key-pattern=P:P", "-c", "2", "-t", "2"]).unwrap();
         assert!(matches!(c.stop, Stop::Requests(250)));
+    }
+
+    #[test]
+    fn authenticate_file_reads_the_first_line_and_excludes_authenticate() {
+        let file = std::env::temp_dir().join(format!("basalt-bench-auth-{}", std::process::id()));
+        std::fs::write(&file, "app:p@ss w:rd\n").unwrap();
+        let path = format!("--authenticate-file={}", file.display());
+        let c = config(&[&path]).unwrap();
+        assert!(matches!(c.auth, Some(Auth::User(ref u, ref p)) if u == "app" && p == "p@ss w:rd"));
+        assert!(config(&[&path, "-a", "x"]).is_err());
+        assert!(config(&["--authenticate-file=/no/such/file"]).is_err());
+        std::fs::remove_file(file).unwrap();
     }
 
     #[test]

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InstanceTypeRow } from '@basalt/db';
 import { requireHandlerForEveryQueue } from '../handlers.js';
 import { parseProgressLine, runBench } from './bench-process.js';
-import { clientArgs, displayCommand, type ClientTarget } from './scenario-command.js';
+import { clientArgs, displayCommand, writeAuthFile, type ClientTarget } from './scenario-command.js';
 import { scenarioFigures } from './scenario-figures.js';
 import { planScenarios } from './suites.js';
 
@@ -44,9 +44,15 @@ describe('suites', () => {
 
 describe('command line', () => {
   const [scenario] = planScenarios('custom', small, { flags: ['--ratio=1:1', '--key-prefix=a:b'] });
-  it('runs with the password as one argv entry, keeps it out of the stored line', () => {
-    const args = clientArgs(target, scenario!, '/run/x.json');
-    expect(args).toContain("--authenticate=default:s3cret'pw");
+  it('runs with the password in a file only the worker reads, never on the command line or the stored line', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-bench-auth-'));
+    const authFile = writeAuthFile(dir, target);
+    expect(fs.readFileSync(authFile, 'utf8')).toBe("default:s3cret'pw\n");
+    expect(fs.statSync(authFile).mode & 0o777).toBe(0o600);
+    const args = clientArgs(target, scenario!, '/run/x.json', authFile);
+    expect(args.join(' ')).not.toContain('s3cret');
+    expect(args).toContain(`--authenticate-file=${authFile}`);
+    fs.rmSync(dir, { recursive: true });
     expect(args.slice(-1)).toEqual(['--json-out-file=/run/x.json']);
     const shown = displayCommand(target, scenario!);
     expect(shown).not.toContain('s3cret');

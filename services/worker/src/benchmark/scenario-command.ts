@@ -1,6 +1,10 @@
 // The whole argv of one scenario's client: where it connects (the instance's endpoint), who
 // it logs in as, the scenario's load-shaping flags, and where it writes its report; and the
-// same command line as people read it, with the password left out.
+// same command line as people read it, with the password left out. The password reaches the
+// client in a file only the worker can read (--authenticate-file), never on its command line,
+// which every user of the host sees in the process list.
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Scenario } from './suites.js';
 
 export interface ClientTarget {
@@ -16,11 +20,11 @@ export interface ClientTarget {
 const NO_REPLY_TIMEOUT_S = 10;
 const PASSWORD_SHOWN_AS = '<password>';
 
-function argvOf(target: ClientTarget, scenario: Scenario, jsonFile: string, password: string): string[] {
+function argvOf(target: ClientTarget, scenario: Scenario, jsonFile: string, auth: string): string[] {
   return [
     `--server=${target.host}`,
     `--port=${target.port}`,
-    `--authenticate=${target.username}:${password}`,
+    auth,
     ...(target.caFile ? ['--tls', `--cacert=${target.caFile}`] : []),
     ...scenario.flags,
     '--print-percentiles=50,99,99.9',
@@ -30,9 +34,16 @@ function argvOf(target: ClientTarget, scenario: Scenario, jsonFile: string, pass
   ];
 }
 
-/** What the job runs (argv, never a shell line). */
-export function clientArgs(target: ClientTarget, scenario: Scenario, jsonFile: string): string[] {
-  return argvOf(target, scenario, jsonFile, target.password);
+/** Writes the client's credentials (mode 0600) into the run's directory; returns the file. */
+export function writeAuthFile(runDir: string, target: ClientTarget): string {
+  const file = path.join(runDir, 'authenticate');
+  fs.writeFileSync(file, `${target.username}:${target.password}\n`, { mode: 0o600 });
+  return file;
+}
+
+/** What the job runs (argv, never a shell line); `authFile` from writeAuthFile. */
+export function clientArgs(target: ClientTarget, scenario: Scenario, jsonFile: string, authFile: string): string[] {
+  return argvOf(target, scenario, jsonFile, `--authenticate-file=${authFile}`);
 }
 
 /** A display form of an argument: quoted when a shell would split or expand it. */
@@ -42,5 +53,6 @@ function shellWord(arg: string): string {
 
 /** The command line stored with the scenario: exact, except the password and the report file. */
 export function displayCommand(target: ClientTarget, scenario: Scenario): string {
-  return ['basalt-bench', ...argvOf({ ...target, caFile: target.caFile ? 'ca.pem' : undefined }, scenario, 'result.json', PASSWORD_SHOWN_AS)].map(shellWord).join(' ');
+  const shown = { ...target, caFile: target.caFile ? 'ca.pem' : undefined };
+  return ['basalt-bench', ...argvOf(shown, scenario, 'result.json', `--authenticate=${target.username}:${PASSWORD_SHOWN_AS}`)].map(shellWord).join(' ');
 }

@@ -12,7 +12,7 @@ import { StepError } from '../errors.js';
 import type { OperationRun } from '../operation.js';
 import { runBench } from '../benchmark/bench-process.js';
 import { prepareTarget, type PreparedTarget } from '../benchmark/client-target.js';
-import { clientArgs, displayCommand } from '../benchmark/scenario-command.js';
+import { clientArgs, displayCommand, writeAuthFile } from '../benchmark/scenario-command.js';
 import { scenarioFigures } from '../benchmark/scenario-figures.js';
 import { planScenarios, type Scenario } from '../benchmark/suites.js';
 import { runOperation, type Outcome } from './run-operation.js';
@@ -112,7 +112,7 @@ async function runScenario(
   const startedAt = new Date();
   const outcome = await runBench({
     binary: ctx.config.benchBinary,
-    args: clientArgs(prepared.target, scenario, jsonFile),
+    args: clientArgs(prepared.target, scenario, jsonFile, writeAuthFile(runDir, prepared.target)),
     jsonFile,
     timeoutMs: scenario.timeoutMs,
     signal,
