@@ -206,7 +206,10 @@ const SCRIPT_SUBCOMMANDS: &[CommandSpec] = &[
 ];
 
 const FUNCTION_SUBCOMMANDS: &[CommandSpec] = &[
-    c("flush", -2, NOSCRIPT | WRITE, NOKEY, A_WRITE | SLOW | SCRIPTING, "scripting", "7.0.0", "Deletes all library and functions.", cmd::function_flush::run),
+    c("delete", 3, NOSCRIPT | WRITE, NOKEY, A_WRITE | SLOW | SCRIPTING, "scripting", "7.0.0", "Deletes a library and its functions.", cmd::function_delete::run),
+    c("flush", -2, NOSCRIPT | WRITE, NOKEY, A_WRITE | SLOW | SCRIPTING, "scripting", "7.0.0", "Deletes all libraries and functions.", cmd::function_flush::run),
+    c("kill", 2, NOSCRIPT | ALLOW_BUSY, NOKEY, SLOW | SCRIPTING, "scripting", "7.0.0", "Terminates a function during execution.", cmd::function_kill::run),
+    c("load", -3, NOSCRIPT | WRITE | DENYOOM, NOKEY, A_WRITE | SLOW | SCRIPTING, "scripting", "7.0.0", "Creates a library.", cmd::function_load::run),
 ];
 
 const OBJECT_SUBCOMMANDS: &[CommandSpec] = &[
@@ -236,10 +239,10 @@ pub static COMMANDS: &[CommandSpec] = &[
     cmd::acl::ACL_COMMAND,
     c("append", 3, WRITE | DENYOOM | FAST, KEY1, W_FAST | STRING, "string", "2.0.0", "Appends a string to the value of a key. Creates the key if it doesn't exist.", cmd::append::run),
     c("auth", -2, CONN_NOAUTH, NOKEY, CONNECTION | A_FAST, "connection", "1.0.0", "Authenticates the connection.", cmd::auth::run),
-    c("blmove", 6, WRITE | DENYOOM | flag::BLOCKING, (1, 2, 1), A_WRITE | LIST | SLOW | A_BLOCKING, "list", "6.2.0", "Pops an element from a list, pushes it to another list and returns it. Blocks until an element is available otherwise. Deletes the list if the last element was moved.", cmd::blmove::run),
-    c("blpop", -3, WRITE | flag::BLOCKING, (1, -2, 1), A_WRITE | LIST | SLOW | A_BLOCKING, "list", "2.0.0", "Removes and returns the first element in a list. Blocks until an element is available otherwise. Deletes the list if the last element was popped.", cmd::blpop::run),
-    c("brpop", -3, WRITE | flag::BLOCKING, (1, -2, 1), A_WRITE | LIST | SLOW | A_BLOCKING, "list", "2.0.0", "Removes and returns the last element in a list. Blocks until an element is available otherwise. Deletes the list if the last element was popped.", cmd::brpop::run),
-    c("brpoplpush", 4, WRITE | DENYOOM | flag::BLOCKING, (1, 2, 1), A_WRITE | LIST | SLOW | A_BLOCKING, "list", "2.2.0", "Pops an element from a list, pushes it to another list and returns it. Block until an element is available otherwise. Deletes the list if the last element was popped.", cmd::brpoplpush::run),
+    c("blmove", 6, WRITE | DENYOOM | NOSCRIPT | flag::BLOCKING, (1, 2, 1), A_WRITE | LIST | SLOW | A_BLOCKING, "list", "6.2.0", "Pops an element from a list, pushes it to another list and returns it. Blocks until an element is available otherwise. Deletes the list if the last element was moved.", cmd::blmove::run),
+    c("blpop", -3, WRITE | NOSCRIPT | flag::BLOCKING, (1, -2, 1), A_WRITE | LIST | SLOW | A_BLOCKING, "list", "2.0.0", "Removes and returns the first element in a list. Blocks until an element is available otherwise. Deletes the list if the last element was popped.", cmd::blpop::run),
+    c("brpop", -3, WRITE | NOSCRIPT | flag::BLOCKING, (1, -2, 1), A_WRITE | LIST | SLOW | A_BLOCKING, "list", "2.0.0", "Removes and returns the last element in a list. Blocks until an element is available otherwise. Deletes the list if the last element was popped.", cmd::brpop::run),
+    c("brpoplpush", 4, WRITE | DENYOOM | NOSCRIPT | flag::BLOCKING, (1, 2, 1), A_WRITE | LIST | SLOW | A_BLOCKING, "list", "2.2.0", "Pops an element from a list, pushes it to another list and returns it. Block until an element is available otherwise. Deletes the list if the last element was popped.", cmd::brpoplpush::run),
     container("client", -2, 0, SLOW, "connection", "2.4.0", "A container for client connection commands.", CLIENT_SUBCOMMANDS),
     CommandSpec { handler: Some(cmd::command::run), ..container("command", -1, LOADING | STALE, CONNECTION | SLOW, "server", "2.8.13", "Returns detailed information about all commands.", COMMAND_SUBCOMMANDS) },
     container("config", -2, 0, SLOW, "server", "2.0.0", "A container for server configuration commands.", CONFIG_SUBCOMMANDS),
@@ -251,12 +254,16 @@ pub static COMMANDS: &[CommandSpec] = &[
     c("discard", 1, TX_FAST, NOKEY, A_FAST | TRANSACTION, "transactions", "2.0.0", "Discards a transaction.", cmd::discard::run),
     c("echo", 2, FAST, NOKEY, CONNECTION | A_FAST, "connection", "1.0.0", "Returns the given string.", cmd::echo::run),
     c("eval", -3, NOSCRIPT | STALE | EXCLUSIVE, NOKEY, SLOW | SCRIPTING, "scripting", "2.6.0", "Executes a server-side Lua script.", cmd::eval::run),
+    c("eval_ro", -3, NOSCRIPT | STALE | EXCLUSIVE | READONLY, NOKEY, SLOW | SCRIPTING, "scripting", "7.0.0", "Executes a read-only server-side Lua script.", cmd::eval_ro::run),
     c("evalsha", -3, NOSCRIPT | STALE | EXCLUSIVE, NOKEY, SLOW | SCRIPTING, "scripting", "2.6.0", "Executes a server-side Lua script by SHA1 digest.", cmd::evalsha::run),
+    c("evalsha_ro", -3, NOSCRIPT | STALE | EXCLUSIVE | READONLY, NOKEY, SLOW | SCRIPTING, "scripting", "7.0.0", "Executes a read-only server-side Lua script by SHA1 digest.", cmd::evalsha_ro::run),
     c("exec", 1, NOSCRIPT | LOADING | STALE | EXCLUSIVE, NOKEY, SLOW | TRANSACTION, "transactions", "1.2.0", "Executes all commands in a transaction.", cmd::exec::run),
     c("exists", -2, READONLY | FAST, ALLKEYS, KEYSPACE | R_FAST, "generic", "1.0.0", "Determines whether one or more keys exist.", cmd::exists::run),
     c("expire", -3, WRITE | FAST, KEY1, KEYSPACE | W_FAST, "generic", "1.0.0", "Sets the expiration time of a key in seconds.", cmd::expire::run),
     c("expireat", -3, WRITE | FAST, KEY1, KEYSPACE | W_FAST, "generic", "1.2.0", "Sets the expiration time of a key to a Unix timestamp.", cmd::expireat::run),
     c("expiretime", 2, READONLY | FAST, KEY1, KEYSPACE | R_FAST, "generic", "7.0.0", "Returns the expiration time of a key as a Unix timestamp.", cmd::expiretime::run),
+    c("fcall", -3, NOSCRIPT | STALE | EXCLUSIVE, NOKEY, SLOW | SCRIPTING, "scripting", "7.0.0", "Invokes a function.", cmd::fcall::run),
+    c("fcall_ro", -3, NOSCRIPT | STALE | EXCLUSIVE | READONLY, NOKEY, SLOW | SCRIPTING, "scripting", "7.0.0", "Invokes a read-only function.", cmd::fcall_ro::run),
     c("flushall", -1, WRITE, NOKEY, KEYSPACE | A_WRITE | SLOW | DANGEROUS, "server", "1.0.0", "Removes all keys from all databases.", cmd::flushall::run),
     c("flushdb", -1, WRITE, NOKEY, KEYSPACE | A_WRITE | SLOW | DANGEROUS, "server", "1.0.0", "Remove all keys from the current database.", cmd::flushdb::run),
     container("function", -2, 0, SLOW, "scripting", "7.0.0", "A container for function commands.", FUNCTION_SUBCOMMANDS),

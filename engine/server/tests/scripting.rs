@@ -96,3 +96,30 @@ async fn busy_script_and_script_kill() {
     looping.expect(b"PING\r\n", b"+PONG\r\n").await;
     server.stop().await;
 }
+
+#[tokio::test]
+async fn functions_and_read_only_scripts() {
+    let server = TestServer::start().await;
+    let mut c = server.client().await;
+    let library = "#!lua name=mylib\nredis.register_function('hello', function(keys, args) return 'hi ' .. args[1] .. #keys end)\n\
+                   redis.register_function{function_name='peek', callback=function(keys) return redis.call('get', keys[1]) end, flags={'no-writes'}}";
+    c.expect(&encode(&[b"FUNCTION", b"LOAD", library.as_bytes()]), b"$5\r\nmylib\r\n").await;
+    c.expect(&encode(&[b"FUNCTION", b"LOAD", library.as_bytes()]), b"-ERR Library 'mylib' already exists\r\n").await;
+    c.expect(&encode(&[b"FUNCTION", b"LOAD", b"REPLACE", library.as_bytes()]), b"$5\r\nmylib\r\n").await;
+    c.expect(&encode(&[b"FUNCTION", b"LOAD", b"return 1"]), b"-ERR Missing library metadata\r\n").await;
+    c.expect(&encode(&[b"FUNCTION", b"LOAD", b"#!lua name=empty\nlocal x = 1"]), b"-ERR No functions registered\r\n").await;
+    c.expect(b"FCALL hello 2 a b world\r\n", b"$9\r\nhi world2\r\n").await;
+    c.expect(b"SET k v\r\nFCALL_RO peek 1 k\r\n", b"+OK\r\n$1\r\nv\r\n").await;
+    c.expect(b"FCALL_RO hello 0 x\r\n", b"-ERR Can not execute a script with write flag using *_ro command.\r\n").await;
+    c.expect(b"FCALL nope 0\r\n", b"-ERR Function not found\r\n").await;
+    // Read-only scripts may read but not write; a SELECT inside a script stays inside it.
+    c.expect(&eval("return redis.call('get', 'k')", &[], &[]), b"$1\r\nv\r\n").await;
+    c.expect(&encode(&[b"EVAL_RO", b"return redis.call('set', 'k', 'x')", b"0"]), b"-ERR Write commands are not allowed from read-only scripts.\r\n").await;
+    c.expect(&encode(&[b"EVAL_RO", b"return redis.call('get', 'k')", b"0"]), b"$1\r\nv\r\n").await;
+    c.expect(&eval("redis.call('select', 5) return redis.call('set', 'k', 'five')", &[], &[]), b"+OK\r\n").await;
+    c.expect(b"GET k\r\n", b"$1\r\nv\r\n").await;
+    c.expect(&eval("return redis.call('blpop', 'l', 0)", &[], &[]), b"-ERR This Redis command is not allowed from script\r\n").await;
+    c.expect(b"FUNCTION DELETE mylib\r\nFCALL hello 0 x\r\n", b"+OK\r\n-ERR Function not found\r\n").await;
+    c.expect(b"FUNCTION DELETE mylib\r\n", b"-ERR Library not found\r\n").await;
+    server.stop().await;
+}

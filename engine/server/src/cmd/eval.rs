@@ -4,13 +4,19 @@
 use super::{arg_i64, Ctx};
 use crate::error::{CmdError, CmdResult};
 use crate::resp::Args;
+use crate::scripting::vm::Target;
 
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
+    eval(ctx, args, false)
+}
+
+/// EVAL and EVAL_RO.
+pub fn eval(ctx: &mut Ctx<'_>, args: Args<'_>, read_only: bool) -> CmdResult {
     let (keys, argv) = keys_and_args(&args)?;
     let body = args.get(1);
     let sha = ctx.shared.scripts.add(body);
     let text = String::from_utf8_lossy(body).into_owned();
-    crate::scripting::vm::run(ctx, &sha, &text, keys, argv)
+    crate::scripting::vm::run(ctx, Target::Script { sha: &sha, body: &text }, keys, argv, read_only)
 }
 
 /// `numkeys key... arg...` from the third argument on (EVAL and EVALSHA).

@@ -1,5 +1,4 @@
-//! FUNCTION FLUSH [ASYNC | SYNC]: Basalt stores no functions (FUNCTION LOAD is not
-//! implemented), so there is nothing to delete; test harnesses and tools call it to start clean.
+//! FUNCTION FLUSH [ASYNC | SYNC]: deletes every library.
 
 use super::{is, Ctx};
 use crate::error::{CmdError, CmdResult};
@@ -11,6 +10,9 @@ pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
         Some(mode) if is(mode, "async") || is(mode, "sync") => {}
         Some(_) => return Err(CmdError::msg("ERR FUNCTION FLUSH only supports SYNC|ASYNC option")),
     }
+    let scripts = &ctx.shared.scripts;
+    scripts.libraries.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    scripts.library_generation.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     ctx.reply.ok();
     Ok(())
 }

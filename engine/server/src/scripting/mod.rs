@@ -6,11 +6,13 @@
 //!   script alone and as one log record (its effects are what is logged, so a replay is
 //!   deterministic whatever the script computes).
 //! - `convert.rs` — replies between RESP and Lua values, as Redis converts them.
+//! - `library.rs` — FUNCTION LOAD's `#!lua name=...` libraries and `redis.register_function`.
 
 pub mod convert;
+pub mod library;
 pub mod vm;
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::*};
 use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -30,6 +32,20 @@ pub struct Scripts {
     pub kill: Arc<AtomicBool>,
     /// The running script has written (it can no longer be killed).
     pub wrote: AtomicBool,
+    /// The running script may not write (EVAL_RO, FCALL_RO, a `no-writes` function).
+    pub read_only: AtomicBool,
+    /// FUNCTION LOAD's libraries by name.
+    pub libraries: Mutex<BTreeMap<String, Library>>,
+    /// Bumped when the libraries change: each VM loads them again when it sees a new value.
+    pub library_generation: AtomicU64,
+}
+
+/// A library of functions (FUNCTION LOAD): its code, run again in each VM, and what it
+/// registered.
+#[derive(Clone, Debug)]
+pub struct Library {
+    pub code: String,
+    pub functions: Vec<String>,
 }
 
 fn now_ms() -> u64 {

@@ -30,13 +30,21 @@ function redis.call(...)
   return reply
 end
 function redis.pcall(...) return redis.__raw(...) end
+function redis.register_function(a, b)
+  local registry = rawget(_G, '__registering')
+  if registry == nil then error('redis.register_function can only be called on FUNCTION LOAD command', 2) end
+  local name, callback, flags
+  if type(a) == 'table' then name, callback, flags = a.function_name, a.callback, a.flags else name, callback = a, b end
+  if type(name) ~= 'string' or type(callback) ~= 'function' then error('wrong arguments given to redis.register_function', 2) end
+  registry[name] = {callback, flags or {}}
+end
 function redis.error_reply(text) return {err = tostring(text)} end
 function redis.status_reply(text) return {ok = tostring(text)} end
 function redis.log() end
 function redis.replicate_commands() return true end
 function redis.set_repl() end
 function redis.setresp() end
-function __run(f) return pcall(f) end
+function __run(f, ...) return pcall(f, ...) end
 loadfile, dofile = nil, nil
 setmetatable(_G, {
   __newindex = function(_, name) error("Script attempted to create global variable '" .. tostring(name) .. "'", 2) end,
@@ -49,6 +57,9 @@ const KILL_CHECK_EVERY: u32 = 100_000;
 
 struct Vm {
     lua: Lua,
+    /// The registered functions of every library, as loaded for `library_generation`.
+    library_functions: HashMap<String, (Function, bool)>,
+    library_generation: u64,
     /// The server this VM was built for (tests run several servers on the same threads).
     owner: usize,
     generation: u64,
@@ -72,7 +83,7 @@ fn new_vm(ctx: &Ctx<'_>) -> mlua::Result<Vm> {
         }
         Ok(VmState::Continue)
     })?;
-    Ok(Vm { lua, owner: ctx.shared as *const _ as usize, generation: ctx.shared.scripts.generation.load(Relaxed), functions: HashMap::new() })
+    Ok(Vm { lua, library_functions: HashMap::new(), library_generation: u64::MAX, owner: ctx.shared as *const _ as usize, generation: ctx.shared.scripts.generation.load(Relaxed), functions: HashMap::new() })
 }
 
 /// Compiles a script; the error is worded as Redis 7 words it.
@@ -84,6 +95,11 @@ fn compile(lua: &Lua, body: &str) -> Result<Function, CmdError> {
         };
         CmdError::msg(format!("ERR Error compiling script (new function): {text}"))
     })
+}
+
+/// Runs `f` with this thread's Lua state (FUNCTION LOAD checks a library there).
+pub fn with_lua<R>(ctx: &Ctx<'_>, f: impl FnOnce(&Lua) -> Result<R, CmdError>) -> Result<R, CmdError> {
+    with_vm(ctx, |vm| f(&vm.lua))
 }
 
 /// Checks that `body` compiles (SCRIPT LOAD).
@@ -108,37 +124,71 @@ fn with_vm<R>(ctx: &Ctx<'_>, f: impl FnOnce(&mut Vm) -> Result<R, CmdError>) -> 
     })
 }
 
-/// Runs script `body` (cached as `sha`) with `keys` and `argv`, alone and as one log record,
-/// and writes its result.
-pub fn run(ctx: &mut Ctx<'_>, sha: &str, body: &str, keys: Vec<&[u8]>, argv: Vec<&[u8]>) -> CmdResult {
+/// What runs: a script (EVAL, EVALSHA) or a library function (FCALL).
+#[derive(Clone, Copy)]
+pub enum Target<'s> {
+    Script { sha: &'s str, body: &'s str },
+    Function { name: &'s str },
+}
+
+/// Runs `target` with `keys` and `argv`, alone and as one log record, and writes its result.
+/// `read_only` (EVAL_RO, FCALL_RO): write commands are refused inside.
+pub fn run(ctx: &mut Ctx<'_>, target: Target<'_>, keys: Vec<&[u8]>, argv: Vec<&[u8]>, read_only: bool) -> CmdResult {
     let shared = ctx.shared;
     // Marked running before the lock is taken, so that commands arriving meanwhile wait in
     // the loop that can answer BUSY rather than in the lock.
     shared.scripts.start();
+    shared.scripts.read_only.store(read_only, Relaxed);
+    // A SELECT inside the script is the script's own (Redis 7): the caller keeps its database.
+    let caller_db = ctx.session.db;
     let outcome = crate::multi::blocking(|| {
-        crate::multi::alone(shared, || shared.db.atomically(|| run_alone(ctx, sha, body, &keys, &argv)))
+        crate::multi::alone(shared, || shared.db.atomically(|| run_alone(ctx, target, &keys, &argv, read_only)))
     });
+    shared.scripts.read_only.store(false, Relaxed);
     shared.scripts.stop();
+    ctx.session.db = caller_db;
+    ctx.session.handle.update_meta(|m| m.db = caller_db);
     let (result, lsn) = outcome?;
     ctx.wrote(if lsn == 0 { shared.db.last_lsn() } else { lsn });
     result
 }
 
-fn run_alone(ctx: &mut Ctx<'_>, sha: &str, body: &str, keys: &[&[u8]], argv: &[&[u8]]) -> CmdResult {
+fn run_alone(ctx: &mut Ctx<'_>, target: Target<'_>, keys: &[&[u8]], argv: &[&[u8]], read_only: bool) -> CmdResult {
     let mut vm_slot = None;
+    let libraries = &ctx.shared.scripts;
     with_vm(ctx, |vm| {
-        let function = match vm.functions.get(sha) {
-            Some(f) => f.clone(),
-            None => {
-                let f = compile(&vm.lua, body)?;
-                vm.functions.insert(sha.to_string(), f.clone());
-                f
+        let function = match target {
+            Target::Script { sha, body } => match vm.functions.get(sha) {
+                Some(f) => f.clone(),
+                None => {
+                    let f = compile(&vm.lua, body)?;
+                    vm.functions.insert(sha.to_string(), f.clone());
+                    f
+                }
+            },
+            Target::Function { name } => {
+                let generation = libraries.library_generation.load(Relaxed);
+                if vm.library_generation != generation {
+                    vm.library_functions = super::library::load_all(&vm.lua, libraries)?;
+                    vm.library_generation = generation;
+                }
+                let Some((f, no_writes)) = vm.library_functions.get(name) else {
+                    return Err(CmdError::msg("ERR Function not found"));
+                };
+                if read_only && !no_writes {
+                    return Err(CmdError::msg("ERR Can not execute a script with write flag using *_ro command."));
+                }
+                if *no_writes {
+                    libraries.read_only.store(true, Relaxed);
+                }
+                f.clone()
             }
         };
         vm_slot = Some((vm.lua.clone(), function));
         Ok(())
     })?;
     let (lua, function) = vm_slot.expect("set above");
+    let is_function = matches!(target, Target::Function { .. });
     let lua_error = |e: mlua::Error| CmdError::msg(format!("ERR {e}"));
     let globals = lua.globals();
     let list = |items: &[&[u8]]| -> mlua::Result<Table> {
@@ -148,15 +198,19 @@ fn run_alone(ctx: &mut Ctx<'_>, sha: &str, body: &str, keys: &[&[u8]], argv: &[&
         }
         Ok(table)
     };
-    globals.raw_set("KEYS", list(keys).map_err(lua_error)?).map_err(lua_error)?;
-    globals.raw_set("ARGV", list(argv).map_err(lua_error)?).map_err(lua_error)?;
+    let (keys, argv) = (list(keys).map_err(lua_error)?, list(argv).map_err(lua_error)?);
+    if !is_function {
+        globals.raw_set("KEYS", keys.clone()).map_err(lua_error)?;
+        globals.raw_set("ARGV", argv.clone()).map_err(lua_error)?;
+    }
     let redis: Table = globals.raw_get("redis").map_err(lua_error)?;
     let runner: Function = globals.raw_get("__run").map_err(lua_error)?;
     let cell = RefCell::new(ctx);
     let outcome = lua.scope(|scope| {
         let raw = scope.create_function(|lua, args: MultiValue| call_from_script(lua, &mut cell.borrow_mut(), args))?;
         redis.raw_set("__raw", raw)?;
-        let (ok, value): (bool, Value) = runner.call(function)?;
+        let (ok, value): (bool, Value) =
+            if is_function { runner.call((function, keys, argv))? } else { runner.call(function)? };
         let ctx = &mut **cell.borrow_mut();
         if ok {
             lua_to_reply(&value, ctx.reply);
@@ -216,6 +270,9 @@ fn call_from_script(lua: &Lua, ctx: &mut Ctx<'_>, args: MultiValue) -> mlua::Res
         return err("ERR This Redis command is not allowed from script");
     }
     if spec.is_write() {
+        if ctx.shared.scripts.read_only.load(Relaxed) {
+            return err("ERR Write commands are not allowed from read-only scripts.");
+        }
         ctx.shared.scripts.wrote.store(true, Relaxed);
     }
     let mut reply = Reply::new();
