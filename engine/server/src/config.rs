@@ -27,6 +27,8 @@ pub struct Config {
     pub threads: usize,
     /// Logical databases (Redis' `databases`), fixed at start.
     pub databases: usize,
+    /// `lua-time-limit`: ms a script runs before other commands answer BUSY (CONFIG SET).
+    pub lua_time_limit_ms: u64,
     /// What OBJECT ENCODING reports (CONFIG SET at run time).
     pub encodings: crate::encoding::Thresholds,
     /// The file the settings were read from, if any (`INFO server` reports it).
@@ -45,6 +47,7 @@ impl Default for Config {
             maxmemory: 0,
             threads: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
             databases: 16,
+            lua_time_limit_ms: crate::scripting::BUSY_AFTER_MS,
             encodings: Default::default(),
             config_file: None,
             security: Default::default(),

@@ -116,6 +116,17 @@ pub fn execute(
         );
         return reject(shared, session, reply, Some(index), &text);
     }
+    if spec.flags & flag::ALLOW_BUSY == 0 && shared.scripts.busy() {
+        // Refused before queueing, so a transaction with a command that met a busy script
+        // never runs; an EXEC that meets one discards its transaction (Redis 7).
+        if session.multi.is_some() && top_name == "exec" {
+            session.multi = None;
+            session.unwatch(&shared.db);
+            let text = format!("EXECABORT Transaction discarded because of: {}", crate::multi::BUSY_TEXT);
+            return reject(shared, session, reply, Some(index), &text);
+        }
+        return reject(shared, session, reply, Some(index), crate::multi::BUSY_TEXT);
+    }
     session.handle.last_command.store(index, Relaxed);
     if let Some(multi) = session.multi.as_mut() {
         if !crate::multi::RUN_IN_MULTI.contains(&top_name) {

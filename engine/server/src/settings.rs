@@ -12,10 +12,13 @@ pub const PARAMETERS: &[&str] = &[
     "allowlist", "maxclients", "timeout", "client-output-buffer-limit", "proto-max-bulk-len", "requirepass", "aclfile",
     "tls-port", "tls-cert-file", "tls-key-file", "tls-ca-cert-file", "tls-auth-clients", "memcached-port", "admin-port",
     "encryption-at-rest",
+    // issue 18:
+    "lua-time-limit",
 ];
 
 /// Other names accepted when spelled out exactly (the CLI's own names).
-const ALIASES: &[(&str, &str)] = &[("fsync", "appendfsync"), ("io-threads", "threads")];
+const ALIASES: &[(&str, &str)] =
+    &[("fsync", "appendfsync"), ("io-threads", "threads"), ("busy-reply-threshold", "lua-time-limit")];
 
 pub fn canonical(name: &str) -> Option<&'static str> {
     let lower = name.to_ascii_lowercase();
@@ -39,6 +42,7 @@ pub fn get(config: &Config, parameter: &str) -> String {
         "save" => String::new(),
         "threads" => config.threads.to_string(),
         other if crate::security::PARAMETERS.contains(&other) => crate::security::config_value(config, other),
+        "lua-time-limit" => config.lua_time_limit_ms.to_string(),
         other => config.encodings.get(other).map(|n| n.to_string()).unwrap_or_default(),
     }
 }
@@ -60,6 +64,12 @@ pub fn set(shared: &Shared, parameter: &str, value: &str) -> Result<(), String> 
             Ok(())
         }
         other if crate::security::PARAMETERS.contains(&other) => crate::security::config_set(shared, other, value).map_err(|why| failed(&why)),
+        "lua-time-limit" => {
+            let ms: u64 = value.parse().map_err(|_| failed("argument couldn't be parsed into an integer"))?;
+            shared.scripts.busy_after_ms.store(ms, std::sync::atomic::Ordering::Relaxed);
+            shared.config.write().unwrap_or_else(|e| e.into_inner()).lua_time_limit_ms = ms;
+            Ok(())
+        }
         // Basalt never writes RDB snapshots: turning them off is the only change that is true.
         "save" if value.trim().is_empty() => Ok(()),
         // The log is Basalt's only persistence and is always on.

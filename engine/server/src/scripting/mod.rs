@@ -17,12 +17,14 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::*};
 use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// After this long a running script makes other clients' commands answer `-BUSY` instead of
-/// waiting (Redis' `lua-time-limit`); SCRIPT KILL may stop it then.
+/// After this long (by default) a running script makes other clients' commands answer `-BUSY`
+/// instead of waiting (Redis' `lua-time-limit`, `busy-reply-threshold`); SCRIPT KILL may stop
+/// it then.
 pub const BUSY_AFTER_MS: u64 = 5000;
 
-#[derive(Default)]
 pub struct Scripts {
+    /// `lua-time-limit` in milliseconds (CONFIG SET changes it).
+    pub busy_after_ms: AtomicU64,
     cache: Mutex<HashMap<String, Arc<str>>>,
     /// Bumped by SCRIPT FLUSH: each VM drops its compiled functions when it sees a new value.
     pub generation: AtomicU64,
@@ -46,6 +48,22 @@ pub struct Scripts {
 pub struct Library {
     pub code: String,
     pub functions: Vec<String>,
+}
+
+impl Default for Scripts {
+    fn default() -> Self {
+        Scripts {
+            busy_after_ms: AtomicU64::new(BUSY_AFTER_MS),
+            cache: Default::default(),
+            generation: Default::default(),
+            running_since_ms: Default::default(),
+            kill: Default::default(),
+            wrote: Default::default(),
+            read_only: Default::default(),
+            libraries: Default::default(),
+            library_generation: Default::default(),
+        }
+    }
 }
 
 fn now_ms() -> u64 {
@@ -75,7 +93,7 @@ impl Scripts {
     /// A script has run past `BUSY_AFTER_MS`.
     pub fn busy(&self) -> bool {
         let since = self.running_since_ms.load(Acquire);
-        since != 0 && now_ms().saturating_sub(since) >= BUSY_AFTER_MS
+        since != 0 && now_ms().saturating_sub(since) >= self.busy_after_ms.load(Relaxed)
     }
 
     /// A script runs at all.
