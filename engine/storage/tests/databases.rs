@@ -53,8 +53,8 @@ fn swap_move_flush_replay() {
         put_in(&db, 1, "k", "one");
         put_in(&db, 2, "gone", "x");
         db.keyspace(2).flush().unwrap();
-        assert_eq!(db.move_key(b"k", 1, 7).unwrap().0, true);
-        assert_eq!(db.move_key(b"k", 0, 7).unwrap().0, false, "the target holds the key");
+        assert!(db.move_key(b"k", 1, 7).unwrap().0);
+        assert!(!db.move_key(b"k", 0, 7).unwrap().0, "the target holds the key");
         db.swap_db(0, 15).unwrap();
         db.sync().unwrap();
     }

@@ -51,7 +51,7 @@ pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
 }
 
 fn parse(args: &Args<'_>) -> Result<Filter, CmdError> {
-    if args.len() % 2 != 0 {
+    if !args.len().is_multiple_of(2) {
         return Err(CmdError::Syntax);
     }
     let mut filter = Filter { skip_me: true, ..Filter::default() };

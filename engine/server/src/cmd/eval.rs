@@ -19,8 +19,11 @@ pub fn eval(ctx: &mut Ctx<'_>, args: Args<'_>, read_only: bool) -> CmdResult {
     crate::scripting::vm::run(ctx, Target::Script { sha: &sha, body: &text }, keys, argv, read_only)
 }
 
-/// `numkeys key... arg...` from the third argument on (EVAL and EVALSHA).
-pub fn keys_and_args<'a>(args: &Args<'a>) -> Result<(Vec<&'a [u8]>, Vec<&'a [u8]>), CmdError> {
+/// A script's keys and its other arguments.
+pub type KeysAndArgs<'a> = (Vec<&'a [u8]>, Vec<&'a [u8]>);
+
+/// `numkeys key... arg...` from the third argument on (EVAL, EVALSHA, FCALL).
+pub fn keys_and_args<'a>(args: &Args<'a>) -> Result<KeysAndArgs<'a>, CmdError> {
     let numkeys = arg_i64(args.get(2))?;
     if numkeys < 0 {
         return Err(CmdError::msg("ERR Number of keys can't be negative"));

@@ -206,6 +206,18 @@ pub fn parse_scan_options<'a>(args: Args<'a>, allow_type: bool, allow_novalues: 
     Ok(opts)
 }
 
+/// A random number for commands that pick at random (SPOP, SRANDMEMBER): the process'
+/// hasher keys mixed with a counter and the clock.
+pub fn random_u64() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(COUNTER.fetch_add(1, Relaxed));
+    h.write_u64(basalt_storage::now_ms());
+    h.finish()
+}
+
 #[cfg(test)]
 mod tests {
     use super::resolve_range;
@@ -219,16 +231,4 @@ mod tests {
         assert_eq!(resolve_range(0, -1, 0), None);
         assert_eq!(resolve_range(-1, -1, 3), Some((2, 2)));
     }
-}
-
-/// A random number for commands that pick at random (SPOP, SRANDMEMBER): the process'
-/// hasher keys mixed with a counter and the clock.
-pub fn random_u64() -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u64(COUNTER.fetch_add(1, Relaxed));
-    h.write_u64(basalt_storage::now_ms());
-    h.finish()
 }
