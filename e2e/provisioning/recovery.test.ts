@@ -59,7 +59,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const created of [first, second].filter(Boolean)) {
-    for (const file of ['disk.img', 'address']) {
+    for (const file of ['nspawn.pid', 'address']) {
       const target = path.join(nodeDir(created.instance), file);
       if (fs.existsSync(target)) execFileSync('chattr', ['-i', target]);
     }
@@ -115,7 +115,10 @@ describe('disk_gib on a shared host', () => {
 describe('a resize that fails', () => {
   test('keeps the old type and disk on the instance, and the same request again succeeds', async () => {
     const image = path.join(nodeDir(first.instance), 'disk.img');
-    chattr('+i', image); // the disk cannot grow: Terraform's disk step fails
+    // The VM cannot be booted again after its disk grew (its pid file cannot be replaced):
+    // Terraform's disk step fails with the VM powered off and its disk already grown.
+    const pidFile = path.join(nodeDir(first.instance), 'nspawn.pid');
+    chattr('+i', pidFile);
     const body = { instance_type: 'kv.standard.large', disk_gib: 20 };
     const failed = await platform.client.PATCH('/v1/projects/{project}/instances/{instance}', { ...path_(first.instance), body });
     expect(failed.response.status).toBe(202);
@@ -127,7 +130,7 @@ describe('a resize that fails', () => {
     expect(afterFailure.disk_gib).toBe(10);
     expect(afterFailure.fault?.step).toBe('terraform_apply');
 
-    chattr('-i', image);
+    chattr('-i', pidFile);
     const retried = await platform.client.PATCH('/v1/projects/{project}/instances/{instance}', { ...path_(first.instance), body });
     expect(retried.response.status).toBe(202);
     const retriedOp = await platform.waitForOperation(retried.data!.operation!.id, 300_000);
