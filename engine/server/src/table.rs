@@ -350,6 +350,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     c("watch", -2, TX_FAST, ALLKEYS, A_FAST | TRANSACTION, "transactions", "2.2.0", "Monitors changes to keys to determine the execution of a transaction.", cmd::watch::run),
     c("zadd", -4, WRITE | DENYOOM | FAST, KEY1, W_FAST | SORTEDSET, "sorted_set", "1.2.0", "Adds one or more members to a sorted set, or updates their scores. Creates the key if it doesn't exist.", cmd::zadd::run),
     c("zcard", 2, READONLY | FAST, KEY1, R_FAST | SORTEDSET, "sorted_set", "1.2.0", "Returns the number of members in a sorted set.", cmd::zcard::run),
+    c("zincrby", 4, WRITE | DENYOOM | FAST, KEY1, W_FAST | SORTEDSET, "sorted_set", "1.2.0", "Increments the score of a member in a sorted set.", cmd::zincrby::run),
     c("zrange", -4, READONLY, KEY1, READ | SLOW | SORTEDSET, "sorted_set", "1.2.0", "Returns members in a sorted set within a range of indexes.", cmd::zrange::run),
     c("zrangebyscore", -4, READONLY, KEY1, READ | SLOW | SORTEDSET, "sorted_set", "1.0.5", "Returns members in a sorted set within a range of scores.", cmd::zrangebyscore::run),
     c("zrem", -3, WRITE | FAST, KEY1, W_FAST | SORTEDSET, "sorted_set", "1.2.0", "Removes one or more members from a sorted set. Deletes the sorted set if all members were removed.", cmd::zrem::run),

@@ -229,6 +229,7 @@ pub mod unwatch;
 pub mod watch;
 pub mod zadd;
 pub mod zcard;
+pub mod zincrby;
 pub mod zrange;
 pub mod zrangebyscore;
 pub mod zrem;
