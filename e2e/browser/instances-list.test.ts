@@ -19,7 +19,8 @@ let api: BasaltClient;
 let projectId: string;
 
 beforeAll(async () => {
-  platform = await startConsolePlatform();
+  // More instances than the default quota of a project (20): this test is about pages.
+  platform = await startConsolePlatform({ BASALT_QUOTA_INSTANCES: String(COUNT), BASALT_QUOTA_VCPU: String(COUNT) });
   ({ api, projectId } = await apiSession(platform.apiUrl, platform.admin));
   for (let i = 0; i < COUNT; i++) {
     const res = await api.POST('/v1/projects/{project}/instances', {

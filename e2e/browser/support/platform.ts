@@ -15,7 +15,8 @@ export interface ConsolePlatform {
   stop: () => Promise<void>;
 }
 
-export async function startConsolePlatform(): Promise<ConsolePlatform> {
+/** `env` goes to the API (e.g. a larger quota for a test that creates many instances). */
+export async function startConsolePlatform(env: NodeJS.ProcessEnv = {}): Promise<ConsolePlatform> {
   const { startPlatform } = await import(path.join(ROOT, 'scripts', 'lib', 'platform.mjs'));
   const { freePort } = await import(path.join(ROOT, 'scripts', 'lib', 'net.mjs'));
   const db = await createDatabase('e2e_console');
@@ -29,7 +30,7 @@ export async function startConsolePlatform(): Promise<ConsolePlatform> {
   let platform;
   try {
     platform = await startPlatform({
-      dataDir, databaseUrl: db.url, apiPort: await freePort(), consolePort: await freePort(), secrets, worker: false, console: true,
+      dataDir, databaseUrl: db.url, apiPort: await freePort(), consolePort: await freePort(), secrets, worker: false, console: true, env,
     });
   } catch (error) {
     await cleanup();
