@@ -5,7 +5,7 @@
 import { and, asc, eq, inArray, ne, notInArray, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import type { Db } from './client.js';
-import { allowlistEntries, instances, instanceUsers, operationEvents, operations } from './schema.js';
+import { allowlistEntries, benchmarks, instances, instanceUsers, operationEvents, operations } from './schema.js';
 import { ControlCredentialsRepository } from './repositories/control-credentials.repository.js';
 import { BenchmarksRepository } from './repositories/benchmarks.repository.js';
 
@@ -174,18 +174,15 @@ export class ProvisioningRepository {
     reserved: string[],
   ): Promise<NodeAddress[]> {
     return this.db.transaction(async (tx) => {
-      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${'basalt-ipam:' + region}, 0))`);
-      const live = await tx
-        .select({ id: instances.id, nodes: instances.nodes })
-        .from(instances)
-        .where(and(eq(instances.region, region), ne(instances.status, 'deleted')));
+      await lockPool(tx, region);
+      const live = await liveNodes(tx, region);
       const mine = live.find((row) => row.id === instanceId);
       const held = addressesOf(mine?.nodes);
       if (held.length >= names.length) {
         return held.slice(0, names.length).map((n) => ({ name: n.name, private_ip: n.allocated_ip ?? n.private_ip }));
       }
 
-      const taken = new Set([...reserved, ...live.flatMap((row) => addressesOf(row.nodes).map((n) => n.allocated_ip ?? n.private_ip))]);
+      const taken = new Set([...reserved, ...(await takenAddresses(tx, region, live))]);
       const given: NodeAddress[] = held.map((n) => ({ name: n.name, private_ip: n.allocated_ip ?? n.private_ip }));
       for (const address of hostAddresses(poolCidr)) {
         if (given.length === names.length) break;
@@ -198,6 +195,70 @@ export class ProvisioningRepository {
       return given;
     });
   }
+
+  /**
+   * Gives a benchmark run's client an address of the region's pool (its network namespace on
+   * the bridge, region `local`), under the same lock and from the same free list as the
+   * nodes, and records it with its namespace on the run: no VM is ever given it while the
+   * run holds it. A run that already holds one keeps it.
+   */
+  async allocateClientAddress(benchmarkId: string, region: string, poolCidr: string, namespace: string, reserved: string[]): Promise<string> {
+    return this.db.transaction(async (tx) => {
+      await lockPool(tx, region);
+      const [mine] = await tx.select({ address: benchmarks.clientAddress }).from(benchmarks).where(eq(benchmarks.id, benchmarkId));
+      if (mine?.address) {
+        await tx.update(benchmarks).set({ clientNamespace: namespace }).where(eq(benchmarks.id, benchmarkId));
+        return mine.address;
+      }
+      const taken = new Set([...reserved, ...(await takenAddresses(tx, region, await liveNodes(tx, region)))]);
+      for (const address of hostAddresses(poolCidr)) {
+        if (taken.has(address)) continue;
+        await tx.update(benchmarks).set({ clientAddress: address, clientNamespace: namespace }).where(eq(benchmarks.id, benchmarkId));
+        return address;
+      }
+      throw new Error(`region ${region}: no free address left in ${poolCidr} for a benchmark client`);
+    });
+  }
+
+  /** The run's client is gone (its namespace removed): its address is free again. */
+  async releaseClientAddress(benchmarkId: string): Promise<void> {
+    await this.db.update(benchmarks).set({ clientAddress: null, clientNamespace: null }).where(eq(benchmarks.id, benchmarkId));
+  }
+
+  /** Runs that still record a client namespace, with their status (a worker's start sweeps finished ones). */
+  listBenchmarkClients(): Promise<{ id: string; status: string; namespace: string }[]> {
+    return this.db
+      .select({ id: benchmarks.id, status: benchmarks.status, namespace: sql<string>`${benchmarks.clientNamespace}` })
+      .from(benchmarks)
+      .where(sql`${benchmarks.clientNamespace} IS NOT NULL`);
+  }
+}
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** One allocation at a time per region, across every worker. */
+async function lockPool(tx: Tx, region: string): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${'basalt-ipam:' + region}, 0))`);
+}
+
+function liveNodes(tx: Tx, region: string): Promise<{ id: string; nodes: unknown }[]> {
+  return tx
+    .select({ id: instances.id, nodes: instances.nodes })
+    .from(instances)
+    .where(and(eq(instances.region, region), ne(instances.status, 'deleted')));
+}
+
+/** Addresses held in a region: every live node's, and every benchmark client's whose instance is there. */
+async function takenAddresses(tx: Tx, region: string, live: { nodes: unknown }[]): Promise<string[]> {
+  const clients = await tx
+    .select({ address: benchmarks.clientAddress })
+    .from(benchmarks)
+    .innerJoin(instances, eq(instances.id, benchmarks.instanceId))
+    .where(and(eq(instances.region, region), sql`${benchmarks.clientAddress} IS NOT NULL`));
+  return [
+    ...live.flatMap((row) => addressesOf(row.nodes).map((n) => n.allocated_ip ?? n.private_ip)),
+    ...clients.map((c) => c.address!),
+  ];
 }
 
 function addressesOf(nodes: unknown): NodeAddress[] {

@@ -279,6 +279,13 @@ export const benchmarks = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true }),
     /** Set by the API's cancel; the worker's job stops its client when it sees it. */
     cancelRequestedAt: timestamp('cancel_requested_at', { withTimezone: true }),
+    /**
+     * The pool address and network namespace of the run's client (region `local`) while it
+     * exists: held like a node's address, so the allocator never gives it to a VM, and found
+     * again by a retry or a worker start to remove what a crashed worker left.
+     */
+    clientAddress: text('client_address'),
+    clientNamespace: text('client_namespace'),
   },
   (t) => [
     index('benchmarks_instance_idx').on(t.instanceId, t.createdAt),

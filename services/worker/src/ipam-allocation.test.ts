@@ -80,4 +80,27 @@ describe('address allocation', () => {
     const [node] = await repo.allocateAddresses(full, 'local', POOL, [`${full}-0`], [GATEWAY]);
     expect(node!.private_ip).toBe(freed);
   });
+
+  it('a benchmark client holds its address against VMs until released, and keeps it on a retry', async () => {
+    const pool = '10.99.1.0/29';
+    const gateway = '10.99.1.1';
+    const instance = await newInstance('benchmarked');
+    await repo.allocateAddresses(instance, 'local', pool, [`${instance}-0`], [gateway]);
+    const [run] = await database.db
+      .insert(schema.benchmarks)
+      .values({ instanceId: instance, instanceType: 'kv.standard.small', tool: 'basalt-bench', workload: 'custom' })
+      .returning();
+    const client = await repo.allocateClientAddress(run!.id, 'local', pool, 'bb-test', [gateway]);
+    expect(client).toBe('10.99.1.3');
+    expect(await repo.allocateClientAddress(run!.id, 'local', pool, 'bb-test', [gateway])).toBe(client);
+    const next = await newInstance('beside-client');
+    const [node] = await repo.allocateAddresses(next, 'local', pool, [`${next}-0`], [gateway]);
+    expect(node!.private_ip).toBe('10.99.1.4');
+    expect((await repo.listBenchmarkClients()).find((c) => c.id === run!.id)).toMatchObject({ namespace: 'bb-test', status: 'pending' });
+    await repo.releaseClientAddress(run!.id);
+    await repo.updateInstance(next, { status: 'deleted', nodes: [] });
+    const again = await newInstance('after-client');
+    const [freed] = await repo.allocateAddresses(again, 'local', pool, [`${again}-0`], [gateway]);
+    expect(freed!.private_ip).toBe('10.99.1.3');
+  });
 });
