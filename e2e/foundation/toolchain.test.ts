@@ -14,9 +14,11 @@ describe('toolchain in .tools', () => {
     expect(JSON.parse(sh('terraform', ['version', '-json'])).terraform_version).toBe('1.5.7');
   });
 
-  test('terraform reads the project CLI config, not a missing one', () => {
-    expect(process.env.TF_CLI_CONFIG_FILE).toBe(path.join(ROOT, 'infra', 'terraform', 'terraformrc'));
-    expect(fs.existsSync(requireEnv('TF_CLI_CONFIG_FILE'))).toBe(true);
+  test('terraform reads this clone's CLI config, whose only provider mirror is in this clone', () => {
+    expect(process.env.TF_CLI_CONFIG_FILE).toBe(path.join(ROOT, '.tools', 'terraformrc'));
+    const rc = fs.readFileSync(requireEnv('TF_CLI_CONFIG_FILE'), 'utf8');
+    const mirrors = [...rc.matchAll(/path\s*=\s*"([^"]+)"/g)].map((m) => m[1]);
+    expect(mirrors).toEqual([path.join(ROOT, '.tools', 'terraform-providers')]);
   });
 
   test('ansible-playbook runs from the venv with ansible-core 2.19', () => {

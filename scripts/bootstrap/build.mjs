@@ -2,7 +2,7 @@
 // npm workspace with a `build` script, in dependency order (packages, services, console).
 import fs from 'node:fs';
 import path from 'node:path';
-import { ENGINE_DIR, PROVIDER_DIR, ROOT, TF_CLI_CONFIG, TOOLS_BIN } from '../lib/paths.mjs';
+import { ENGINE_DIR, PROVIDER_DIR, PROVIDER_MIRROR, ROOT, TOOLS_BIN } from '../lib/paths.mjs';
 import { run, tail } from '../lib/proc.mjs';
 import { hashInputs, stampMatches, writeStamp } from '../lib/stamp.mjs';
 import { workspaces } from '../lib/workspaces.mjs';
@@ -20,25 +20,17 @@ export async function provider() {
   const bin = path.join(TOOLS_BIN, 'terraform-provider-basalt');
   const r = run('go', ['build', '-o', bin, '.'], { cwd: PROVIDER_DIR });
   if (r.code !== 0) throw new Error(`go build of the Terraform provider failed:\n${tail(r.out)}`);
-  // Installed into the filesystem mirror the project's terraformrc names, at the place the
+  // Installed into the filesystem mirror this clone's terraformrc names, at the place the
   // provider itself reports for its address and version, so `terraform init` on a configuration
   // using basalt/basalt finds it with no registry.
   const where = run(bin, ['-mirror-path']);
   if (where.code !== 0) throw new Error(`terraform-provider-basalt -mirror-path failed:\n${tail(where.out)}`);
-  const target = path.join(filesystemMirror(), where.stdout.trim());
+  const target = path.join(PROVIDER_MIRROR, where.stdout.trim());
   fs.mkdirSync(path.dirname(target), { recursive: true });
   fs.copyFileSync(bin, `${target}.tmp`);
   fs.chmodSync(`${target}.tmp`, 0o755);
   fs.renameSync(`${target}.tmp`, target);
-  return `built, mirrored in ${filesystemMirror()}`;
-}
-
-/** The filesystem_mirror path of infra/terraform/terraformrc (the one place it is written). */
-function filesystemMirror() {
-  const rc = fs.readFileSync(TF_CLI_CONFIG, 'utf8');
-  const found = /filesystem_mirror\s*{[^}]*path\s*=\s*"([^"]+)"/.exec(rc);
-  if (!found) throw new Error(`${path.relative(ROOT, TF_CLI_CONFIG)} names no filesystem_mirror path`);
-  return found[1];
+  return `built, mirrored in ${path.relative(ROOT, PROVIDER_MIRROR)}`;
 }
 
 export async function workspaceBuilds() {

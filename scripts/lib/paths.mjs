@@ -14,7 +14,9 @@ export const ENGINE_DIR = path.join(ROOT, 'engine');
 export const ENGINE_BIN = path.join(ENGINE_DIR, 'target', 'release', 'basalt-server');
 export const BENCH_BIN = path.join(ENGINE_DIR, 'target', 'release', 'basalt-bench');
 export const PROVIDER_DIR = path.join(ROOT, 'apps', 'terraform-provider');
-export const TF_CLI_CONFIG = path.join(ROOT, 'infra', 'terraform', 'terraformrc');
+// This clone's Terraform CLI configuration and provider mirror (scripts/lib/terraformrc.mjs).
+export const TF_CLI_CONFIG = path.join(TOOLS, 'terraformrc');
+export const PROVIDER_MIRROR = path.join(TOOLS, 'terraform-providers');
 
 /** The environment every child process of the platform and of the tests gets. */
 export function toolEnv(base = process.env) {

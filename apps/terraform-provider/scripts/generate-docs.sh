@@ -8,7 +8,7 @@ root=$(cd "$here/../.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-export TF_CLI_CONFIG_FILE="$root/infra/terraform/terraformrc" CHECKPOINT_DISABLE=1 TF_DATA_DIR="$work/.terraform"
+export TF_CLI_CONFIG_FILE="$root/.tools/terraformrc" CHECKPOINT_DISABLE=1 TF_DATA_DIR="$work/.terraform"
 cp "$here/examples/basic/versions.tf" "$work/"
 (cd "$work" && "$root/.tools/bin/terraform" init -input=false -no-color >/dev/null)
 (cd "$work" && "$root/.tools/bin/terraform" providers schema -json) > "$work/full.json"

@@ -40,7 +40,7 @@ export function workerEnv(databaseUrl: string, dataDir: string): NodeJS.ProcessE
     BASALT_ROOT: ROOT,
     BASALT_ENGINE_BIN: pinnedEngine(dataDir),
     PATH: [path.join(tools, 'bin'), path.join(tools, 'ansible', 'bin'), process.env.PATH].join(path.delimiter),
-    TF_CLI_CONFIG_FILE: path.join(ROOT, 'infra', 'terraform', 'terraformrc'),
+    TF_CLI_CONFIG_FILE: path.join(tools, 'terraformrc'),
     CHECKPOINT_DISABLE: '1',
     DATABASE_URL: databaseUrl,
     BASALT_DATA_DIR: dataDir,

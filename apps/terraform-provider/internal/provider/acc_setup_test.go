@@ -38,7 +38,7 @@ func TestMain(m *testing.M) {
 		os.Setenv("TF_ACC_TERRAFORM_PATH", filepath.Join(root, ".tools", "bin", "terraform"))
 	}
 	if os.Getenv("TF_CLI_CONFIG_FILE") == "" {
-		os.Setenv("TF_CLI_CONFIG_FILE", filepath.Join(root, "infra", "terraform", "terraformrc"))
+		os.Setenv("TF_CLI_CONFIG_FILE", filepath.Join(root, ".tools", "terraformrc"))
 	}
 	os.Setenv("CHECKPOINT_DISABLE", "1")
 	code := m.Run()
