@@ -106,6 +106,15 @@ describe('benchmarks through the API and the worker', () => {
     expect(delta(before, after, 'get')).toBe(gets);
     // Progress as operation events: scenario i of n, then its figures.
     const messages = (await events(operationId)).map((e) => `${e.kind}: ${e.message}`);
+    // The client ran in a namespace of its own with a pool address on the bridge, now removed.
+    const plan = (await events(operationId)).find((e) => e.kind === 'benchmark_plan')!;
+    const client = plan.data as { client_address: string; client_namespace: string };
+    expect(plan.message).toContain(`from ${client.client_address} (network namespace ${client.client_namespace} on basalt0)`);
+    expect(client.client_address).toMatch(/^10\.77\./);
+    expect(client.client_address).not.toBe(endpoint.host);
+    expect(execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' })).not.toContain(client.client_namespace);
+    const [stored] = await database.db.select().from(schema.benchmarks).where(eq(schema.benchmarks.id, benchmark.id));
+    expect(stored).toMatchObject({ clientAddress: null, clientNamespace: null });
     expect(messages).toContain('benchmark_scenario_started: scenario 1 of 6: write-only 128 B, ping-pong');
     expect(messages.some((m) => m.startsWith('benchmark_scenario_finished: scenario 6 of 6: mixed 1:1 4 KB, pipeline 32: '))).toBe(true);
     expect((await platform.getInstance(instanceId)).status).toBe('running');
@@ -183,6 +192,7 @@ describe('benchmarks through the API and the worker', () => {
     expect(operation.status).toBe('failed');
     expect(operation.error).toMatchObject({ message: 'cancelled by a user' });
     expect((await getRun(benchmark.id)).status).toBe('cancelled');
+    expect(execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' })).not.toContain(`basalt-bench-${benchmark.id.replace(/-/g, '').slice(0, 12)}`);
     const instance = await platform.getInstance(instanceId);
     expect(instance).toMatchObject({ status: 'running', fault: null });
     console.log(`cancel → no more requests after ${stoppedAfterMs} ms (sampled each second)`);

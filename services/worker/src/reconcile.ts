@@ -6,6 +6,7 @@
 import type { JobContext } from './context.js';
 import { handle, OPERATION_QUEUES, payloadOf } from './handlers.js';
 import type { OperationRow } from '@basalt/db';
+import { sweepClientNamespaces } from './benchmark/client-namespace.js';
 
 /** A pending operation is left to the queue for this long before it counts as lost. */
 const PENDING_GRACE_MS = 60_000;
@@ -14,6 +15,9 @@ const PENDING_GRACE_MS = 60_000;
 export type InSlot = <T>(work: () => Promise<T>) => Promise<T>;
 
 export async function reconcile(ctx: JobContext, inSlot: InSlot): Promise<number> {
+  // A benchmark client's namespace a killed worker left after its run had finished.
+  const swept = await sweepClientNamespaces(ctx).catch((error: Error) => (ctx.log(`benchmark client sweep: ${error.message}`), 0));
+  if (swept) ctx.log(`removed ${swept} benchmark client namespace(s) of finished runs`);
   const types = Object.keys(OPERATION_QUEUES) as OperationRow['type'][];
   const unfinished = await ctx.repo.listUnfinishedOperations(types);
   const now = Date.now();

@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { childEnv } from '../child-env.js';
+import { inNamespace } from './client-namespace.js';
 
 export interface BenchRunOptions {
   binary: string;
@@ -11,6 +12,8 @@ export interface BenchRunOptions {
   /** The file given to --json-out-file. */
   jsonFile: string;
   timeoutMs: number;
+  /** Run the client inside this network namespace (client-namespace.ts). */
+  namespace?: string;
   signal: AbortSignal;
   onProgress: (progress: BenchProgress) => void;
 }
@@ -45,7 +48,8 @@ export function parseProgressLine(line: string): BenchProgress | undefined {
 export function runBench(options: BenchRunOptions): Promise<BenchOutcome> {
   return new Promise((resolve) => {
     if (options.signal.aborted) return resolve({ kind: 'cancelled' });
-    const child = spawn(options.binary, options.args, { env: childEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
+    const command = options.namespace ? inNamespace(options.namespace, options.binary, options.args) : { file: options.binary, args: options.args };
+    const child = spawn(command.file, command.args, { env: childEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     let pending = '';
     let stopped: 'cancelled' | 'timed_out' | undefined;

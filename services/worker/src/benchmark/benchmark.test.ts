@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InstanceTypeRow } from '@basalt/db';
 import { requireHandlerForEveryQueue } from '../handlers.js';
 import { parseProgressLine, runBench } from './bench-process.js';
+import { inNamespace, namespaceNames } from './client-namespace.js';
 import { clientArgs, displayCommand, writeAuthFile, type ClientTarget } from './scenario-command.js';
 import { scenarioFigures } from './scenario-figures.js';
 import { planScenarios } from './suites.js';
@@ -39,6 +40,16 @@ describe('suites', () => {
     expect(() => planScenarios('custom', small, { flags: ['--server=1.2.3.4'] })).toThrow(/custom flags/);
     expect(() => planScenarios('custom', small, {})).toThrow(/custom flags/);
     expect(() => planScenarios('ycsb-load' as never, small, {})).toThrow(/unknown benchmark suite/);
+  });
+});
+
+describe('client namespace', () => {
+  it("is named from the run's id, its host-side veth within the 15 characters of an interface name", () => {
+    const names = namespaceNames('0f3c2a9e-41b7-4c1d-9a2b-5e6f7a8b9c0d');
+    expect(names).toEqual({ name: 'basalt-bench-0f3c2a9e41b7', hostInterface: 'bbh0f3c2a9e41b7' });
+    expect(names.hostInterface.length).toBeLessThanOrEqual(15);
+    expect(() => namespaceNames('../etc')).toThrow(/not a run id/);
+    expect(inNamespace(names.name, '/bin/basalt-bench', ['--port=1'])).toEqual({ file: 'ip', args: ['netns', 'exec', 'basalt-bench-0f3c2a9e41b7', '/bin/basalt-bench', '--port=1'] });
   });
 });
 

@@ -1,7 +1,9 @@
-// Where the benchmark client connects and as whom. The client is a process on this host,
-// outside the instance's VMs, reaching the endpoint over the project bridge (the papers put
-// their client on a machine of its own); it connects only when the kernel routes the address
-// through the bridge, and only when the allowlist admits this host's address on it.
+// Where the benchmark client connects, from where, and as whom. In region `local` on a host
+// with VMs the client runs in a network namespace of its own with a pool address on the
+// project bridge (client-namespace.ts), outside the instance's VMs, as the papers put their
+// client on a machine of its own; with process VMs (loopback, no bridge) it runs on this host.
+// It connects only when the kernel routes the address through the bridge, and only when the
+// allowlist admits the client's address.
 import fs from 'node:fs';
 import path from 'node:path';
 import { decryptSecret, type InstanceRow, type RegionRow } from '@basalt/db';
@@ -12,6 +14,7 @@ import { StepError } from '../errors.js';
 import { requireHostRoute } from '../host-route.js';
 import { allowlistAdmits, poolNetwork } from '../ipam.js';
 import { infoAs } from '../resp.js';
+import { createClientNamespace, type ClientNamespace } from './client-namespace.js';
 import type { ClientTarget } from './scenario-command.js';
 
 const STEP = 'prepare';
@@ -20,6 +23,10 @@ export interface PreparedTarget {
   target: ClientTarget;
   /** basalt_version from the engine's INFO server. */
   engineVersion: string;
+  /** The client's namespace on the bridge; undefined when it runs on this host (process VMs). */
+  namespace: ClientNamespace | undefined;
+  /** The address the client connects from, as the instance sees it. */
+  clientAddress: string;
 }
 
 /** The customer's user the load runs as: `default` when it may write, else the first that may. */
@@ -31,7 +38,7 @@ async function benchmarkUser(ctx: JobContext, instance: InstanceRow): Promise<{ 
   return { username: user.username, password: decryptSecret(ctx.config.masterKey, user.passwordEncrypted) };
 }
 
-export async function prepareTarget(ctx: JobContext, instance: InstanceRow, region: RegionRow, runDir: string): Promise<PreparedTarget> {
+export async function prepareTarget(ctx: JobContext, instance: InstanceRow, region: RegionRow, runDir: string, benchmarkId: string): Promise<PreparedTarget> {
   const endpoints = (Array.isArray(instance.endpoints) ? instance.endpoints : []) as Partial<Endpoint>[];
   const endpoint = endpoints.find((e) => typeof e.host === 'string' && typeof e.port === 'number');
   if (!endpoint) throw new StepError(STEP, 'the instance has no endpoint to benchmark');
@@ -42,7 +49,9 @@ export async function prepareTarget(ctx: JobContext, instance: InstanceRow, regi
   } catch (error) {
     throw new StepError(STEP, (error as Error).message);
   }
-  const clientAddress = poolNetwork(region.addressPool).gateway;
+  const onBridge = region.target === 'local' && ctx.config.vmKind !== 'process';
+  const namespace = onBridge ? await createClientNamespace(ctx, benchmarkId, region, host) : undefined;
+  const clientAddress = namespace?.address ?? poolNetwork(region.addressPool).gateway;
   if (ctx.engineFeatures.has('allowlist')) {
     const cidrs = (await ctx.repo.listAllowlist(instance.id)).map((entry) => entry.cidr);
     if (!allowlistAdmits(cidrs, clientAddress)) {
@@ -65,5 +74,5 @@ export async function prepareTarget(ctx: JobContext, instance: InstanceRow, regi
     throw new StepError(STEP, `${host}:${port}: ${(error as Error).message}`, null, '', true);
   }
   const user = await benchmarkUser(ctx, instance);
-  return { target: { host, port, ...user, caFile }, engineVersion };
+  return { target: { host, port, ...user, caFile }, engineVersion, namespace, clientAddress };
 }

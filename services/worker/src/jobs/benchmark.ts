@@ -11,11 +11,12 @@ import type { JobContext } from '../context.js';
 import { StepError } from '../errors.js';
 import type { OperationRun } from '../operation.js';
 import { runBench } from '../benchmark/bench-process.js';
+import { releaseClientNamespace } from '../benchmark/client-namespace.js';
 import { prepareTarget, type PreparedTarget } from '../benchmark/client-target.js';
 import { clientArgs, displayCommand, writeAuthFile } from '../benchmark/scenario-command.js';
 import { scenarioFigures } from '../benchmark/scenario-figures.js';
 import { planScenarios, type Scenario } from '../benchmark/suites.js';
-import { runOperation, type Outcome } from './run-operation.js';
+import { runOperation, type InstanceWork, type Outcome } from './run-operation.js';
 
 /** How often the job looks for a cancel request while its client runs. */
 const CANCEL_POLL_MS = 500;
@@ -27,37 +28,49 @@ export async function benchmark(ctx: JobContext, payload: BenchmarkJob): Promise
   const outcome = await runOperation(ctx, payload, {
     steps: ['prepare', 'run_scenarios'],
     failureStatus: null,
-    work: async ({ instance, region, type, run }) => {
-      const row = await loadRun(benchmarks, payload.benchmark_id);
-      if (instance.status !== 'running') throw new StepError('prepare', `the instance is ${instance.status}, not running`);
-      await benchmarks.clearScenarios(row.id);
-      await benchmarks.update(row.id, { status: 'running', startedAt: new Date(), finishedAt: null, results: null });
-      const runDir = path.join(ctx.config.runsDir, instance.id, run.operationId, 'benchmark');
-      fs.mkdirSync(runDir, { recursive: true, mode: 0o700 });
-      const cancel = watchCancel(benchmarks, row.id);
+    work: async (args) => {
       try {
-        const { scenarios, prepared } = await run.step('prepare', async () => ({
-          scenarios: planScenarios(row.workload as BenchmarkSuite, type, row.parameters as Record<string, unknown>),
-          prepared: await prepareTarget(ctx, instance, region, runDir),
-        }), { attempts: 3, baseDelayMs: 1000 });
-        await run.event('benchmark_plan', 'prepare', `${row.workload}: ${scenarios.length} scenario(s) against ${prepared.target.host}:${prepared.target.port} (engine ${prepared.engineVersion})`, {
-          scenarios: scenarios.map((s) => s.name),
-        });
-        await run.step('run_scenarios', async () => {
-          for (const [index, scenario] of scenarios.entries()) {
-            if (cancel.signal.aborted) throw cancelled();
-            await runScenario(ctx, run, benchmarks, row, prepared, runDir, scenario, index, scenarios.length, cancel.signal);
-          }
-        });
-        await benchmarks.update(row.id, { results: { suite: row.workload, scenarios: scenarios.length, engine_version: prepared.engineVersion } });
+        await runSuite(ctx, benchmarks, payload, args);
       } finally {
-        cancel.stop();
-        fs.rmSync(runDir, { recursive: true, force: true });
+        // Also after a failure before the namespace was made: a crashed attempt's may be left.
+        await releaseClientNamespace(ctx, payload.benchmark_id).catch((error: Error) => ctx.log(`[${payload.benchmark_id}] benchmark client cleanup: ${error.message}`));
       }
     },
   });
   await recordStatus(benchmarks, payload.benchmark_id, outcome);
   return outcome;
+}
+
+async function runSuite(ctx: JobContext, benchmarks: BenchmarksRepository, payload: BenchmarkJob, { instance, region, type, run }: InstanceWork): Promise<void> {
+  const row = await loadRun(benchmarks, payload.benchmark_id);
+  if (instance.status !== 'running') throw new StepError('prepare', `the instance is ${instance.status}, not running`);
+  await benchmarks.clearScenarios(row.id);
+  await benchmarks.update(row.id, { status: 'running', startedAt: new Date(), finishedAt: null, results: null });
+  const runDir = path.join(ctx.config.runsDir, instance.id, run.operationId, 'benchmark');
+  fs.mkdirSync(runDir, { recursive: true, mode: 0o700 });
+  const cancel = watchCancel(benchmarks, row.id);
+  try {
+    const { scenarios, prepared } = await run.step('prepare', async () => ({
+      scenarios: planScenarios(row.workload as BenchmarkSuite, type, row.parameters as Record<string, unknown>),
+      prepared: await prepareTarget(ctx, instance, region, runDir, row.id),
+    }), { attempts: 3, baseDelayMs: 1000 });
+    const from = prepared.namespace ? `from ${prepared.clientAddress} (network namespace ${prepared.namespace.name} on ${ctx.config.bridge})` : `from this host (${prepared.clientAddress})`;
+    await run.event('benchmark_plan', 'prepare', `${row.workload}: ${scenarios.length} scenario(s) against ${prepared.target.host}:${prepared.target.port} ${from} (engine ${prepared.engineVersion})`, {
+      scenarios: scenarios.map((s) => s.name),
+      client_address: prepared.clientAddress,
+      client_namespace: prepared.namespace?.name ?? null,
+    });
+    await run.step('run_scenarios', async () => {
+      for (const [index, scenario] of scenarios.entries()) {
+        if (cancel.signal.aborted) throw cancelled();
+        await runScenario(ctx, run, benchmarks, row, prepared, runDir, scenario, index, scenarios.length, cancel.signal);
+      }
+    });
+    await benchmarks.update(row.id, { results: { suite: row.workload, scenarios: scenarios.length, engine_version: prepared.engineVersion } });
+  } finally {
+    cancel.stop();
+    fs.rmSync(runDir, { recursive: true, force: true });
+  }
 }
 
 async function loadRun(benchmarks: BenchmarksRepository, id: string): Promise<BenchmarkRow> {
@@ -115,6 +128,7 @@ async function runScenario(
     args: clientArgs(prepared.target, scenario, jsonFile, writeAuthFile(runDir, prepared.target)),
     jsonFile,
     timeoutMs: scenario.timeoutMs,
+    namespace: prepared.namespace?.name,
     signal,
     onProgress: (progress) => {
       if (Date.now() - lastEvent < PROGRESS_EVERY_MS) return;

@@ -1,0 +1,125 @@
+// The benchmark client's own place on the project bridge (region `local`), as the papers put
+// their client on a machine of its own beside the servers: a network namespace with one veth
+// whose host side is a port of the bridge, and a pool address given by the allocator (held
+// on the run, so no VM is ever given it). The namespace has no route but the pool's, so the
+// client can reach nothing but the bridge. Its name comes from the run's id: a retry of the
+// run, or a worker's start (sweepClientNamespaces), finds and removes what a crashed worker
+// left behind.
+import type { RegionRow } from '@basalt/db';
+import type { JobContext } from '../context.js';
+import { StepError } from '../errors.js';
+import { poolNetwork } from '../ipam.js';
+import { outputTail, runCommand, type RunResult } from '../process.js';
+
+const STEP = 'prepare';
+/** Every namespace of a benchmark client starts with this (`ip netns list` is host-wide). */
+const PREFIX = 'basalt-bench-';
+/** The client's side of the veth, inside its namespace. */
+const INSIDE = 'eth0';
+
+export interface ClientNamespace {
+  name: string;
+  address: string;
+  /** The veth's host side, a port of the bridge (at most 15 characters). */
+  hostInterface: string;
+}
+
+/** Names of a run's namespace and host-side veth (12 hex digits of the run's id: 15 characters). */
+export function namespaceNames(benchmarkId: string): { name: string; hostInterface: string } {
+  const hex = benchmarkId.replace(/-/g, '').slice(0, 12);
+  if (!/^[0-9a-f]{12}$/.test(hex)) throw new Error(`not a run id: ${benchmarkId}`);
+  return { name: `${PREFIX}${hex}`, hostInterface: `bbh${hex}` };
+}
+
+async function ip(args: string[]): Promise<RunResult> {
+  return runCommand('ip', args, { env: { PATH: process.env.PATH }, timeoutMs: 15_000 });
+}
+
+async function ipOrFail(args: string[]): Promise<string> {
+  const result = await ip(args);
+  if (result.exitCode !== 0) {
+    throw new StepError(STEP, `ip ${args.join(' ')}: ${outputTail(result.stderr || result.stdout, 2) || `exit ${result.exitCode}`}`);
+  }
+  return result.stdout;
+}
+
+/** Removes a namespace (its veth goes with it) and a host-side veth left without one; absent is fine. */
+export async function removeNamespace(name: string, hostInterface: string): Promise<void> {
+  const existing = await ip(['netns', 'list']);
+  if (existing.stdout.split('\n').some((line) => line.split(' ')[0] === name)) await ipOrFail(['netns', 'del', name]);
+  const link = await ip(['link', 'show', 'dev', hostInterface]);
+  if (link.exitCode === 0) await ipOrFail(['link', 'del', 'dev', hostInterface]);
+}
+
+/**
+ * Makes the run's namespace with its pool address on the bridge (removing a leftover of an
+ * earlier attempt first), then checks that the kernel sends traffic for `target` from the
+ * namespace out of its veth, whose host side is a port of the bridge.
+ */
+export async function createClientNamespace(
+  ctx: JobContext,
+  benchmarkId: string,
+  region: Pick<RegionRow, 'id' | 'addressPool'>,
+  target: string,
+): Promise<ClientNamespace> {
+  const { name, hostInterface } = namespaceNames(benchmarkId);
+  await removeNamespace(name, hostInterface);
+  const network = poolNetwork(region.addressPool);
+  let address: string;
+  try {
+    address = await ctx.repo.allocateClientAddress(benchmarkId, region.id, region.addressPool, name, [network.gateway]);
+  } catch (error) {
+    throw new StepError(STEP, (error as Error).message);
+  }
+  try {
+    await ipOrFail(['netns', 'add', name]);
+    await ipOrFail(['link', 'add', hostInterface, 'type', 'veth', 'peer', 'name', INSIDE, 'netns', name]);
+    await ipOrFail(['link', 'set', 'dev', hostInterface, 'master', ctx.config.bridge]);
+    await ipOrFail(['link', 'set', 'dev', hostInterface, 'up']);
+    await ipOrFail(['-n', name, 'addr', 'add', `${address}/${network.prefixLength}`, 'dev', INSIDE]);
+    await ipOrFail(['-n', name, 'link', 'set', 'dev', INSIDE, 'up']);
+    await ipOrFail(['-n', name, 'link', 'set', 'dev', 'lo', 'up']);
+    await requireBridgePath(name, hostInterface, ctx.config.bridge, target);
+  } catch (error) {
+    await releaseClientNamespace(ctx, benchmarkId).catch(() => {});
+    throw error;
+  }
+  return { name, address, hostInterface };
+}
+
+/** The only way out of the namespace to `target` is its veth, and the veth's other end is on the bridge. */
+async function requireBridgePath(name: string, hostInterface: string, bridge: string, target: string): Promise<void> {
+  const route = await ipOrFail(['-n', name, '-o', 'route', 'get', target]);
+  const device = / dev (\S+)/.exec(route)?.[1];
+  if (device !== INSIDE) throw new StepError(STEP, `refusing to benchmark ${target}: from the client's namespace the kernel routes it through ${device ?? 'nowhere'}`);
+  const link = await ipOrFail(['-o', 'link', 'show', 'dev', hostInterface]);
+  if (!link.includes(` master ${bridge} `)) throw new StepError(STEP, `refusing to benchmark ${target}: the client's veth ${hostInterface} is not a port of ${bridge}`);
+}
+
+/** Removes the run's namespace, then frees its address (in that order: the address is never free while in use). */
+export async function releaseClientNamespace(ctx: JobContext, benchmarkId: string): Promise<void> {
+  const { name, hostInterface } = namespaceNames(benchmarkId);
+  await removeNamespace(name, hostInterface);
+  await ctx.repo.releaseClientAddress(benchmarkId);
+}
+
+/** argv that runs `binary` inside the namespace (`ip netns exec` execs it: the child's pid is the client's). */
+export function inNamespace(namespace: string, binary: string, args: string[]): { file: string; args: string[] } {
+  return { file: 'ip', args: ['netns', 'exec', namespace, binary, ...args] };
+}
+
+/**
+ * At a worker's start: removes the namespaces of runs that have finished (a worker killed
+ * after its run's status was written, before its cleanup). A run still pending or running is
+ * left to its own retry, which starts by removing what its earlier attempt left. Namespaces
+ * of runs this database does not know belong to another control plane on the host: untouched.
+ */
+export async function sweepClientNamespaces(ctx: JobContext): Promise<number> {
+  let removed = 0;
+  for (const client of await ctx.repo.listBenchmarkClients()) {
+    if (client.status === 'pending' || client.status === 'running') continue;
+    await releaseClientNamespace(ctx, client.id);
+    removed++;
+  }
+  return removed;
+}
