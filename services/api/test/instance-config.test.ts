@@ -36,6 +36,10 @@ describe('instance users', () => {
     const list = await admin.client.GET('/v1/projects/{project}/instances/{instance}/users', { params: { path } });
     expect(list.data!.items.map((u) => u.username)).toEqual(['default', 'app']);
     expect(JSON.stringify(list.data)).not.toContain(created.data!.password);
+    const one = await admin.client.GET('/v1/projects/{project}/instances/{instance}/users/{username}', { params: { path: { ...path, username: 'app' } } });
+    expect(one.data).toEqual(list.data!.items[1]);
+    const missing = await admin.client.GET('/v1/projects/{project}/instances/{instance}/users/{username}', { params: { path: { ...path, username: 'nobody' } } });
+    expect(missing.response.status).toBe(404);
     const dup = await admin.client.POST('/v1/projects/{project}/instances/{instance}/users', { params: { path }, body: { username: 'app', permission: 'admin' } });
     expect(dup.response.status).toBe(409);
   });

@@ -21,27 +21,13 @@ type UserChange struct {
 	Password string `json:"password,omitempty"`
 }
 
-func (c *Client) ListInstanceUsers(ctx context.Context, project, instance string) ([]InstanceUser, error) {
-	var out struct {
-		Items []InstanceUser `json:"items"`
-	}
-	err := c.do(ctx, http.MethodGet, projectPath(project, "instances", instance, "users"), nil, nil, &out)
-	return out.Items, err
-}
-
-// GetInstanceUser finds one user in the list (the API has no single-user GET); a missing
-// user is an APIError with status 404 like any other.
+// GetInstanceUser reads one user; a missing user (or instance) is the API's 404.
 func (c *Client) GetInstanceUser(ctx context.Context, project, instance, username string) (*InstanceUser, error) {
-	users, err := c.ListInstanceUsers(ctx, project, instance)
-	if err != nil {
+	var out InstanceUser
+	if err := c.do(ctx, http.MethodGet, projectPath(project, "instances", instance, "users", username), nil, nil, &out); err != nil {
 		return nil, err
 	}
-	for i := range users {
-		if users[i].Username == username {
-			return &users[i], nil
-		}
-	}
-	return nil, &APIError{Status: http.StatusNotFound, Code: "not_found", Message: "User not found"}
+	return &out, nil
 }
 
 func (c *Client) CreateInstanceUser(ctx context.Context, project, instance, username, permission string, password *string) (*UserChange, error) {

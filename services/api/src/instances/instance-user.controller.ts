@@ -9,6 +9,7 @@ import {
   CreateInstanceUserDto,
   InstanceUserChangeDto,
   InstanceUserDeletedDto,
+  InstanceUserDto,
   InstanceUserListDto,
   InstanceUserWithPasswordDto,
   ResetPasswordDto,
@@ -27,6 +28,14 @@ export class InstanceUserController {
   @ApiErrors(400, 401, 404)
   async list(@Auth() auth: AuthContext, @Param() params: ProjectInstanceParams): Promise<InstanceUserListDto> {
     return { items: await this.service.list(auth, params.project, params.instance) };
+  }
+
+  @Get(':username')
+  @ApiOperation({ operationId: 'getInstanceUser' })
+  @ApiOkResponse({ type: InstanceUserDto })
+  @ApiErrors(400, 401, 404)
+  get(@Auth() auth: AuthContext, @Param() params: InstanceUserParams): Promise<InstanceUserDto> {
+    return this.service.get(auth, params.project, params.instance, params.username);
   }
 
   @Post()

@@ -37,6 +37,13 @@ export class InstanceUserService {
     return (await this.users.list(instance.id)).map(toInstanceUserDto);
   }
 
+  async get(auth: AuthContext, projectId: string, instanceId: string, username: string): Promise<InstanceUserDto> {
+    const instance = await this.instances.load(auth, projectId, instanceId);
+    const user = await this.users.get(instance.id, username);
+    if (!user) throw new NotFound('User');
+    return toInstanceUserDto(user);
+  }
+
   async create(auth: AuthContext, projectId: string, instanceId: string, username: string, permission: PermissionName, password?: string): Promise<InstanceUserWithPasswordDto> {
     const instance = await this.writable(auth, projectId, instanceId);
     if (await this.users.get(instance.id, username)) throw new Conflict(`User ${username} exists`, 'duplicate_username');
