@@ -334,7 +334,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        get: operations["getInstanceUser"];
         put?: never;
         post?: never;
         delete: operations["deleteInstanceUser"];
@@ -764,6 +764,11 @@ export interface components {
             maxclients?: number;
             /** @description Idle client timeout in seconds (0: never) */
             timeout?: number;
+            /**
+             * @description `standard` instances only (default `sync`). `sync`: a write is acknowledged once a replica holds it, so a failover loses no acknowledged write; `async`: acknowledged at once, a failover may lose what the replicas had not received yet (see nodes[].lag_bytes)
+             * @enum {string}
+             */
+            replication_mode?: "sync" | "async";
         };
         CreateInstanceDto: {
             /** @example sessions-cache */
@@ -777,6 +782,14 @@ export interface components {
              * @enum {string}
              */
             engine_version?: "1.0";
+            /**
+             * @description `standalone`: one node. `standard`: a primary and `replicas` replicas on separate VMs, with automatic failover; the primary endpoint follows the primary
+             * @default standalone
+             * @enum {string}
+             */
+            architecture?: "standalone" | "standard";
+            /** @description `standard` only (default 1). Each replica is a VM of the same instance type and counts against the quota */
+            replicas?: number;
             /** @description Defaults to the type's minimum */
             disk_gib?: number;
             /**
@@ -809,6 +822,11 @@ export interface components {
             operation_id?: string;
         };
         EndpointDto: {
+            /**
+             * @description `primary`: reads and writes, follows the primary on failover; `readonly`: a replica
+             * @enum {string}
+             */
+            role: "primary" | "readonly";
             /** @enum {string} */
             type: "private" | "public";
             host: string;
@@ -818,13 +836,16 @@ export interface components {
             ca_certificate?: string;
         };
         NodeDto: {
-            /** @example node-0 */
+            /** @example 5f0c…-0 */
             name: string;
             /** @example 10.77.0.2 */
-            private_ip?: string;
-            /** @example primary */
-            role?: string;
-            status?: string;
+            private_ip: string;
+            /** @enum {string} */
+            role: "primary" | "replica";
+            /** @enum {string} */
+            status: "creating" | "running" | "unreachable" | "fenced" | "rebuilding";
+            /** @description Bytes of the primary's replication stream this replica has not received yet; null for the primary or when unknown */
+            lag_bytes: number | null;
         };
         InstanceDto: {
             /** Format: uuid */
@@ -836,6 +857,10 @@ export interface components {
             region: string;
             engine_version: string;
             disk_gib: number;
+            /** @enum {string} */
+            architecture: "standalone" | "standard";
+            /** @description Replicas beside the primary (0 for standalone) */
+            replicas: number;
             /** @enum {string} */
             status: "creating" | "running" | "modifying" | "restarting" | "deleting" | "deleted" | "create_failed" | "error";
             /** @enum {string|null} */
@@ -896,7 +921,7 @@ export interface components {
             /** Format: uuid */
             instance_id: string | null;
             /** @enum {string} */
-            type: "create" | "modify" | "restart" | "delete" | "apply_users" | "apply_allowlist" | "benchmark";
+            type: "create" | "modify" | "restart" | "delete" | "apply_users" | "apply_allowlist" | "benchmark" | "failover";
             /** @enum {string} */
             status: "pending" | "running" | "succeeded" | "failed";
             progress: number;
@@ -938,6 +963,10 @@ export interface components {
             region: string;
             engine_version: string;
             disk_gib: number;
+            /** @enum {string} */
+            architecture: "standalone" | "standard";
+            /** @description Replicas beside the primary (0 for standalone) */
+            replicas: number;
             /** @enum {string} */
             status: "creating" | "running" | "modifying" | "restarting" | "deleting" | "deleted" | "create_failed" | "error";
             /** @enum {string|null} */
@@ -2593,6 +2622,56 @@ export interface operations {
             };
             /** @description Rate limited */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    getInstanceUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+                instance: string;
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstanceUserDto"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

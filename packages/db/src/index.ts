@@ -8,6 +8,7 @@
 // catalog.ts       seed data: region `local`, instance types with reference QPS
 // repositories/    typed, project-scoped data access used by the API and the worker
 // provisioning.ts  the worker's data access by id: instances, operations, events, IPAM (issue 5)
+// instance-topology.ts  the typed contract of nodes, endpoints and address allocations (issue 15)
 // leases.ts        one connection holding a worker's advisory-lock leases on operations and instances
 // operation-start.ts  startOperation: operation row + instance pointer + job, in one transaction
 export * as schema from './schema.js';
@@ -18,6 +19,7 @@ export * from './secrets.js';
 export * from './catalog.js';
 export * from './repositories/index.js';
 export * from './provisioning.js';
+export * from './instance-topology.js';
 export * from './leases.js';
 export * from './operation-start.js';
 export * from './master-key-check.js';

@@ -5,7 +5,8 @@
 import { and, asc, eq, inArray, ne, notInArray, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import type { Db } from './client.js';
-import { allowlistEntries, benchmarks, instances, instanceUsers, operationEvents, operations } from './schema.js';
+import type { AddressAllocation, InstanceEndpoint, InstanceNode } from './instance-topology.js';
+import { addressAllocations, allowlistEntries, benchmarks, instances, instanceUsers, operationEvents, operations } from './schema.js';
 import { ControlCredentialsRepository } from './repositories/control-credentials.repository.js';
 import { BenchmarksRepository } from './repositories/benchmarks.repository.js';
 
@@ -28,8 +29,8 @@ export interface InstancePatch {
   health?: InstanceRow['health'];
   healthReason?: string | null;
   fault?: unknown;
-  nodes?: unknown[];
-  endpoints?: unknown[];
+  nodes?: InstanceNode[];
+  endpoints?: InstanceEndpoint[];
   deletedAt?: Date | null;
   currentOperationId?: string | null;
 }
@@ -48,14 +49,6 @@ export interface OperationEventInput {
   step?: string | null;
   message: string;
   data?: unknown;
-}
-
-/** An address held by a node of a live instance. */
-export interface NodeAddress {
-  name: string;
-  private_ip: string;
-  /** The pool address, when the node listens elsewhere (a process VM on loopback). */
-  allocated_ip?: string;
 }
 
 export class ProvisioningRepository {
@@ -160,40 +153,54 @@ export class ProvisioningRepository {
   }
 
   /**
-   * Gives the instance `count` addresses from the region's pool (CIDR), like a cloud's
-   * IPAM: the lowest free host addresses, skipping `reserved` (network, gateway). An
-   * instance that already holds addresses keeps them. Serialised per region by an
-   * advisory lock, so concurrent workers never hand out one address twice. Addresses
-   * of deleted instances are free again.
+   * Gives the instance the addresses it wants from the region's pool (CIDR), like a cloud's
+   * IPAM: the lowest free host addresses, skipping `reserved` (network, gateway). A name the
+   * instance already holds keeps its address. Serialised per region by an advisory lock, so
+   * concurrent workers never hand out one address twice. Addresses of deleted instances are
+   * free again. Returned in the order of `wanted`.
    */
   async allocateAddresses(
     instanceId: string,
     region: string,
     poolCidr: string,
-    names: string[],
+    wanted: Pick<AddressAllocation, 'name' | 'kind'>[],
     reserved: string[],
-  ): Promise<NodeAddress[]> {
+  ): Promise<AddressAllocation[]> {
     return this.db.transaction(async (tx) => {
       await lockPool(tx, region);
-      const live = await liveNodes(tx, region);
-      const mine = live.find((row) => row.id === instanceId);
-      const held = addressesOf(mine?.nodes);
-      if (held.length >= names.length) {
-        return held.slice(0, names.length).map((n) => ({ name: n.name, private_ip: n.allocated_ip ?? n.private_ip }));
+      await tx.execute(sql`DELETE FROM address_allocations a USING instances i
+        WHERE a.instance_id = i.id AND i.status = 'deleted' AND a.region = ${region}`);
+      const held = new Map((await allocationsOf(tx, instanceId)).map((a) => [a.name, a]));
+      const taken = new Set([...reserved, ...(await takenAddresses(tx, region))]);
+      const free = hostAddresses(poolCidr);
+      const given: AddressAllocation[] = [];
+      for (const want of wanted) {
+        const mine = held.get(want.name);
+        if (mine) {
+          given.push(mine);
+          continue;
+        }
+        let next = free.next();
+        while (!next.done && taken.has(next.value)) next = free.next();
+        if (next.done) throw new Error(`region ${region}: no free address left in ${poolCidr}`);
+        taken.add(next.value);
+        await tx.insert(addressAllocations).values({ region, address: next.value, instanceId, name: want.name, kind: want.kind });
+        given.push({ name: want.name, kind: want.kind, address: next.value });
       }
-
-      const taken = new Set([...reserved, ...(await takenAddresses(tx, region, live))]);
-      const given: NodeAddress[] = held.map((n) => ({ name: n.name, private_ip: n.allocated_ip ?? n.private_ip }));
-      for (const address of hostAddresses(poolCidr)) {
-        if (given.length === names.length) break;
-        if (taken.has(address)) continue;
-        given.push({ name: names[given.length]!, private_ip: address });
-        taken.add(address);
-      }
-      if (given.length < names.length) throw new Error(`region ${region}: no free address left in ${poolCidr}`);
-      await tx.update(instances).set({ nodes: given, updatedAt: new Date() }).where(eq(instances.id, instanceId));
       return given;
     });
+  }
+
+  /** The addresses the instance holds. */
+  listAddresses(instanceId: string): Promise<AddressAllocation[]> {
+    return allocationsOf(this.db, instanceId);
+  }
+
+  /** Gives the instance's addresses back to the pool: those named, or all of them. */
+  async releaseAddresses(instanceId: string, addresses?: string[]): Promise<void> {
+    await this.db
+      .delete(addressAllocations)
+      .where(and(eq(addressAllocations.instanceId, instanceId), addresses ? inArray(addressAllocations.address, addresses) : undefined));
   }
 
   /**
@@ -210,7 +217,7 @@ export class ProvisioningRepository {
         await tx.update(benchmarks).set({ clientNamespace: namespace }).where(eq(benchmarks.id, benchmarkId));
         return mine.address;
       }
-      const taken = new Set([...reserved, ...(await takenAddresses(tx, region, await liveNodes(tx, region)))]);
+      const taken = new Set([...reserved, ...(await takenAddresses(tx, region))]);
       for (const address of hostAddresses(poolCidr)) {
         if (taken.has(address)) continue;
         await tx.update(benchmarks).set({ clientAddress: address, clientNamespace: namespace }).where(eq(benchmarks.id, benchmarkId));
@@ -241,31 +248,27 @@ async function lockPool(tx: Tx, region: string): Promise<void> {
   await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${'basalt-ipam:' + region}, 0))`);
 }
 
-function liveNodes(tx: Tx, region: string): Promise<{ id: string; nodes: unknown }[]> {
-  return tx
-    .select({ id: instances.id, nodes: instances.nodes })
-    .from(instances)
-    .where(and(eq(instances.region, region), ne(instances.status, 'deleted')));
+function allocationsOf(db: Db | Tx, instanceId: string): Promise<AddressAllocation[]> {
+  return db
+    .select({ name: addressAllocations.name, kind: addressAllocations.kind, address: addressAllocations.address })
+    .from(addressAllocations)
+    .where(eq(addressAllocations.instanceId, instanceId))
+    .orderBy(asc(addressAllocations.createdAt), asc(addressAllocations.name));
 }
 
-/** Addresses held in a region: every live node's, and every benchmark client's whose instance is there. */
-async function takenAddresses(tx: Tx, region: string, live: { nodes: unknown }[]): Promise<string[]> {
+/** Addresses held in a region: every live instance's, and every benchmark client's whose instance is there. */
+async function takenAddresses(tx: Tx, region: string): Promise<string[]> {
+  const held = await tx
+    .select({ address: addressAllocations.address })
+    .from(addressAllocations)
+    .innerJoin(instances, eq(instances.id, addressAllocations.instanceId))
+    .where(and(eq(addressAllocations.region, region), ne(instances.status, 'deleted')));
   const clients = await tx
     .select({ address: benchmarks.clientAddress })
     .from(benchmarks)
     .innerJoin(instances, eq(instances.id, benchmarks.instanceId))
     .where(and(eq(instances.region, region), sql`${benchmarks.clientAddress} IS NOT NULL`));
-  return [
-    ...live.flatMap((row) => addressesOf(row.nodes).map((n) => n.allocated_ip ?? n.private_ip)),
-    ...clients.map((c) => c.address!),
-  ];
-}
-
-function addressesOf(nodes: unknown): NodeAddress[] {
-  if (!Array.isArray(nodes)) return [];
-  return nodes.filter(
-    (n): n is NodeAddress => typeof n === 'object' && n !== null && typeof (n as NodeAddress).private_ip === 'string',
-  );
+  return [...held.map((a) => a.address), ...clients.map((c) => c.address!)];
 }
 
 /** Host addresses of an IPv4 CIDR in order (network and broadcast addresses left out). */

@@ -17,6 +17,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { InstanceEndpoint, InstanceNode } from './instance-topology.js';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
@@ -32,6 +33,9 @@ export const instanceStatus = pgEnum('instance_status', [
   'create_failed',
   'error',
 ]);
+/** Values of ARCHITECTURES and ADDRESS_KINDS (instance-topology.ts checks they match). */
+export const instanceArchitecture = pgEnum('instance_architecture', ['standalone', 'standard']);
+export const addressKind = pgEnum('address_kind', ['node', 'primary_endpoint', 'readonly_endpoint']);
 export const instanceHealth = pgEnum('instance_health', ['healthy', 'degraded', 'unavailable']);
 export const userPermission = pgEnum('user_permission', ['read_only', 'read_write', 'admin']);
 export const operationType = pgEnum('operation_type', [
@@ -42,6 +46,7 @@ export const operationType = pgEnum('operation_type', [
   'apply_users',
   'apply_allowlist',
   'benchmark',
+  'failover',
 ]);
 export const operationStatus = pgEnum('operation_status', ['pending', 'running', 'succeeded', 'failed']);
 export const benchmarkStatus = pgEnum('benchmark_status', ['pending', 'running', 'succeeded', 'failed', 'cancelled']);
@@ -152,8 +157,11 @@ export const instances = pgTable(
     /** Why `health` is not `healthy` (the health monitor's finding); null when healthy. */
     healthReason: text('health_reason'),
     fault: jsonb('fault'),
-    endpoints: jsonb('endpoints').notNull().default(sql`'[]'::jsonb`),
-    nodes: jsonb('nodes').notNull().default(sql`'[]'::jsonb`),
+    endpoints: jsonb('endpoints').$type<InstanceEndpoint[]>().notNull().default(sql`'[]'::jsonb`),
+    nodes: jsonb('nodes').$type<InstanceNode[]>().notNull().default(sql`'[]'::jsonb`),
+    architecture: instanceArchitecture('architecture').notNull().default('standalone'),
+    /** Replicas beside the primary: 0 for `standalone`, 1..5 for `standard`. */
+    replicas: integer('replicas').notNull().default(0),
     tlsEnabled: boolean('tls_enabled').notNull().default(false),
     deletionProtection: boolean('deletion_protection').notNull().default(false),
     tags: jsonb('tags').notNull().default(sql`'{}'::jsonb`),
@@ -170,6 +178,29 @@ export const instances = pgTable(
     index('instances_project_created_idx').on(t.projectId, t.createdAt, t.id),
     index('instances_project_name_idx').on(t.projectId, t.name, t.id),
   ],
+);
+
+/**
+ * The addresses of a region's pool that instances hold (IPAM): one row per node VM and per
+ * floating endpoint address. An address is free again once its row is gone or its instance
+ * is `deleted`.
+ */
+export const addressAllocations = pgTable(
+  'address_allocations',
+  {
+    region: text('region')
+      .notNull()
+      .references(() => regions.id),
+    address: text('address').notNull(),
+    instanceId: uuid('instance_id')
+      .notNull()
+      .references(() => instances.id, { onDelete: 'cascade' }),
+    /** The node's name (`node`), or the endpoint's role. */
+    name: text('name').notNull(),
+    kind: addressKind('kind').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.region, t.address] }), uniqueIndex('address_allocations_instance_name_uq').on(t.instanceId, t.name)],
 );
 
 export const instanceUsers = pgTable(

@@ -32,8 +32,10 @@ describe('instance text rows', () => {
       tags: { team: 'web' },
       parameters: { fsync: 'always' },
       fault: { code: 'x', message: 'y', step: 'z' },
-      endpoints: [{ type: 'private', host: '10.77.0.2', port: 6379, tls: false }],
-      nodes: [{ name: 'node-0', private_ip: '10.77.0.2' }],
+      endpoints: [{ role: 'primary', type: 'private', host: '10.77.0.2', port: 6379, tls: false, node: 'node-0' }],
+      nodes: [
+        { name: 'node-0', private_ip: '10.77.0.2', role: 'primary', status: 'running', lag_bytes: null, allocated_ip: '10.77.0.2', public_ip: '10.77.0.2', ssh_user: 'root', data_dir: '/d' },
+      ],
     });
     const text = (await repo.getText(projectId, row.id))!;
     expect({
@@ -51,12 +53,15 @@ describe('instance text rows', () => {
       region: 'local',
       engine_version: '1.0',
       disk_gib: 10,
+      architecture: 'standalone',
+      replicas: 0,
       status: 'creating',
       health: null,
       health_reason: null,
       fault: row.fault,
-      endpoints: row.endpoints,
-      nodes: row.nodes,
+      // The declared fields only (instance-topology.test.ts).
+      endpoints: [{ role: 'primary', type: 'private', host: '10.77.0.2', port: 6379, tls: false }],
+      nodes: [{ name: 'node-0', private_ip: '10.77.0.2', role: 'primary', status: 'running', lag_bytes: null }],
       tls_enabled: false,
       deletion_protection: false,
       tags: row.tags,

@@ -12,12 +12,14 @@ const row = (overrides: Partial<InstanceTextRow> = {}): InstanceTextRow => ({
   region: 'local',
   engine_version: '1.0',
   disk_gib: 10,
+  architecture: 'standalone',
+  replicas: 0,
   status: 'running',
   health: 'healthy',
   health_reason: null,
   fault: null,
-  endpoints: '[{"host": "10.77.0.2", "port": 6379, "tls": false, "type": "private"}]',
-  nodes: '[{"name": "node-0", "private_ip": "10.77.0.2"}]',
+  endpoints: '[{"host": "10.77.0.2", "port": 6379, "role": "primary", "tls": false, "type": "private"}]',
+  nodes: '[{"name": "node-0", "private_ip": "10.77.0.2", "role": "primary", "status": "running", "lag_bytes": null}]',
   tls_enabled: false,
   deletion_protection: true,
   tags: '{"team": "web"}',
@@ -33,7 +35,7 @@ describe('instance presenter', () => {
   it('writes every field of the spec in order, strings escaped', () => {
     const dto = toInstanceDto(row());
     expect(Object.keys(dto)).toEqual([
-      'id', 'project_id', 'name', 'instance_type', 'region', 'engine_version', 'disk_gib', 'status', 'health', 'health_reason', 'fault', 'endpoints',
+      'id', 'project_id', 'name', 'instance_type', 'region', 'engine_version', 'disk_gib', 'architecture', 'replicas', 'status', 'health', 'health_reason', 'fault', 'endpoints',
       'connection_uri', 'nodes', 'tls_enabled', 'deletion_protection', 'tags', 'parameters', 'current_operation_id', 'created_at', 'updated_at',
     ]);
     expect(dto).toEqual({
@@ -44,13 +46,15 @@ describe('instance presenter', () => {
       region: 'local',
       engine_version: '1.0',
       disk_gib: 10,
+      architecture: 'standalone',
+      replicas: 0,
       status: 'running',
       health: 'healthy',
       health_reason: null,
       fault: null,
-      endpoints: [{ host: '10.77.0.2', port: 6379, tls: false, type: 'private' }],
+      endpoints: [{ host: '10.77.0.2', port: 6379, role: 'primary', tls: false, type: 'private' }],
       connection_uri: 'redis://default:********@10.77.0.2:6379',
-      nodes: [{ name: 'node-0', private_ip: '10.77.0.2' }],
+      nodes: [{ name: 'node-0', private_ip: '10.77.0.2', role: 'primary', status: 'running', lag_bytes: null }],
       tls_enabled: false,
       deletion_protection: true,
       tags: { team: 'web' },
@@ -62,17 +66,25 @@ describe('instance presenter', () => {
     expect(toInstanceDto(row({ fault: '{"code": "x", "message": "y", "step": "z"}', health: null })).fault).toEqual({ code: 'x', message: 'y', step: 'z' });
   });
 
-  it('points the connection URI at the first private endpoint, brackets IPv6, says rediss for TLS', () => {
+  it('points the connection URI at the first private primary endpoint, brackets IPv6, says rediss for TLS', () => {
     const uri = (endpoints: unknown) => toInstanceDto(row({ endpoints: JSON.stringify(endpoints) })).connection_uri;
     expect(uri([])).toBeNull();
-    expect(uri([{ type: 'public', host: 'db.example.test', port: 6380, tls: true }])).toBe('rediss://default:********@db.example.test:6380');
+    expect(uri([{ role: 'primary', type: 'public', host: 'db.example.test', port: 6380, tls: true }])).toBe('rediss://default:********@db.example.test:6380');
     expect(
       uri([
-        { type: 'public', host: 'db.example.test', port: 6380, tls: true },
-        { type: 'private', host: 'fd00::5', port: 6379, tls: false },
-        { type: 'private', host: '10.0.0.9', port: 6379, tls: false },
+        { role: 'primary', type: 'public', host: 'db.example.test', port: 6380, tls: true },
+        { role: 'readonly', type: 'private', host: '10.0.0.8', port: 6379, tls: false },
+        { role: 'primary', type: 'private', host: 'fd00::5', port: 6379, tls: false },
+        { role: 'primary', type: 'private', host: '10.0.0.9', port: 6379, tls: false },
       ]),
     ).toBe('redis://default:********@[fd00::5]:6379');
+    // A standard instance: the floating primary address, never the read-only one.
+    expect(
+      uri([
+        { role: 'readonly', type: 'private', host: '10.0.0.8', port: 6379, tls: false },
+        { role: 'primary', type: 'private', host: '10.0.0.7', port: 6379, tls: false },
+      ]),
+    ).toBe('redis://default:********@10.0.0.7:6379');
   });
 
   it('shows JSON columns that hold the wrong kind of value as empty, and the result always parses', () => {

@@ -20,7 +20,18 @@ describe('the instance CA certificate from the deploy events', () => {
 
   it('makes TLS endpoints on port 6380 that carry it', () => {
     const node = { name: 'n1', private_ip: '10.0.0.5', public_ip: '10.0.0.5' } as Node;
-    expect(endpointsOf([node], pem)).toEqual([{ type: 'private', host: '10.0.0.5', port: 6380, tls: true, node: 'n1', ca_certificate: pem }]);
-    expect(endpointsOf([node])).toEqual([{ type: 'private', host: '10.0.0.5', port: 6379, tls: false, node: 'n1' }]);
+    expect(endpointsOf([node], pem)).toEqual([{ role: 'primary', type: 'private', host: '10.0.0.5', port: 6380, tls: true, node: 'n1', ca_certificate: pem }]);
+    expect(endpointsOf([node])).toEqual([{ role: 'primary', type: 'private', host: '10.0.0.5', port: 6379, tls: false, node: 'n1' }]);
+  });
+
+  it('gives a standard instance its floating primary and read-only endpoints, on the nodes holding them', () => {
+    const nodes = [
+      { name: 'n0', private_ip: '10.0.0.5', public_ip: '10.0.0.5', role: 'replica', status: 'running' },
+      { name: 'n1', private_ip: '10.0.0.6', public_ip: '10.0.0.6', role: 'primary', status: 'running' },
+    ] as Node[];
+    expect(endpointsOf(nodes, undefined, { primary: '10.0.0.9', readonly: '10.0.0.10' })).toEqual([
+      { role: 'primary', type: 'private', host: '10.0.0.9', port: 6379, tls: false, node: 'n1' },
+      { role: 'readonly', type: 'private', host: '10.0.0.10', port: 6379, tls: false, node: 'n0' },
+    ]);
   });
 });

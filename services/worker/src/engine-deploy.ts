@@ -2,7 +2,7 @@
 // the worker's own PING through the endpoint as the control plane's user (never a
 // customer's: their users may be read-only, deleted, or mid-rotation).
 import path from 'node:path';
-import { decryptSecret, type ControlCredentialsRepository, type InstancePatch, type InstanceRow, type RegionRow } from '@basalt/db';
+import { decryptSecret, type ControlCredentialsRepository, type InstanceEndpoint, type InstancePatch, type InstanceRow, type RegionRow } from '@basalt/db';
 import type { JobContext } from './context.js';
 import type { OperationRun } from './operation.js';
 import type { Node } from './stack.js';
@@ -182,29 +182,44 @@ export async function checkEndpoints(
   );
 }
 
-export interface Endpoint {
-  type: 'private' | 'public';
-  host: string;
-  port: number;
-  tls: boolean;
-  node: string;
-  /** With TLS: the instance's CA certificate (PEM) that clients verify the server with. */
-  ca_certificate?: string;
+export type Endpoint = InstanceEndpoint;
+
+/** The floating addresses of a `standard` instance's endpoints (none for `standalone`). */
+export interface FloatingAddresses {
+  primary: string;
+  readonly: string;
 }
 
 /**
- * One endpoint per node; `local` VMs have one address, reachable from this host. With a
- * CA certificate the endpoints are the TLS port (the plaintext one is off).
+ * The instance's endpoints. `standalone`: its one node's address is the primary endpoint.
+ * `standard`: the floating addresses, the primary one held by the primary node and the
+ * read-only one by a replica. With a CA certificate the endpoints are the TLS port (the
+ * plaintext one is off).
  */
-export function endpointsOf(nodes: Node[], caCertificate?: string): Endpoint[] {
-  return nodes.map((node) => ({
-    type: node.public_ip === node.private_ip ? 'private' : 'public',
-    host: node.public_ip,
-    port: caCertificate ? ENGINE_TLS_PORT : ENGINE_PORT,
-    tls: caCertificate !== undefined,
-    node: node.name,
-    ...(caCertificate ? { ca_certificate: caCertificate } : {}),
-  }));
+export function endpointsOf(nodes: Node[], caCertificate?: string, floating?: FloatingAddresses): Endpoint[] {
+  const port = caCertificate ? ENGINE_TLS_PORT : ENGINE_PORT;
+  const common = { port, tls: caCertificate !== undefined, ...(caCertificate ? { ca_certificate: caCertificate } : {}) };
+  if (!floating) {
+    return nodes.map((node) => ({
+      role: 'primary' as const,
+      type: node.public_ip === node.private_ip ? ('private' as const) : ('public' as const),
+      host: node.public_ip,
+      node: node.name,
+      ...common,
+    }));
+  }
+  const primary = nodes.find((node) => node.role === 'primary');
+  const replica = readonlyHolder(nodes);
+  if (!primary || !replica) throw new StepError('health_check', 'a standard instance needs a primary and a running replica');
+  return [
+    { role: 'primary', type: 'private', host: floating.primary, node: primary.name, ...common },
+    { role: 'readonly', type: 'private', host: floating.readonly, node: replica.name, ...common },
+  ];
+}
+
+/** The replica that holds the read-only address: the first running one. */
+export function readonlyHolder(nodes: Node[]): Node | undefined {
+  return nodes.find((node) => node.role === 'replica' && node.status === 'running') ?? nodes.find((node) => node.role === 'replica');
 }
 
 /** A step's failure, without connecting, when `ip` would leave this host (host-route.ts). */
@@ -224,5 +239,6 @@ export async function deployAndCheck(ctx: JobContext, run: OperationRun, instanc
   const deployed = await deployEngine(ctx, run, instance, region, nodes);
   const ca = instance.tlsEnabled ? caCertificateOf(deployed) : undefined;
   await checkEndpoints(ctx, run, instance, region, nodes, ca);
-  return { status: 'running', health: 'healthy', fault: null, nodes, endpoints: endpointsOf(nodes, ca) };
+  const running = nodes.map((node) => ({ ...node, status: 'running' as const }));
+  return { status: 'running', health: 'healthy', fault: null, nodes: running, endpoints: endpointsOf(running, ca) };
 }

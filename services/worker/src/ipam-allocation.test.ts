@@ -36,56 +36,71 @@ async function newInstance(name: string): Promise<string> {
 }
 
 const POOL = '10.99.0.0/28';
+const node0 = (id: string) => [{ name: `${id}-0`, kind: 'node' as const }];
 const GATEWAY = '10.99.0.1';
 
 describe('address allocation', () => {
   it('gives concurrent instances distinct addresses, lowest first, skipping the gateway', async () => {
     const ids = await Promise.all(Array.from({ length: 8 }, (_, i) => newInstance(`many-${i}`)));
-    const given = await Promise.all(ids.map((id) => repo.allocateAddresses(id, 'local', POOL, [`${id}-0`], [GATEWAY])));
-    const addresses = given.map((g) => g[0]!.private_ip).sort((a, b) => Number(a.split('.')[3]) - Number(b.split('.')[3]));
+    const given = await Promise.all(ids.map((id) => repo.allocateAddresses(id, 'local', POOL, node0(id), [GATEWAY])));
+    const addresses = given.map((g) => g[0]!.address).sort((a, b) => Number(a.split('.')[3]) - Number(b.split('.')[3]));
     expect(addresses).toEqual(['10.99.0.2', '10.99.0.3', '10.99.0.4', '10.99.0.5', '10.99.0.6', '10.99.0.7', '10.99.0.8', '10.99.0.9']);
-    const stored = await repo.getInstance(ids[0]!);
-    expect(stored!.nodes).toEqual(given[0]);
+    expect(await repo.listAddresses(ids[0]!)).toEqual(given[0]);
   });
 
   it('keeps the addresses an instance holds', async () => {
     const id = await newInstance('keeps');
-    const first = await repo.allocateAddresses(id, 'local', POOL, [`${id}-0`], [GATEWAY]);
-    expect(await repo.allocateAddresses(id, 'local', POOL, [`${id}-0`], [GATEWAY])).toEqual(first);
+    const first = await repo.allocateAddresses(id, 'local', POOL, node0(id), [GATEWAY]);
+    expect(await repo.allocateAddresses(id, 'local', POOL, node0(id), [GATEWAY])).toEqual(first);
   });
 
-  it('counts a process VM by its pool address, not its loopback one', async () => {
-    const id = await newInstance('process');
-    const [node] = await repo.allocateAddresses(id, 'local', POOL, [`${id}-0`], [GATEWAY]);
-    await repo.updateInstance(id, {
-      nodes: [{ ...node, private_ip: `127.${node!.private_ip.split('.').slice(1).join('.')}`, allocated_ip: node!.private_ip }],
-    });
-    const other = await newInstance('after-process');
-    const [next] = await repo.allocateAddresses(other, 'local', POOL, [`${other}-0`], [GATEWAY]);
-    expect(next!.private_ip).not.toBe(node!.private_ip);
+  it('gives a standard instance its nodes and floating endpoint addresses, and leaves instances.nodes alone', async () => {
+    const id = await newInstance('standard');
+    const wanted = [
+      { name: `${id}-0`, kind: 'node' as const },
+      { name: `${id}-1`, kind: 'node' as const },
+      { name: 'primary', kind: 'primary_endpoint' as const },
+      { name: 'readonly', kind: 'readonly_endpoint' as const },
+    ];
+    const given = await repo.allocateAddresses(id, 'local', '10.99.2.0/28', wanted, ['10.99.2.1']);
+    expect(given.map((a) => [a.name, a.kind, a.address])).toEqual([
+      [`${id}-0`, 'node', '10.99.2.2'],
+      [`${id}-1`, 'node', '10.99.2.3'],
+      ['primary', 'primary_endpoint', '10.99.2.4'],
+      ['readonly', 'readonly_endpoint', '10.99.2.5'],
+    ]);
+    expect((await repo.getInstance(id))!.nodes).toEqual([]);
+    expect(await repo.listAddresses(id)).toEqual(given);
+    await repo.releaseAddresses(id, ['10.99.2.3']);
+    expect((await repo.allocateAddresses(id, 'local', '10.99.2.0/28', wanted, ['10.99.2.1'])).map((a) => a.address)).toEqual([
+      '10.99.2.2',
+      '10.99.2.3',
+      '10.99.2.4',
+      '10.99.2.5',
+    ]);
   });
 
   it('runs out with a clear error, and a deleted instance frees its address', async () => {
-    for (const name of ['filler-1', 'filler-2']) {
+    for (const name of ['filler-1', 'filler-2', 'filler-3', 'filler-4']) {
       const id = await newInstance(name);
-      await repo.allocateAddresses(id, 'local', POOL, [`${id}-0`], [GATEWAY]);
+      await repo.allocateAddresses(id, 'local', POOL, node0(id), [GATEWAY]);
     }
     const full = await newInstance('one-too-many');
-    const error = await repo.allocateAddresses(full, 'local', POOL, [`${full}-0`], [GATEWAY]).catch((e: unknown) => e);
+    const error = await repo.allocateAddresses(full, 'local', POOL, node0(full), [GATEWAY]).catch((e: unknown) => e);
     expect(String(error)).toMatch(/no free address left in 10\.99\.0\.0\/28/);
 
     const [victim] = await database.db.select().from(schema.instances).where(eq(schema.instances.name, 'keeps'));
-    const freed = (victim!.nodes as { private_ip: string }[])[0]!.private_ip;
+    const freed = (await repo.listAddresses(victim!.id))[0]!.address;
     await repo.updateInstance(victim!.id, { status: 'deleted', nodes: [] });
-    const [node] = await repo.allocateAddresses(full, 'local', POOL, [`${full}-0`], [GATEWAY]);
-    expect(node!.private_ip).toBe(freed);
+    const [node] = await repo.allocateAddresses(full, 'local', POOL, node0(full), [GATEWAY]);
+    expect(node!.address).toBe(freed);
   });
 
   it('a benchmark client holds its address against VMs until released, and keeps it on a retry', async () => {
     const pool = '10.99.1.0/29';
     const gateway = '10.99.1.1';
     const instance = await newInstance('benchmarked');
-    await repo.allocateAddresses(instance, 'local', pool, [`${instance}-0`], [gateway]);
+    await repo.allocateAddresses(instance, 'local', pool, node0(instance), [gateway]);
     const [run] = await database.db
       .insert(schema.benchmarks)
       .values({ instanceId: instance, instanceType: 'kv.standard.small', tool: 'basalt-bench', workload: 'custom' })
@@ -94,13 +109,13 @@ describe('address allocation', () => {
     expect(client).toBe('10.99.1.3');
     expect(await repo.allocateClientAddress(run!.id, 'local', pool, 'bb-test', [gateway])).toBe(client);
     const next = await newInstance('beside-client');
-    const [node] = await repo.allocateAddresses(next, 'local', pool, [`${next}-0`], [gateway]);
-    expect(node!.private_ip).toBe('10.99.1.4');
+    const [node] = await repo.allocateAddresses(next, 'local', pool, node0(next), [gateway]);
+    expect(node!.address).toBe('10.99.1.4');
     expect((await repo.listBenchmarkClients()).find((c) => c.id === run!.id)).toMatchObject({ namespace: 'bb-test', status: 'pending' });
     await repo.releaseClientAddress(run!.id);
     await repo.updateInstance(next, { status: 'deleted', nodes: [] });
     const again = await newInstance('after-client');
-    const [freed] = await repo.allocateAddresses(again, 'local', pool, [`${again}-0`], [gateway]);
-    expect(freed!.private_ip).toBe('10.99.1.3');
+    const [freed] = await repo.allocateAddresses(again, 'local', pool, node0(again), [gateway]);
+    expect(freed!.address).toBe('10.99.1.3');
   });
 });

@@ -1,7 +1,7 @@
 // The region's address pool as a network: the first host address is the gateway (the
 // host's side of the bridge), the rest are handed to nodes by the control plane.
-import { hostAddresses } from '@basalt/db';
-import { cidrContains } from '@basalt/api-client/rules';
+import { hostAddresses, type AddressAllocation, type InstanceRow } from '@basalt/db';
+import { cidrContains, nodeCountOf } from '@basalt/api-client/rules';
 
 // One CIDR parser for API, console and worker: @basalt/api-client/rules.
 export { cidrContains };
@@ -21,6 +21,16 @@ export function poolNetwork(cidr: string): PoolNetwork {
 /** Node names of an instance: `<instance id>-<index>`. */
 export function nodeNames(instanceId: string, count: number): string[] {
   return Array.from({ length: count }, (_, index) => `${instanceId}-${index}`);
+}
+
+/**
+ * The pool addresses an instance holds: one per node VM (the primary and its replicas) and,
+ * for `standard`, the floating addresses of its primary and read-only endpoints.
+ */
+export function wantedAddresses(instance: Pick<InstanceRow, 'id' | 'architecture' | 'replicas'>): Pick<AddressAllocation, 'name' | 'kind'>[] {
+  const nodes = nodeNames(instance.id, nodeCountOf(instance)).map((name) => ({ name, kind: 'node' as const }));
+  if (instance.architecture !== 'standard') return nodes;
+  return [...nodes, { name: 'primary', kind: 'primary_endpoint' }, { name: 'readonly', kind: 'readonly_endpoint' }];
 }
 
 /** An empty allowlist lets everyone in, as the engine reads it. */

@@ -2,7 +2,7 @@
 // state in the instance's workspace, nodes read back from the outputs.
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { InstanceRow, RegionRow } from '@basalt/db';
+import type { InstanceNode, InstanceRow, RegionRow } from '@basalt/db';
 import type { JobContext } from './context.js';
 import type { OperationRun } from './operation.js';
 import { StepError } from './errors.js';
@@ -21,15 +21,8 @@ import {
   type TerraformMessage,
 } from './terraform/terraform.js';
 
-export interface Node {
-  name: string;
-  /** The address the control plane allocated from the region's pool (IPAM reads it). */
-  allocated_ip: string;
-  private_ip: string;
-  public_ip: string;
-  ssh_user: string;
-  data_dir: string;
-}
+/** A node as the stack and the engine role see it (its role and status are the row's business). */
+export type Node = InstanceNode;
 
 const RETRY = { attempts: 6, baseDelayMs: 500 };
 
@@ -123,8 +116,17 @@ export async function applyStack(
   if (!Array.isArray(nodes) || nodes.length !== addresses.length) {
     throw new StepError('terraform_apply', `the stack returned ${JSON.stringify(nodes)} instead of ${addresses.length} nodes`);
   }
-  // A process VM listens on a loopback twin of its address: keep the pool address too.
-  return (nodes as Omit<Node, 'allocated_ip'>[]).map((node, index) => ({ ...node, allocated_ip: addresses[index]! }));
+  // A process VM listens on a loopback twin of its address: keep the pool address too. A node
+  // keeps the role the row gives it (a failover may have made another node the primary); a
+  // new one is the primary if it is the first, else a replica.
+  const recorded = new Map(instance.nodes.map((node) => [node.name, node]));
+  return (nodes as Pick<Node, 'name' | 'private_ip' | 'public_ip' | 'ssh_user' | 'data_dir'>[]).map((node, index) => ({
+    ...node,
+    allocated_ip: addresses[index]!,
+    role: recorded.get(node.name)?.role ?? (index === 0 ? 'primary' : 'replica'),
+    status: recorded.get(node.name)?.status ?? 'creating',
+    lag_bytes: null,
+  }));
 }
 
 export async function destroyStack(

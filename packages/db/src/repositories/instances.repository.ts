@@ -45,11 +45,15 @@ export interface InstanceTextRow {
   region: string;
   engine_version: string;
   disk_gib: number;
+  architecture: InstanceRow['architecture'];
+  replicas: number;
   status: InstanceRow['status'];
   health: InstanceRow['health'];
   health_reason: string | null;
   fault: string | null;
+  /** Each endpoint with the fields the API declares (EndpointDto) only. */
   endpoints: string;
+  /** Each node with the fields the API declares (NodeDto) only: never its SSH user or data directory. */
   nodes: string;
   tls_enabled: boolean;
   deletion_protection: boolean;
@@ -65,8 +69,15 @@ export interface InstanceTextRow {
 }
 
 const dialect = new PgDialect();
-const TEXT_COLUMNS = sql`id, project_id, name, instance_type, region, engine_version, disk_gib, status, health,
-  health_reason, fault::text AS fault, endpoints::text AS endpoints, nodes::text AS nodes, tls_enabled, deletion_protection,
+// The declared fields of each node and endpoint, in the DTOs' order (instance-topology.ts).
+const NODES_TEXT = sql.raw(`(SELECT coalesce(jsonb_agg(jsonb_build_object('name', n->'name', 'private_ip', n->'private_ip',
+  'role', n->'role', 'status', n->'status', 'lag_bytes', n->'lag_bytes') ORDER BY ord), '[]'::jsonb)
+  FROM jsonb_array_elements(CASE WHEN jsonb_typeof(nodes) = 'array' THEN nodes ELSE '[]'::jsonb END) WITH ORDINALITY AS e(n, ord))::text`);
+const ENDPOINTS_TEXT = sql.raw(`(SELECT coalesce(jsonb_agg(jsonb_strip_nulls(jsonb_build_object('role', p->'role', 'type', p->'type', 'host', p->'host',
+  'port', p->'port', 'tls', p->'tls', 'ca_certificate', p->'ca_certificate')) ORDER BY ord), '[]'::jsonb)
+  FROM jsonb_array_elements(CASE WHEN jsonb_typeof(endpoints) = 'array' THEN endpoints ELSE '[]'::jsonb END) WITH ORDINALITY AS e(p, ord))::text`);
+const TEXT_COLUMNS = sql`id, project_id, name, instance_type, region, engine_version, disk_gib, architecture, replicas, status, health,
+  health_reason, fault::text AS fault, ${ENDPOINTS_TEXT} AS endpoints, ${NODES_TEXT} AS nodes, tls_enabled, deletion_protection,
   tags::text AS tags, parameters::text AS parameters, current_operation_id,
   ${isoText(instances.createdAt)} AS created_at, ${isoText(instances.updatedAt)} AS updated_at`;
 
@@ -144,7 +155,7 @@ export class InstancesRepository {
   }
 
   /**
-   * What the project's live instances take, by their types: count, vCPU, memory. `exceptId`
+   * What the project's live instances take, by their types and node counts: count, vCPU, memory. `exceptId`
    * leaves one out (the instance a resize replaces). Inside a transaction, `lock` first
    * serialises checks of one project, so two creates cannot both take the last room.
    */
@@ -153,8 +164,9 @@ export class InstancesRepository {
     const [row] = await this.db
       .select({
         instances: sql<number>`count(*)::int`,
-        vcpu: sql<number>`coalesce(sum(${instanceTypes.vcpu}), 0)::float8`,
-        memory_gib: sql<number>`coalesce(sum(${instanceTypes.memoryGib}), 0)::float8`,
+        // Every node takes its type's size: the primary and each replica.
+        vcpu: sql<number>`coalesce(sum(${instanceTypes.vcpu} * (1 + ${instances.replicas})), 0)::float8`,
+        memory_gib: sql<number>`coalesce(sum(${instanceTypes.memoryGib} * (1 + ${instances.replicas})), 0)::float8`,
       })
       .from(instances)
       .innerJoin(instanceTypes, eq(instanceTypes.id, instances.instanceType))

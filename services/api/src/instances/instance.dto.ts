@@ -15,7 +15,8 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
-import { DB_PASSWORD, INSTANCE_NAME } from '@basalt/api-client/rules';
+import { ARCHITECTURES, DB_PASSWORD, INSTANCE_NAME, NODE_ROLES, REPLICAS_MAX, REPLICAS_MIN, REPLICATION_MODES } from '@basalt/api-client/rules';
+import { ENDPOINT_ROLES, NODE_STATUSES } from '@basalt/db';
 import { IsTags } from '../common/validators.js';
 import { OperationDto } from '../operations/operation.dto.js';
 import { AllowlistEntryInputDto, MAX_ALLOWLIST_ENTRIES } from './allowlist.dto.js';
@@ -48,6 +49,15 @@ export class InstanceParametersDto {
   @Min(0)
   @Max(86400)
   timeout?: number;
+
+  @ApiProperty({
+    required: false,
+    enum: REPLICATION_MODES,
+    description: '`standard` instances only (default `sync`). `sync`: a write is acknowledged once a replica holds it, so a failover loses no acknowledged write; `async`: acknowledged at once, a failover may lose what the replicas had not received yet (see nodes[].lag_bytes)',
+  })
+  @IsOptional()
+  @IsIn(REPLICATION_MODES)
+  replication_mode?: (typeof REPLICATION_MODES)[number];
 }
 
 const nameProperty = { minLength: 1, maxLength: 63, pattern: INSTANCE_NAME.source, example: 'sessions-cache' };
@@ -74,6 +84,23 @@ export class CreateInstanceDto {
   @IsOptional()
   @IsIn(ENGINE_VERSIONS)
   engine_version?: (typeof ENGINE_VERSIONS)[number];
+
+  @ApiProperty({
+    required: false,
+    enum: ARCHITECTURES,
+    default: 'standalone',
+    description: '`standalone`: one node. `standard`: a primary and `replicas` replicas on separate VMs, with automatic failover; the primary endpoint follows the primary',
+  })
+  @IsOptional()
+  @IsIn(ARCHITECTURES)
+  architecture?: (typeof ARCHITECTURES)[number];
+
+  @ApiProperty({ required: false, minimum: REPLICAS_MIN, maximum: REPLICAS_MAX, description: '`standard` only (default 1). Each replica is a VM of the same instance type and counts against the quota' })
+  @IsOptional()
+  @IsInt()
+  @Min(REPLICAS_MIN)
+  @Max(REPLICAS_MAX)
+  replicas?: number;
 
   @ApiProperty({ required: false, minimum: 1, maximum: 100000, description: "Defaults to the type's minimum" })
   @IsOptional()
@@ -156,6 +183,8 @@ export class UpdateInstanceDto {
 }
 
 export class EndpointDto {
+  @ApiProperty({ enum: ENDPOINT_ROLES, description: '`primary`: reads and writes, follows the primary on failover; `readonly`: a replica' })
+  role: (typeof ENDPOINT_ROLES)[number];
   @ApiProperty({ enum: ['private', 'public'] }) type: 'private' | 'public';
   @ApiProperty() host: string;
   @ApiProperty() port: number;
@@ -165,10 +194,12 @@ export class EndpointDto {
 }
 
 export class NodeDto {
-  @ApiProperty({ example: 'node-0' }) name: string;
-  @ApiProperty({ required: false, example: '10.77.0.2' }) private_ip?: string;
-  @ApiProperty({ required: false, example: 'primary' }) role?: string;
-  @ApiProperty({ required: false }) status?: string;
+  @ApiProperty({ example: '5f0c…-0' }) name: string;
+  @ApiProperty({ example: '10.77.0.2' }) private_ip: string;
+  @ApiProperty({ enum: NODE_ROLES }) role: (typeof NODE_ROLES)[number];
+  @ApiProperty({ enum: NODE_STATUSES }) status: (typeof NODE_STATUSES)[number];
+  @ApiProperty({ nullable: true, type: Number, description: "Bytes of the primary's replication stream this replica has not received yet; null for the primary or when unknown" })
+  lag_bytes: number | null;
 }
 
 export class FaultDto {
@@ -188,6 +219,8 @@ export class InstanceDto {
   @ApiProperty() region: string;
   @ApiProperty() engine_version: string;
   @ApiProperty() disk_gib: number;
+  @ApiProperty({ enum: ARCHITECTURES }) architecture: (typeof ARCHITECTURES)[number];
+  @ApiProperty({ description: 'Replicas beside the primary (0 for standalone)' }) replicas: number;
   @ApiProperty({ enum: INSTANCE_STATUSES }) status: (typeof INSTANCE_STATUSES)[number];
   @ApiProperty({ enum: INSTANCE_HEALTH, nullable: true }) health: (typeof INSTANCE_HEALTH)[number] | null;
   @ApiProperty({ nullable: true, type: String, description: 'Why health is not healthy, as the health monitor found it; null when healthy' })

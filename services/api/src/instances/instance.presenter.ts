@@ -9,9 +9,10 @@ const str = JSON.stringify;
 // a fifth of the presenter's time went to JSON.stringify on them.
 const plain = (value: string | null) => (value === null ? 'null' : `"${value}"`);
 
-/** redis[s]://user:********@host:port for the first private endpoint, else the first; IPv6 in brackets. */
+/** redis[s]://user:********@host:port for the primary endpoint (private first); IPv6 in brackets. */
 export function connectionUri(endpoints: EndpointDto[], username = 'default'): string | null {
-  const endpoint = endpoints.find((e) => e.type === 'private') ?? endpoints[0];
+  const primary = endpoints.filter((e) => e.role === 'primary');
+  const endpoint = primary.find((e) => e.type === 'private') ?? primary[0];
   if (!endpoint) return null;
   const host = endpoint.host.includes(':') ? `[${endpoint.host}]` : endpoint.host;
   return `${endpoint.tls ? 'rediss' : 'redis'}://${username}:********@${host}:${endpoint.port}`;
@@ -25,6 +26,7 @@ export function instanceJson(row: InstanceTextRow): string {
   return (
     `{"id":${plain(row.id)},"project_id":${plain(row.project_id)},"name":${str(row.name)},"instance_type":${str(row.instance_type)},` +
     `"region":${str(row.region)},"engine_version":${str(row.engine_version)},"disk_gib":${Number(row.disk_gib)},` +
+    `"architecture":${plain(row.architecture)},"replicas":${Number(row.replicas)},` +
     `"status":${plain(row.status)},"health":${plain(row.health)},"health_reason":${str(row.health_reason)},"fault":${row.fault ?? 'null'},"endpoints":${endpoints},` +
     `"connection_uri":${str(uri)},"nodes":${nodes},"tls_enabled":${row.tls_enabled === true},` +
     `"deletion_protection":${row.deletion_protection === true},"tags":${row.tags.startsWith('{') ? row.tags : '{}'},` +

@@ -25,6 +25,7 @@ import { OperationStarter } from '../operations/operation-starter.service.js';
 import { toOperationDto } from '../operations/operation.dto.js';
 import { normaliseAllowlist } from './allowlist.rules.js';
 import { requireQuotaRoom } from './quota.js';
+import { nodeCountOf, parseTopology, type Topology } from '@basalt/api-client/rules';
 import { instanceJson, toInstanceDto } from './instance.presenter.js';
 import type {
   CreatedInstanceDto,
@@ -90,6 +91,7 @@ export class InstanceService {
       throw new Invalid(`disk_gib must be between ${type.diskGibMin} and ${type.diskGibMax} for ${type.id}`, [{ field: 'disk_gib', problems: ['out of range'] }]);
     }
     this.checkMaxClients(body.parameters?.maxclients, type.maxConnections);
+    const topology = topologyOf(body);
     const allowlist = normaliseAllowlist(body.allowlist ?? []);
     if (await this.instances.nameTaken(projectId, body.name)) throw new Conflict(`An instance named ${body.name} exists in this project`, 'duplicate_name');
     const password = body.password ?? generatePassword();
@@ -97,7 +99,7 @@ export class InstanceService {
     try {
       const { instance, operation } = await inTransaction(this.database.pool, async (db, executor) => {
         const instances = new InstancesRepository(db);
-        await requireQuotaRoom(instances, this.config.quota, projectId, type);
+        await requireQuotaRoom(instances, this.config.quota, projectId, type, nodeCountOf(topology));
         let instance = await instances.insert({
           projectId,
           name: body.name,
@@ -109,7 +111,9 @@ export class InstanceService {
           tlsEnabled: body.tls_enabled ?? false,
           deletionProtection: body.deletion_protection ?? false,
           tags: body.tags ?? {},
-          parameters: { ...(body.parameters ?? {}) },
+          architecture: topology.architecture,
+          replicas: topology.replicas,
+          parameters: { ...(body.parameters ?? {}), ...(topology.replication_mode ? { replication_mode: topology.replication_mode } : {}) },
         });
         await new InstanceUsersRepository(db).insert({
           instanceId: instance.id,
@@ -123,7 +127,7 @@ export class InstanceService {
           instanceId: instance.id,
           type: 'create',
           createdBy: auth.user.id,
-          params: { instance_type: type.id, region: region.id, disk_gib: diskGib },
+          params: { instance_type: type.id, region: region.id, disk_gib: diskGib, architecture: topology.architecture, replicas: topology.replicas },
         });
         instance = (await instances.update(projectId, instance.id, { currentOperationId: operation.id }))!;
         await enqueue(this.boss, 'provision', { instance_id: instance.id, operation_id: operation.id }, executor);
@@ -196,6 +200,10 @@ export class InstanceService {
       changes.disk_gib = { from: instance.diskGib, to: body.disk_gib };
     }
     const parameters = { ...(instance.parameters as Record<string, unknown>) };
+    if (body.parameters?.replication_mode !== undefined) {
+      // The same rule as on create: only a standard instance replicates.
+      topologyOf({ architecture: instance.architecture, replicas: instance.replicas || undefined, parameters: body.parameters });
+    }
     if (body.parameters) {
       const given = Object.fromEntries(Object.entries(body.parameters).filter(([, v]) => v !== undefined));
       const changed = Object.fromEntries(Object.entries(given).filter(([k, v]) => parameters[k] !== v));
@@ -239,7 +247,9 @@ export class InstanceService {
         job,
         before: async (db) => {
           const instances = new InstancesRepository(db);
-          if (targetType && targetType.id !== instance.instanceType) await requireQuotaRoom(instances, this.config.quota, projectId, targetType, instance.id);
+          if (targetType && targetType.id !== instance.instanceType) {
+            await requireQuotaRoom(instances, this.config.quota, projectId, targetType, nodeCountOf(instance), instance.id);
+          }
           if (Object.keys(metadata).length) await instances.update(projectId, instance.id, metadata);
         },
       });
@@ -280,4 +290,14 @@ export class InstanceService {
       throw new Invalid(`parameters.maxclients must be at most ${limit} for this instance type`, [{ field: 'parameters.maxclients', problems: ['too large'] }]);
     }
   }
+}
+
+/** The architecture, replicas and replication mode asked for (@basalt/api-client/rules), else 400. */
+function topologyOf(body: Pick<CreateInstanceDto, 'architecture' | 'replicas' | 'parameters'>): Topology {
+  const parsed = parseTopology({ architecture: body.architecture, replicas: body.replicas, replication_mode: body.parameters?.replication_mode });
+  if ('topology' in parsed) return parsed.topology;
+  throw new Invalid(
+    parsed.problems.map((p) => `${p.field} ${p.problem}`).join('; '),
+    parsed.problems.map((p) => ({ field: p.field, problems: [p.problem] })),
+  );
 }

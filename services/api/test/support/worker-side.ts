@@ -19,8 +19,10 @@ export function markRunning(api: RunningApi, instanceId: string, operationId: st
     await repo.updateInstance(instanceId, {
       status: 'running',
       health: 'healthy',
-      endpoints: [{ type: 'private', host: '10.77.0.2', port: 6379, tls: false }],
-      nodes: [{ name: 'node-0', private_ip: '10.77.0.2' }],
+      endpoints: [{ role: 'primary', type: 'private', host: '10.77.0.2', port: 6379, tls: false, node: 'node-0' }],
+      nodes: [
+        { name: 'node-0', role: 'primary', status: 'running', lag_bytes: null, allocated_ip: '10.77.0.2', private_ip: '10.77.0.2', public_ip: '10.77.0.2', ssh_user: 'root', data_dir: '/var/lib/basalt' },
+      ],
     });
   });
 }

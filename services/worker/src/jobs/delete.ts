@@ -1,5 +1,5 @@
 // delete: `terraform destroy` removes the VMs and their state, the workspace goes, and
-// the instance becomes `deleted`, which gives its addresses back to the region's pool.
+// the instance becomes `deleted` and gives its addresses back to the region's pool.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { DeleteJob } from '@basalt/db';
@@ -7,7 +7,7 @@ import type { JobContext } from '../context.js';
 import { runOperation, type Outcome } from './run-operation.js';
 import { destroyStack } from '../stack.js';
 import { vmSizeOf } from '../engine-settings.js';
-import { poolAddresses, recordedNodes } from './nodes.js';
+import { poolAddresses } from './nodes.js';
 
 export function deleteInstance(ctx: JobContext, payload: DeleteJob): Promise<Outcome> {
   return runOperation(ctx, payload, {
@@ -15,7 +15,7 @@ export function deleteInstance(ctx: JobContext, payload: DeleteJob): Promise<Out
     failureStatus: 'error',
     work: async ({ instance, region, type, run }) => {
       await ctx.repo.updateInstance(instance.id, { status: 'deleting', fault: null });
-      const addresses = poolAddresses(recordedNodes(instance));
+      const addresses = await poolAddresses(ctx, instance.id);
       if (addresses.length > 0) {
         await destroyStack(ctx, run, instance, region, vmSizeOf(type), addresses);
       } else {
@@ -32,6 +32,7 @@ export function deleteInstance(ctx: JobContext, payload: DeleteJob): Promise<Out
         nodes: [],
         endpoints: [],
       });
+      await ctx.repo.releaseAddresses(instance.id);
     },
   });
 }

@@ -25,7 +25,8 @@ export function modify(ctx: JobContext, payload: ModifyJob): Promise<Outcome> {
       if (!type) throw new StepError('load', `instance type ${target.instance_type} does not exist`);
       // The instance as it will be: what Terraform sizes and Ansible configures.
       const desired: InstanceRow = { ...instance, instanceType: type.id, diskGib: target.disk_gib, parameters: target.parameters };
-      const addresses = poolAddresses(requireNodes(instance, 'load'));
+      requireNodes(instance, 'load');
+      const addresses = await poolAddresses(ctx, instance.id);
       await run.event('modify', null, `changes: ${JSON.stringify(payload.changes ?? {})}`);
       const nodes = await applyStack(ctx, run, desired, region, vmSizeOf(type), addresses);
       await ctx.repo.updateInstance(instance.id, {

@@ -1,6 +1,8 @@
-// The nodes an instance holds, as the last successful apply recorded them.
+// The nodes an instance holds, as the last successful apply recorded them, and the pool
+// addresses it holds (address_allocations).
 import type { InstanceRow } from '@basalt/db';
 import type { Node } from '../stack.js';
+import type { JobContext } from '../context.js';
 import { StepError } from '../errors.js';
 
 export function recordedNodes(instance: InstanceRow): Node[] {
@@ -8,9 +10,18 @@ export function recordedNodes(instance: InstanceRow): Node[] {
   return nodes.filter((n): n is Node => typeof n?.private_ip === 'string' && typeof n?.name === 'string');
 }
 
-/** The pool addresses an instance holds, to hand to Terraform again. */
-export function poolAddresses(nodes: Node[]): string[] {
-  return nodes.map((node) => node.allocated_ip ?? node.private_ip);
+/** The pool addresses of the instance's node VMs in node order, to hand to Terraform again. */
+export async function poolAddresses(ctx: JobContext, instanceId: string): Promise<string[]> {
+  const held = await ctx.repo.listAddresses(instanceId);
+  return held
+    .filter((a) => a.kind === 'node')
+    .sort((a, b) => nodeIndex(a.name) - nodeIndex(b.name))
+    .map((a) => a.address);
+}
+
+/** `<instance id>-<index>` -> index. */
+export function nodeIndex(name: string): number {
+  return Number(name.slice(name.lastIndexOf('-') + 1));
 }
 
 export function requireNodes(instance: InstanceRow, step: string): Node[] {

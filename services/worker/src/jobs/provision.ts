@@ -1,12 +1,12 @@
 // provision: addresses from the region's pool, VMs through Terraform, the engine through
 // Ansible, then PING through the endpoint; only then `running`. Idempotent, so a retry or
 // a reconciling worker simply runs it again.
-import type { ProvisionJob } from '@basalt/db';
+import type { AddressAllocation, InstanceRow, ProvisionJob } from '@basalt/db';
 import type { JobContext } from '../context.js';
 import { runOperation, type Outcome } from './run-operation.js';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { nodeNames, poolNetwork } from '../ipam.js';
+import { poolNetwork, wantedAddresses } from '../ipam.js';
 import { addressAnswers } from '../address-probe.js';
 import { UnroutedAddressError } from '../host-route.js';
 import { ENGINE_PORT } from '../engine-settings.js';
@@ -24,24 +24,24 @@ export const PROVISION_STEPS = ['allocate_addresses', 'terraform_init', 'terrafo
  * what neither knows (another control plane on this host), an address that already answers
  * on the bridge is skipped. That probe never leaves the host (address-probe.ts).
  */
-async function allocate(ctx: JobContext, instanceId: string, regionId: string, pool: string): Promise<string[]> {
+async function allocate(ctx: JobContext, instance: InstanceRow, regionId: string, pool: string): Promise<AddressAllocation[]> {
   const network = poolNetwork(pool);
-  const names = nodeNames(instanceId, 1);
+  const wanted = wantedAddresses(instance);
   const vmsHere = await vmAddressesOnHost(ctx.config.vmsDir);
   const skipped: string[] = [];
   for (let attempt = 0; attempt < 32; attempt++) {
-    const given = await ctx.repo.allocateAddresses(instanceId, regionId, pool, names, [network.gateway, ...skipped]);
+    const given = await ctx.repo.allocateAddresses(instance.id, regionId, pool, wanted, [network.gateway, ...skipped]);
     const taken: string[] = [];
-    for (const node of given) {
+    for (const held of given) {
       // A process VM records the loopback twin it listens on.
-      const owner = vmsHere.get(node.private_ip) ?? vmsHere.get(loopbackTwin(node.private_ip));
-      if (owner === node.name) continue;
-      if (owner !== undefined || (await answers(ctx, node.private_ip))) taken.push(node.private_ip);
+      const owner = vmsHere.get(held.address) ?? vmsHere.get(loopbackTwin(held.address));
+      if (owner === held.name) continue;
+      if (owner !== undefined || (await answers(ctx, held.address))) taken.push(held.address);
     }
-    if (taken.length === 0) return given.map((node) => node.private_ip);
-    ctx.log(`[${instanceId}] ${taken.join(', ')} already in use on this host; taking other addresses`);
+    if (taken.length === 0) return given;
+    ctx.log(`[${instance.id}] ${taken.join(', ')} already in use on this host; taking other addresses`);
     skipped.push(...taken);
-    await ctx.repo.updateInstance(instanceId, { nodes: [] });
+    await ctx.repo.releaseAddresses(instance.id, taken);
   }
   throw new StepError('allocate_addresses', `no free address found in ${pool} after skipping ${skipped.length} in use`);
 }
@@ -82,7 +82,8 @@ export function provision(ctx: JobContext, payload: ProvisionJob): Promise<Outco
       if (!(await ctx.repo.updateInstance(instance.id, { status: 'creating', fault: null }))) {
         throw new StepError('load', `instance ${instance.id} is being deleted; not provisioning it`);
       }
-      const addresses = await run.step('allocate_addresses', () => allocate(ctx, instance.id, region.id, region.addressPool));
+      const held = await run.step('allocate_addresses', () => allocate(ctx, instance, region.id, region.addressPool));
+      const addresses = held.filter((a) => a.kind === 'node').map((a) => a.address);
       const nodes = await applyStack(ctx, run, instance, region, vmSizeOf(type), addresses);
       await ctx.repo.updateInstance(instance.id, { nodes });
       await ctx.repo.updateInstance(instance.id, await deployAndCheck(ctx, run, instance, region, nodes));
