@@ -248,6 +248,12 @@ export const instanceControlCredentials = pgTable('instance_control_credentials'
     .references(() => instances.id, { onDelete: 'cascade' }),
   passwordEncrypted: text('password_encrypted').notNull(),
   nextPasswordEncrypted: text('next_password_encrypted'),
+  /**
+   * The password a replica of a `standard` instance logs in to its primary with (user
+   * basalt:replication), sealed; made by the worker on the first deploy, never rotated with
+   * the control password (a replica's link would drop).
+   */
+  replicationPasswordEncrypted: text('replication_password_encrypted'),
   updatedAt: updatedAt(),
 });
 

@@ -48,4 +48,13 @@ describe('control credentials', () => {
     await repo.promote(instanceId, rotating.next!);
     expect(await repo.prepare(instanceId)).toEqual({ current: rotating.next });
   });
+
+  it('make a replication password once, sealed, and keep it across control rotations', async () => {
+    const replication = await repo.replicationPassword(instanceId);
+    expect(replication).toMatch(/^[A-Za-z0-9]{32}$/);
+    await repo.prepare(instanceId, 0);
+    expect(await repo.replicationPassword(instanceId)).toBe(replication);
+    const [row] = await database.db.select().from(schema.instanceControlCredentials);
+    expect(JSON.stringify(row)).not.toContain(replication);
+  });
 });

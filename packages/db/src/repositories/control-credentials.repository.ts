@@ -52,4 +52,19 @@ export class ControlCredentialsRepository {
       .set({ passwordEncrypted: encryptSecret(this.masterKey, next), nextPasswordEncrypted: null, updatedAt: sql`now()` })
       .where(eq(instanceControlCredentials.instanceId, instanceId));
   }
+
+  /**
+   * The password of the instance's replication user (replicas log in to their primary with
+   * it); made and sealed on first use, the same ever after.
+   */
+  async replicationPassword(instanceId: string): Promise<string> {
+    await this.prepare(instanceId);
+    await this.db
+      .update(instanceControlCredentials)
+      .set({ replicationPasswordEncrypted: encryptSecret(this.masterKey, generatePassword(32)) })
+      .where(sql`${instanceControlCredentials.instanceId} = ${instanceId} and ${instanceControlCredentials.replicationPasswordEncrypted} is null`);
+    const [row] = await this.db.select().from(instanceControlCredentials).where(eq(instanceControlCredentials.instanceId, instanceId));
+    if (!row?.replicationPasswordEncrypted) throw new Error(`instance ${instanceId} has no control credentials (deleted meanwhile?)`);
+    return decryptSecret(this.masterKey, row.replicationPasswordEncrypted);
+  }
 }

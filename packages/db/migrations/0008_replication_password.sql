@@ -1,0 +1,1 @@
+ALTER TABLE "instance_control_credentials" ADD COLUMN "replication_password_encrypted" text;
