@@ -3,7 +3,9 @@
 //! `GET /healthz` is 200 while the store takes writes and 503 once the log has failed.
 //!
 //! A deliberately small HTTP/1.1 server: one request per connection, a bounded head, no body;
-//! the customer's IP allowlist does not apply here (the port is for the operator).
+//! the customer's IP allowlist does not apply here (the port is for the operator). With
+//! `admin-token-sha256` set, `/metrics` answers 401 unless `Authorization: Bearer <token>`
+//! hashes to it (the port then listens on the node's network, where a customer may be too).
 
 use crate::prometheus;
 use crate::security::Security;
@@ -66,6 +68,9 @@ async fn handle(mut stream: TcpStream, shared: &Shared, security: &Security) {
         return;
     }
     match path {
+        "/metrics" if !authorized(&head, shared) => {
+            let _ = respond(&mut stream, 401, "text/plain", b"unauthorized\n", head_only).await;
+        }
         "/metrics" => {
             let body = prometheus::render(shared, security);
             let _ = respond(&mut stream, 200, "text/plain; version=0.0.4; charset=utf-8", body.as_bytes(), head_only).await;
@@ -85,10 +90,29 @@ async fn handle(mut stream: TcpStream, shared: &Shared, security: &Security) {
     }
 }
 
+/// Whether the request carries the bearer token whose hash the config holds (or none is asked).
+fn authorized(head: &[u8], shared: &Shared) -> bool {
+    let Some(expected) = shared.config().security.admin_token_sha256.clone() else {
+        return true;
+    };
+    let head = String::from_utf8_lossy(head);
+    head.lines().skip(1).any(|line| {
+        let Some((name, value)) = line.split_once(':') else {
+            return false;
+        };
+        let value = value.trim();
+        name.trim().eq_ignore_ascii_case("authorization")
+            && value.len() > 7
+            && value[..7].eq_ignore_ascii_case("bearer ")
+            && crate::acl::hash::same_hash(&crate::acl::hash::hash_password(value[7..].trim().as_bytes()), &expected)
+    })
+}
+
 async fn respond(stream: &mut TcpStream, status: u16, content_type: &str, body: &[u8], head_only: bool) -> std::io::Result<()> {
     let reason = match status {
         200 => "OK",
         400 => "Bad Request",
+        401 => "Unauthorized",
         404 => "Not Found",
         405 => "Method Not Allowed",
         _ => "Service Unavailable",

@@ -29,6 +29,9 @@ pub struct Config {
     pub databases: usize,
     /// `lua-time-limit`: ms a script runs before other commands answer BUSY (CONFIG SET).
     pub lua_time_limit_ms: u64,
+    /// `slowlog-log-slower-than` (µs; negative: off) and `slowlog-max-len` (CONFIG SET too).
+    pub slowlog_log_slower_than_us: i64,
+    pub slowlog_max_len: u64,
     /// What OBJECT ENCODING reports (CONFIG SET at run time).
     pub encodings: crate::encoding::Thresholds,
     /// The file the settings were read from, if any (`INFO server` reports it).
@@ -48,6 +51,8 @@ impl Default for Config {
             threads: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
             databases: 16,
             lua_time_limit_ms: crate::scripting::BUSY_AFTER_MS,
+            slowlog_log_slower_than_us: crate::slowlog::DEFAULT_SLOWER_THAN_US,
+            slowlog_max_len: crate::slowlog::DEFAULT_MAX_LEN,
             encodings: Default::default(),
             config_file: None,
             security: Default::default(),
@@ -77,6 +82,10 @@ struct FileConfig {
     maxmemory: Option<MemoryValue>,
     threads: Option<usize>,
     databases: Option<usize>,
+    #[serde(rename = "slowlog-log-slower-than")]
+    slowlog_log_slower_than: Option<i64>,
+    #[serde(rename = "slowlog-max-len")]
+    slowlog_max_len: Option<u64>,
     security: Option<toml::Table>,
 }
 
@@ -196,6 +205,12 @@ impl Config {
         if let Some(databases) = file.databases {
             self.databases = parse_databases(&databases.to_string())?;
         }
+        if let Some(us) = file.slowlog_log_slower_than {
+            self.slowlog_log_slower_than_us = us;
+        }
+        if let Some(len) = file.slowlog_max_len {
+            self.slowlog_max_len = len;
+        }
         if let Some(table) = &file.security {
             self.security.apply_table(table).map_err(|e| ConfigError(format!("config file {}: {e}", path.display())))?;
         }
@@ -217,6 +232,14 @@ impl Config {
             }
             "threads" => self.threads = parse_threads(value)?,
             "databases" => self.databases = parse_databases(value)?,
+            "slowlog-log-slower-than" => {
+                self.slowlog_log_slower_than_us =
+                    value.parse().map_err(|_| ConfigError(format!("slowlog-log-slower-than must be an integer, not {value:?}")))?
+            }
+            "slowlog-max-len" => {
+                self.slowlog_max_len =
+                    value.parse().map_err(|_| ConfigError(format!("slowlog-max-len must be a non-negative integer, not {value:?}")))?
+            }
             other => {
                 if !self.security.apply(other, value).map_err(ConfigError)? {
                     return Err(ConfigError(format!("unknown option --{other}\n{USAGE}")));

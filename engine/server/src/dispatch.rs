@@ -194,7 +194,12 @@ pub fn run(
     }
     local.record_call(index, usec, failed);
     if let Some(security) = shared.security.get() {
-        security.metrics.observe_resp(index, usec);
+        security.metrics.observe_resp(index, usec, spec.flags);
+    }
+    if shared.slowlog.is_slow(usec) {
+        let all: Vec<&[u8]> = args.iter().collect();
+        let name = session.handle.meta.lock().unwrap_or_else(|e| e.into_inner()).name.clone().unwrap_or_default();
+        shared.slowlog.record(&all, usec, session.handle.addr.to_string(), name);
     }
     Outcome { lsn, read: spec.flags & flag::READONLY != 0 }
 }

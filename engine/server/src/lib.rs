@@ -27,6 +27,7 @@
 //!   `memcache/` (memcached text protocol), `admin_http.rs` + `prometheus.rs` + `metrics.rs`
 //!   (`/metrics`, `/healthz`), `log.rs` (JSON log lines), `security.rs` + `security_config.rs`
 //!   (settings, CONFIG/INFO entries) and `launch.rs`, which starts all of it around `Server`.
+//! - `slowlog.rs`  — SLOWLOG: commands slower than `slowlog-log-slower-than`, arguments cut.
 //! - `error.rs`    — `CmdError`, the error enum of the command layer, worded as Redis.
 
 pub mod acl;
@@ -59,6 +60,7 @@ pub mod resp;
 pub mod scripting;
 pub mod secure_listener;
 pub mod security;
+pub mod slowlog;
 pub mod security_config;
 pub mod server;
 pub mod settings;

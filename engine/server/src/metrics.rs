@@ -50,11 +50,31 @@ impl Histogram {
     }
 }
 
-/// Histograms of the RESP commands (by registry index) and of the memcached commands.
+/// Histograms of the RESP commands (by registry index), of the memcached commands, and of
+/// every command by class (what a chart of read and write latency needs: one series each).
 pub struct Metrics {
     pub resp: Vec<Histogram>,
     pub memcache: Vec<Histogram>,
+    pub classes: [Histogram; CLASSES.len()],
 }
+
+/// Command classes, in the order of `Metrics::classes`: `read` (table flag `readonly`, memcached
+/// get/gets), `write` (flag `write`, memcached storage commands), `other` (the rest).
+pub const CLASSES: [&str; 3] = ["read", "write", "other"];
+
+fn class_of(flags: u32) -> usize {
+    if flags & crate::table::flag::READONLY != 0 {
+        0
+    } else if flags & crate::table::flag::WRITE != 0 {
+        1
+    } else {
+        2
+    }
+}
+
+/// The memcached commands that read (the others before `flush_all` write).
+const MEMCACHE_READS: &[&str] = &["get", "gets"];
+const MEMCACHE_WRITES: &[&str] = &["gat", "gats", "set", "add", "replace", "append", "prepend", "cas", "delete", "incr", "decr", "touch", "flush_all"];
 
 /// The memcached commands, in the order of `Metrics::memcache`.
 pub const MEMCACHE_COMMANDS: &[&str] = &[
@@ -67,20 +87,31 @@ impl Default for Metrics {
         Metrics {
             resp: (0..registry().entries.len()).map(|_| Histogram::default()).collect(),
             memcache: MEMCACHE_COMMANDS.iter().map(|_| Histogram::default()).collect(),
+            classes: std::array::from_fn(|_| Histogram::default()),
         }
     }
 }
 
 impl Metrics {
-    pub fn observe_resp(&self, index: usize, us: u64) {
+    /// One RESP command of table flags `flags` that ran `us` microseconds.
+    pub fn observe_resp(&self, index: usize, us: u64, flags: u32) {
         if let Some(h) = self.resp.get(index) {
             h.observe(us);
         }
+        self.classes[class_of(flags)].observe(us);
     }
 
     pub fn observe_memcache(&self, command: &str, us: u64) {
         if let Some(i) = MEMCACHE_COMMANDS.iter().position(|c| *c == command) {
             self.memcache[i].observe(us);
         }
+        let class = if MEMCACHE_READS.contains(&command) {
+            0
+        } else if MEMCACHE_WRITES.contains(&command) {
+            1
+        } else {
+            2
+        };
+        self.classes[class].observe(us);
     }
 }

@@ -3,7 +3,7 @@
 //! value cache's hit ratio. Names follow Prometheus conventions (`_total` counters, base
 //! units: seconds and bytes).
 
-use crate::metrics::{Histogram, BUCKETS_US, MEMCACHE_COMMANDS};
+use crate::metrics::{Histogram, BUCKETS_US, CLASSES, MEMCACHE_COMMANDS};
 use crate::registry::registry;
 use crate::security::Security;
 use crate::server::Shared;
@@ -108,6 +108,10 @@ pub fn render(shared: &Shared, security: &Security) -> String {
             out.histogram("basalt_command_duration_seconds", &format!("command=\"{}\"", label(&reg.entries[i].fullname)), h);
         }
     }
+    out.family("basalt_command_class_duration_seconds", "histogram", "Time to run a command (RESP and memcached), by class: read, write, other. Its _count is the commands run.");
+    for (i, class) in CLASSES.iter().enumerate() {
+        out.histogram("basalt_command_class_duration_seconds", &format!("class=\"{class}\""), &security.metrics.classes[i]);
+    }
     out.family("basalt_memcache_command_duration_seconds", "histogram", "Time to run a memcached command, by command.");
     for (i, name) in MEMCACHE_COMMANDS.iter().enumerate() {
         let h = &security.metrics.memcache[i];
@@ -150,6 +154,18 @@ pub fn render(shared: &Shared, security: &Security) -> String {
     out.one("basalt_log_writes_total", "counter", "Writes of the log buffer to the file.", store.log_writes);
     out.one("basalt_log_compactions_total", "counter", "Compactions of old log segments.", store.compactions);
     out.one("basalt_fsyncs_total", "counter", "fsync calls on the log.", store.fsyncs);
+    out.family("basalt_fsync_duration_seconds", "histogram", "Time of each fsync of the log.");
+    let mut total = 0;
+    for (i, n) in store.fsync_buckets.iter().enumerate() {
+        total += n;
+        let le = match basalt_storage::FSYNC_BUCKETS_US.get(i) {
+            Some(us) => format!("{}", *us as f64 / 1e6),
+            None => "+Inf".to_string(),
+        };
+        out.sample("basalt_fsync_duration_seconds_bucket", &format!("le=\"{le}\""), total);
+    }
+    out.sample("basalt_fsync_duration_seconds_sum", "", store.fsync_ns_total as f64 / 1e9);
+    out.sample("basalt_fsync_duration_seconds_count", "", store.fsyncs);
     out.one("basalt_fsync_duration_avg_seconds", "gauge", "Mean fsync time.", store.fsync_avg_us as f64 / 1e6);
     out.one("basalt_fsync_duration_last_seconds", "gauge", "Last fsync time.", store.fsync_last_us as f64 / 1e6);
     out.one("basalt_fsync_duration_max_seconds", "gauge", "Longest fsync time.", store.fsync_max_us as f64 / 1e6);
@@ -158,9 +174,16 @@ pub fn render(shared: &Shared, security: &Security) -> String {
     out.one("basalt_keyspace_hits_total", "counter", "Reads that found their key.", store.keyspace_hits);
     out.one("basalt_keyspace_misses_total", "counter", "Reads that did not find their key.", store.keyspace_misses);
     out.one("basalt_cache_hits_total", "counter", "Values served from memory.", store.cache_hits);
-    out.one("basalt_cache_misses_total", "counter", "Values read back from disk.", store.cache_misses);
+    out.one("basalt_cache_misses_total", "counter", "Values read back from disk (cold reads: data larger than memory).", store.cache_misses);
     let lookups = store.cache_hits + store.cache_misses;
     let ratio = if lookups == 0 { 1.0 } else { store.cache_hits as f64 / lookups as f64 };
     out.one("basalt_cache_hit_ratio", "gauge", "Share of value reads served from memory (1 before any read).", ratio);
+    out.one("basalt_slowlog_length", "gauge", "Entries in the slow log.", shared.slowlog.len());
+    out.one("basalt_log_appended_lsn", "gauge", "Log sequence number of the last write appended (the position a replica's offset is compared with).", store.appended_lsn);
+    out.one("basalt_log_durable_lsn", "gauge", "Log sequence number known to be on disk.", store.durable_lsn);
+    // Replication (issue 15, being built): when the server keeps replicas, add here, from the
+    // same source as INFO replication, basalt_replication_offset (per replica, label
+    // `replica`) and basalt_replication_lag_seconds; the API's "replication lag" series reads
+    // max(basalt_replication_lag_seconds) and shows none until a node exports it.
     out.0
 }

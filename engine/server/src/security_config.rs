@@ -15,6 +15,7 @@
 //! memcached-port = 11211
 //! admin-port = 9121
 //! admin-bind = "127.0.0.1"
+//! admin-token-sha256 = "<64 hex>"            # /metrics asks `Authorization: Bearer <token>` of this hash
 //! maxclients = 10000
 //! timeout = 0                                # seconds idle before a client is closed; 0 = never
 //! client-output-buffer-limit = "64mb 60"     # unsent replies above this for that many seconds: cut
@@ -41,6 +42,9 @@ pub struct SecurityConfig {
     pub memcached_port: Option<u16>,
     pub admin_port: Option<u16>,
     pub admin_bind: String,
+    /// SHA-256 (hex) of the bearer token `/metrics` requires; none: the port is open (loopback
+    /// by default). Only the hash is kept on the node, so its config cannot scrape any other.
+    pub admin_token_sha256: Option<String>,
     pub maxclients: usize,
     pub timeout_secs: u64,
     pub output_limit_bytes: u64,
@@ -74,6 +78,7 @@ impl Default for SecurityConfig {
             memcached_port: None,
             admin_port: None,
             admin_bind: "127.0.0.1".to_string(),
+            admin_token_sha256: None,
             maxclients: 10_000,
             timeout_secs: 0,
             output_limit_bytes: 64 << 20,
@@ -86,7 +91,7 @@ impl Default for SecurityConfig {
 
 pub const USAGE: &str = "[--users-file PATH] [--requirepass PASS] [--allowlist CIDRS] [--tls-port N] \
 [--tls-cert-file PEM] [--tls-key-file PEM] [--tls-ca-cert-file PEM] [--tls-auth-clients yes|optional|no] \
-[--plaintext yes|no] [--memcached-port N] [--admin-port N] [--admin-bind ADDR] [--maxclients N] [--timeout SECS] \
+[--plaintext yes|no] [--memcached-port N] [--admin-port N] [--admin-bind ADDR] [--admin-token-sha256 HEX] [--maxclients N] [--timeout SECS] \
 [--client-output-buffer-limit 'BYTES SECS'] [--proto-max-bulk-len BYTES] [--encryption-key-file PATH]";
 
 fn yes_no(name: &str, value: &str) -> Result<bool, String> {
@@ -130,6 +135,10 @@ impl SecurityConfig {
             "memcached-port" => self.memcached_port = Some(port(&name, value)?),
             "admin-port" => self.admin_port = Some(port(&name, value)?),
             "admin-bind" => self.admin_bind = value.to_string(),
+            "admin-token-sha256" => match crate::acl::hash::parse_hash(value) {
+                Some(hash) => self.admin_token_sha256 = Some(hash),
+                None => return Err("admin-token-sha256 must be 64 hex digits".to_string()),
+            },
             "maxclients" => match number::<usize>(&name, value)? {
                 0 => return Err("maxclients must be at least 1".to_string()),
                 n => self.maxclients = n,

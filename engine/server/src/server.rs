@@ -31,6 +31,8 @@ pub struct Shared {
     pub pubsub: crate::pubsub::PubSub,
     /// Held shared by every command and exclusively by EXEC and scripts (`multi.rs`).
     pub exclusive: RwLock<()>,
+    /// SLOWLOG: the commands slower than `slowlog-log-slower-than`.
+    pub slowlog: crate::slowlog::SlowLog,
     shutdown: watch::Sender<bool>,
 }
 
@@ -136,7 +138,9 @@ impl<L: Listener> Server<L> {
             .cipher(at_rest_cipher(&config)?);
         let db = Db::open(options).map_err(ServerError::Storage)?;
         let (shutdown, _) = watch::channel(false);
+        let slowlog = crate::slowlog::SlowLog::new(config.slowlog_log_slower_than_us, config.slowlog_max_len);
         let shared = Arc::new(Shared {
+            slowlog,
             db,
             config: RwLock::new(config),
             stats: Stats::new(),

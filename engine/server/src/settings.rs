@@ -14,6 +14,8 @@ pub const PARAMETERS: &[&str] = &[
     "encryption-at-rest",
     // issue 18:
     "lua-time-limit",
+    // issue 16:
+    "slowlog-log-slower-than", "slowlog-max-len",
 ];
 
 /// Other names accepted when spelled out exactly (the CLI's own names).
@@ -43,6 +45,8 @@ pub fn get(config: &Config, parameter: &str) -> String {
         "threads" => config.threads.to_string(),
         other if crate::security::PARAMETERS.contains(&other) => crate::security::config_value(config, other),
         "lua-time-limit" => config.lua_time_limit_ms.to_string(),
+        "slowlog-log-slower-than" => config.slowlog_log_slower_than_us.to_string(),
+        "slowlog-max-len" => config.slowlog_max_len.to_string(),
         other => config.encodings.get(other).map(|n| n.to_string()).unwrap_or_default(),
     }
 }
@@ -68,6 +72,18 @@ pub fn set(shared: &Shared, parameter: &str, value: &str) -> Result<(), String> 
             let ms: u64 = value.parse().map_err(|_| failed("argument couldn't be parsed into an integer"))?;
             shared.scripts.busy_after_ms.store(ms, std::sync::atomic::Ordering::Relaxed);
             shared.config.write().unwrap_or_else(|e| e.into_inner()).lua_time_limit_ms = ms;
+            Ok(())
+        }
+        "slowlog-log-slower-than" => {
+            let us: i64 = value.parse().map_err(|_| failed("argument couldn't be parsed into an integer"))?;
+            shared.slowlog.set_slower_than(us);
+            shared.config.write().unwrap_or_else(|e| e.into_inner()).slowlog_log_slower_than_us = us;
+            Ok(())
+        }
+        "slowlog-max-len" => {
+            let len: u64 = value.parse().map_err(|_| failed("argument couldn't be parsed into an integer"))?;
+            shared.slowlog.set_max_len(len);
+            shared.config.write().unwrap_or_else(|e| e.into_inner()).slowlog_max_len = len;
             Ok(())
         }
         // Basalt never writes RDB snapshots: turning them off is the only change that is true.

@@ -228,6 +228,13 @@ const DEBUG_SUBCOMMANDS: &[CommandSpec] = &[
     c("sleep", 3, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "1.0.0", "Holds the connection for a number of seconds.", cmd::debug_sleep::run),
 ];
 
+const SLOWLOG_SUBCOMMANDS: &[CommandSpec] = &[
+    c("get", -2, ADMIN | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "2.2.12", "Returns the slow log's entries.", cmd::slowlog_get::run),
+    c("help", 2, LOADING | STALE, NOKEY, SLOW, "server", "6.2.0", "Show helpful text about the different subcommands", cmd::slowlog_help::run),
+    c("len", 2, ADMIN | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "2.2.12", "Returns the number of entries in the slow log.", cmd::slowlog_len::run),
+    c("reset", 2, ADMIN | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "2.2.12", "Clears all entries from the slow log.", cmd::slowlog_reset::run),
+];
+
 #[allow(clippy::too_many_arguments)]
 /// A container command: no handler of its own, subcommands picked by the second argument.
 const fn container(name: &'static str, arity: i32, flags: u32, acl: u32, group: &'static str, since: &'static str, summary: &'static str, subcommands: &'static [CommandSpec]) -> CommandSpec {
@@ -332,6 +339,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     c("setrange", 4, WRITE | DENYOOM, KEY1, A_WRITE | SLOW | STRING, "string", "2.2.0", "Overwrites a part of a string value with another by an offset. Creates the key if it doesn't exist.", cmd::setrange::run),
     c("shutdown", -1, ADMIN | NOSCRIPT | LOADING | STALE | ALLOW_BUSY, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "1.0.0", "Synchronously saves the database(s) to disk and shuts down the Redis server.", cmd::shutdown::run),
     c("sismember", 3, READONLY | FAST, KEY1, R_FAST | A_SET, "set", "1.0.0", "Determines whether a member belongs to a set.", cmd::sismember::run),
+    container("slowlog", -2, 0, A_ADMIN | SLOW | DANGEROUS, "server", "2.2.12", "A container for slow log commands.", SLOWLOG_SUBCOMMANDS),
     c("smembers", 2, READONLY, KEY1, READ | SLOW | A_SET, "set", "1.0.0", "Returns all members of a set.", cmd::smembers::run),
     c("smismember", -3, READONLY | FAST, KEY1, R_FAST | A_SET, "set", "6.2.0", "Determines whether multiple members belong to a set.", cmd::smismember::run),
     c("sort", -2, WRITE | DENYOOM, KEY1, A_WRITE | A_SET | SORTEDSET | LIST | SLOW, "generic", "1.0.0", "Sorts the elements in a list, a set, or a sorted set, optionally storing the result.", cmd::sort::run),

@@ -69,3 +69,39 @@ async fn metrics_and_health() {
     assert!(head.starts_with("HTTP/1.1 200") && body.is_empty(), "{head}");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn metrics_ask_for_the_token_and_export_classes_and_fsync() {
+    let dir = TempDir::new("metrics-token");
+    // The node keeps only the SHA-256 of the token (`echo -n foobar | sha256sum`).
+    let hash = "c3ab8ff13720e8ad9047dd39466b3c8974e592c2fa383d4a3960714caef0c4f2";
+    let server = start(&dir, &[("admin-port", "0"), ("admin-token-sha256", hash), ("fsync", "always")]).await;
+    let admin = server.addrs.admin.unwrap();
+    let mut c = server.client().await;
+    assert_eq!(c.call(&["SET", "k", "v"]).await, "+OK\r\n");
+    assert_eq!(c.call(&["GET", "k"]).await, "$1\r\nv\r\n");
+    assert_eq!(c.call(&["PING"]).await, "+PONG\r\n");
+
+    let (head, body) = http(admin, "GET /metrics HTTP/1.1\r\n\r\n").await;
+    assert_eq!(head, "HTTP/1.1 401 Unauthorized\r\nContent-Type: text/plain\r\nContent-Length: 13\r\nConnection: close");
+    assert_eq!(body, "unauthorized\n");
+    let (head, _) = http(admin, "GET /metrics HTTP/1.1\r\nAuthorization: Bearer foobaz\r\n\r\n").await;
+    assert!(head.starts_with("HTTP/1.1 401"), "{head}");
+    // /healthz says only whether writes are taken: no token needed.
+    let (head, _) = http(admin, "GET /healthz HTTP/1.1\r\n\r\n").await;
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+
+    let (head, body) = http(admin, "GET /metrics HTTP/1.1\r\nauthorization: bearer foobar\r\n\r\n").await;
+    assert!(head.starts_with("HTTP/1.1 200 OK"), "{head}");
+    assert_eq!(sample(&body, "basalt_command_class_duration_seconds_count{class=\"read\"}"), 1.0);
+    assert_eq!(sample(&body, "basalt_command_class_duration_seconds_count{class=\"write\"}"), 1.0);
+    assert_eq!(sample(&body, "basalt_command_class_duration_seconds_count{class=\"other\"}"), 1.0);
+    assert_eq!(sample(&body, "basalt_command_class_duration_seconds_bucket{class=\"write\",le=\"+Inf\"}"), 1.0);
+    assert!(body.contains("# TYPE basalt_fsync_duration_seconds histogram\n"));
+    let fsyncs = sample(&body, "basalt_fsyncs_total");
+    assert!(fsyncs >= 1.0, "{fsyncs}");
+    assert_eq!(sample(&body, "basalt_fsync_duration_seconds_count"), fsyncs);
+    assert_eq!(sample(&body, "basalt_fsync_duration_seconds_bucket{le=\"+Inf\"}"), fsyncs);
+    assert_eq!(sample(&body, "basalt_slowlog_length"), 0.0);
+    server.stop().await;
+}

@@ -625,6 +625,8 @@ impl Db {
             fsync_avg_us: wal.stats.fsync_ns_total.load(Relaxed) / fsyncs.max(1) / 1000,
             fsync_last_us: wal.stats.fsync_ns_last.load(Relaxed) / 1000,
             fsync_max_us: wal.stats.fsync_ns_max.load(Relaxed) / 1000,
+            fsync_buckets: wal.stats.fsync_buckets.iter().map(|b| b.load(Relaxed)).collect(),
+            fsync_ns_total: wal.stats.fsync_ns_total.load(Relaxed),
             last_fsync_unix_ms: wal.stats.last_fsync_unix_ms.load(Relaxed),
             last_fsync_error: wal.last_error(),
             poisoned: wal.is_poisoned(),

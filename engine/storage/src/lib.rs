@@ -75,6 +75,7 @@ pub use options::{Fsync, Options};
 pub use slot::{Slot, Txn};
 pub use stats::Stats;
 pub use value::{Entry, Kind, Value, ZSet};
+pub use wal::FSYNC_BUCKETS_US;
 pub use watch::{WatchFlag, Watcher};
 
 /// Current unix time in milliseconds (the clock expiry is measured against).

@@ -52,6 +52,9 @@ pub struct Stats {
     pub fsync_avg_us: u64,
     pub fsync_last_us: u64,
     pub fsync_max_us: u64,
+    /// fsyncs per bucket of `FSYNC_BUCKETS_US` (not cumulative; the last one is +Inf).
+    pub fsync_buckets: Vec<u64>,
+    pub fsync_ns_total: u64,
     pub last_fsync_unix_ms: u64,
     /// The write or fsync failure that poisoned the store, if any.
     pub last_fsync_error: Option<String>,

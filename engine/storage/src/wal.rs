@@ -61,12 +61,18 @@ struct Writer {
     dir_dirty: bool,
 }
 
+/// Upper bounds (microseconds) of the fsync latency histogram's buckets.
+pub const FSYNC_BUCKETS_US: [u64; 12] = [50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 25_000, 100_000, 500_000, 2_000_000];
+
 #[derive(Default)]
 pub(crate) struct WalStats {
     pub fsyncs: AtomicU64,
     pub fsync_ns_total: AtomicU64,
     pub fsync_ns_last: AtomicU64,
     pub fsync_ns_max: AtomicU64,
+    /// fsyncs per bucket of `FSYNC_BUCKETS_US` (not cumulative; the last slot is +Inf), for the
+    /// fsync latency histogram of `/metrics`.
+    pub fsync_buckets: [AtomicU64; FSYNC_BUCKETS_US.len() + 1],
     pub last_fsync_unix_ms: AtomicU64,
     pub writes: AtomicU64,
     /// Bytes of all segment files including what is buffered.
@@ -289,6 +295,8 @@ impl Wal {
         self.stats.fsync_ns_total.fetch_add(ns, Relaxed);
         self.stats.fsync_ns_last.store(ns, Relaxed);
         self.stats.fsync_ns_max.fetch_max(ns, Relaxed);
+        let slot = FSYNC_BUCKETS_US.iter().position(|&b| ns / 1000 <= b).unwrap_or(FSYNC_BUCKETS_US.len());
+        self.stats.fsync_buckets[slot].fetch_add(1, Relaxed);
         self.stats.last_fsync_unix_ms.store(crate::now_ms(), Relaxed);
         self.durable.fetch_max(lsn, AcqRel);
         self.wake_waiters(self.durable());
