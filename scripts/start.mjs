@@ -1,38 +1,51 @@
-// `npm start`: bootstrap, then PostgreSQL, API, worker and console; prints where to go and how to
+// `npm start`: bootstrap, then PostgreSQL, Prometheus, API, worker and console; prints where to go and how to
 // log in. Ctrl-C stops everything; a second run reuses the data and the builds.
 import path from 'node:path';
 import { bootstrap } from './bootstrap.mjs';
 import { DATA } from './lib/paths.mjs';
 import { portInUse } from './lib/net.mjs';
 import { startPostgres } from './lib/postgres.mjs';
+import { startPrometheus } from './lib/prometheus.mjs';
 import { loadSecrets } from './lib/secrets.mjs';
 import { logTail, startPlatform } from './lib/platform.mjs';
 
 const dataDir = process.env.BASALT_DATA_DIR ? path.resolve(process.env.BASALT_DATA_DIR) : DATA;
 const apiPort = Number(process.env.BASALT_API_PORT || 8080);
 const consolePort = Number(process.env.BASALT_CONSOLE_PORT || 3000);
+const prometheusPort = Number(process.env.BASALT_PROMETHEUS_PORT || 9390);
 
 async function main() {
   const t0 = Date.now();
   if (!process.argv.includes('--no-bootstrap')) await bootstrap();
-  for (const [name, port, variable] of [['API', apiPort, 'BASALT_API_PORT'], ['console', consolePort, 'BASALT_CONSOLE_PORT']]) {
+  const ports = [['API', apiPort, 'BASALT_API_PORT'], ['console', consolePort, 'BASALT_CONSOLE_PORT']];
+  if (!process.env.BASALT_PROMETHEUS_URL) ports.push(['Prometheus', prometheusPort, 'BASALT_PROMETHEUS_PORT']);
+  for (const [name, port, variable] of ports) {
     if (await portInUse(port)) throw new Error(`port ${port} for the ${name} is taken; free it or set ${variable}`);
   }
   const secrets = loadSecrets(dataDir);
   const pg = await startPostgres({ dir: path.join(dataDir, 'pg'), database: 'basalt', password: secrets.pgPassword });
   let platform;
+  let prometheus;
   let stopping = false;
   const shutdown = async (code) => {
     if (stopping) return; // children exiting because we stop them are not failures
     stopping = true;
     await platform?.stop();
+    await prometheus?.stop();
     await pg.stop().catch(() => {});
     process.exit(code);
   };
   process.on('SIGINT', () => shutdown(0));
   process.on('SIGTERM', () => shutdown(0));
   try {
-    platform = await startPlatform({ dataDir, databaseUrl: pg.url, apiPort, consolePort, secrets });
+    prometheus = await startPrometheus({
+      dir: path.join(dataDir, 'prometheus'),
+      port: prometheusPort,
+      scrapeInterval: process.env.BASALT_PROMETHEUS_SCRAPE_INTERVAL || '10s',
+      retention: process.env.BASALT_PROMETHEUS_RETENTION || '15d',
+      logDir: path.join(dataDir, 'logs'),
+    });
+    platform = await startPlatform({ dataDir, databaseUrl: pg.url, apiPort, consolePort, secrets, env: prometheus.env });
   } catch (err) {
     console.error(err.message);
     return shutdown(1);
@@ -42,6 +55,7 @@ async function main() {
     ['API', `${platform.apiUrl}/v1`],
     ['API docs', `${platform.apiUrl}/docs  (OpenAPI: ${platform.apiUrl}/v1/openapi.json)`],
     ['Login', `${secrets.adminEmail} / ${secrets.adminPassword}`],
+    ['Prometheus', prometheus.external ? prometheus.url : `${prometheus.url}  (data in ${path.join(dataDir, 'prometheus')})`],
     ['Database', pg.external ? 'DATABASE_URL' : `embedded PostgreSQL in ${path.join(dataDir, 'pg')}`],
     ['Logs', path.join(dataDir, 'logs')],
   ];

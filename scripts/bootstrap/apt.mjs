@@ -1,4 +1,5 @@
 // Debian packages the project needs: browsers and clients for tests, VM tooling, build tools.
+import fs from 'node:fs';
 import { run, have } from '../lib/proc.mjs';
 
 export const APT_PACKAGES = [
@@ -16,6 +17,7 @@ export const APT_PACKAGES = [
   'rsync',
   'tcl', // tclsh runs Redis' own test suite against basalt-server (engine/compat)
   'dpkg-dev', // dpkg-source: `apt-get source redis` unpacks that suite
+  'prometheus', // the embedded monitoring server `npm start` runs (scripts/lib/prometheus.mjs)
 ];
 
 function missing() {
@@ -36,5 +38,16 @@ export async function apt() {
   if (update.code !== 0) throw new Error(`apt-get update failed: ${update.out.trim().split('\n').pop()}`);
   const install = run('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...need], { env });
   if (install.code !== 0) throw new Error(`apt-get install ${need.join(' ')} failed: ${install.out.trim().split('\n').pop()}`);
+  if (need.includes('prometheus')) stopPackagedPrometheus();
   return `installed ${need.join(' ')}`;
+}
+
+/**
+ * The package enables its own service, listening on every interface; Basalt runs its own on
+ * loopback (scripts/lib/prometheus.mjs), so the packaged one is stopped and disabled, once, on a
+ * host booted with systemd.
+ */
+function stopPackagedPrometheus() {
+  if (!fs.existsSync('/run/systemd/system') || !have('systemctl')) return;
+  run('systemctl', ['disable', '--now', 'prometheus.service']);
 }

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LOCAL_NETWORK, parseMasterKey } from '@basalt/db';
+import { monitoringConfigOf, type MonitoringConfig } from './monitoring/monitoring-config.js';
 
 export interface WorkerConfig {
   databaseUrl: string;
@@ -35,6 +36,8 @@ export interface WorkerConfig {
   reconcileIntervalMs: number;
   /** How often the health monitor asks every running instance's endpoints. */
   healthIntervalMs: number;
+  /** The control plane's Prometheus (scrape targets, the health monitor's scrape check); none: off. */
+  monitoring?: MonitoringConfig;
 }
 
 export class ConfigError extends Error {}
@@ -67,6 +70,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
     pollingIntervalMs: positiveInt(env.BASALT_WORKER_POLL_MS, 500, 'BASALT_WORKER_POLL_MS'),
     reconcileIntervalMs: positiveInt(env.BASALT_RECONCILE_INTERVAL_MS, 30_000, 'BASALT_RECONCILE_INTERVAL_MS'),
     healthIntervalMs: positiveInt(env.BASALT_HEALTH_INTERVAL_MS, 5_000, 'BASALT_HEALTH_INTERVAL_MS'),
+    monitoring: monitoringConfigOf(env),
   };
 }
 

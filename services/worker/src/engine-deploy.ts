@@ -15,6 +15,7 @@ import { pingAs } from './resp.js';
 import { requireHostRoute } from './host-route.js';
 import { StepError } from './errors.js';
 import { allowlistAdmits, poolNetwork } from './ipam.js';
+import { adminPortVars } from './monitoring/admin-port-vars.js';
 
 const RETRY = { attempts: 3, baseDelayMs: 2000 };
 
@@ -69,7 +70,7 @@ export async function deployEngine(
         playbook,
         runDir: path.join(ctx.config.runsDir, instance.id, run.operationId),
         inventory: { all: { children: { engine: { hosts } } } },
-        extraVars: vars,
+        extraVars: { ...vars, ...adminPortVars(ctx.config.monitoring) },
         env: childEnv(),
         onEvent: (event) => {
           if (event.event === 'runner_on_failed' || event.event === 'runner_on_unreachable') {
@@ -107,6 +108,7 @@ function hostVars(node: Node, ssh: RegionSsh): Record<string, unknown> {
       engine_supervisor: 'process',
       engine_process_root: path.dirname(node.data_dir),
       engine_bind: node.private_ip,
+      engine_admin_bind: node.private_ip,
       engine_data_dir: node.data_dir,
     };
   }
@@ -117,6 +119,8 @@ function hostVars(node: Node, ssh: RegionSsh): Record<string, unknown> {
     ansible_ssh_private_key_file: ssh.privateKeyFile,
     ansible_ssh_common_args: sshCommonArgs(ssh),
     engine_data_dir: node.data_dir,
+    // The admin port (metrics) listens on the node's own address, where Prometheus reaches it.
+    engine_admin_bind: node.private_ip,
   };
 }
 

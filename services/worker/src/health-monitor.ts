@@ -2,12 +2,14 @@
 // and `health` (healthy, degraded, unavailable) with its reason follows what they answer.
 // One worker at a time watches (a lease), so many workers do not multiply the probes. The
 // probe needs no credentials: any RESP reply — PONG, or NOAUTH from an engine that wants a
-// password — proves the engine serves; no reply is what counts as down.
+// password — proves the engine serves; no reply is what counts as down. With a Prometheus,
+// an instance whose metrics were not scraped for a minute is `degraded` too.
 import type { InstanceRow } from '@basalt/db';
 import type { JobContext } from './context.js';
 import { requireHostRoute } from './host-route.js';
 import { sendCommands } from './resp.js';
 import { storedCaCertificate, type Endpoint } from './engine-deploy.js';
+import { scrapeStates, unscrapedReason } from './monitoring/scrape-health.js';
 
 export interface HealthVerdict {
   health: 'healthy' | 'degraded' | 'unavailable';
@@ -26,8 +28,11 @@ export interface NodeProbe {
   error?: string;
 }
 
-/** What the nodes' probes (failures counted over rounds) say of the instance. */
-export function verdictOf(probes: NodeProbe[], failuresInARow: (endpoint: string) => number): HealthVerdict {
+/**
+ * What the nodes' probes (failures counted over rounds) say of the instance, and Prometheus:
+ * `unscraped` (why its metrics are missing, if they are) makes an answering instance degraded.
+ */
+export function verdictOf(probes: NodeProbe[], failuresInARow: (endpoint: string) => number, unscraped: string | null = null): HealthVerdict {
   const down = probes.filter((p) => !p.ok && failuresInARow(p.endpoint) >= FAILURES_TO_DOWN);
   const slow = probes.filter((p) => p.ok && p.ms > SLOW_MS);
   if (probes.length > 0 && down.length === probes.length) {
@@ -35,6 +40,7 @@ export function verdictOf(probes: NodeProbe[], failuresInARow: (endpoint: string
   }
   if (down.length > 0) return { health: 'degraded', reason: `${down.length} of ${probes.length} nodes do not answer: ${down.map((p) => `${p.endpoint}: ${p.error}`).join('; ')}` };
   if (slow.length > 0) return { health: 'degraded', reason: slow.map((p) => `${p.endpoint} answered PING in ${p.ms} ms`).join('; ') };
+  if (unscraped) return { health: 'degraded', reason: unscraped };
   return { health: 'healthy', reason: null };
 }
 
@@ -54,6 +60,8 @@ async function probe(ctx: JobContext, instance: InstanceRow, endpoint: Endpoint)
 
 export class HealthMonitor {
   private readonly failures = new Map<string, number>();
+  /** When this monitor first saw each instance running (the grace before a missing target counts). */
+  private readonly runningSince = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private watching = false;
   private round: Promise<void> | undefined;
@@ -86,15 +94,30 @@ export class HealthMonitor {
       this.ctx.log('health monitor: watching running instances');
     }
     const running = (await this.ctx.repo.listRunningInstances()).filter((i) => !this.ctx.unavailableRegions.has(i.region));
-    await Promise.all(running.map((instance) => this.check(instance)));
+    const now = Date.now();
+    for (const id of this.runningSince.keys()) if (!running.some((i) => i.id === id)) this.runningSince.delete(id);
+    for (const instance of running) if (!this.runningSince.has(instance.id)) this.runningSince.set(instance.id, now);
+    // One query for every instance; Prometheus unreachable says nothing about the instances.
+    const monitoring = this.ctx.config.monitoring;
+    const scraped = monitoring
+      ? await scrapeStates(monitoring).catch((error) => {
+          this.ctx.log(`health monitor: scrape check skipped: ${(error as Error).message}`);
+          return undefined;
+        })
+      : undefined;
+    await Promise.all(
+      running.map((instance) =>
+        this.check(instance, scraped ? unscrapedReason(scraped.get(instance.id), this.runningSince.get(instance.id) ?? now, now) : null),
+      ),
+    );
   }
 
-  private async check(instance: InstanceRow): Promise<void> {
+  private async check(instance: InstanceRow, unscraped: string | null): Promise<void> {
     const endpoints = (Array.isArray(instance.endpoints) ? instance.endpoints : []) as Endpoint[];
     if (endpoints.length === 0) return;
     const probes = await Promise.all(endpoints.map((endpoint) => probe(this.ctx, instance, endpoint)));
     for (const p of probes) this.failures.set(p.endpoint, p.ok ? 0 : (this.failures.get(p.endpoint) ?? 0) + 1);
-    const verdict = verdictOf(probes, (endpoint) => this.failures.get(endpoint) ?? 0);
+    const verdict = verdictOf(probes, (endpoint) => this.failures.get(endpoint) ?? 0, unscraped);
     // A node that failed once is not down yet: the instance keeps what it had until it is.
     const pending = probes.some((p) => !p.ok && (this.failures.get(p.endpoint) ?? 0) < FAILURES_TO_DOWN);
     if (pending && verdict.health === 'healthy') return;

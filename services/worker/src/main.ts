@@ -13,6 +13,8 @@ import { JobSlots } from './job-slots.js';
 import { prepareHostNetwork } from './host-network.js';
 import { HealthMonitor } from './health-monitor.js';
 import { startPasswordExpiry } from './password-expiry.js';
+import { reconcileScrapeTargets } from './monitoring/scrape-targets.js';
+import { ensureScrapeToken } from './monitoring/scrape-token.js';
 
 function log(message: string): void {
   process.stdout.write(`${new Date().toISOString()} worker ${message}\n`);
@@ -50,6 +52,14 @@ async function main(): Promise<void> {
     engineFeatures: new Set(features),
     log,
   };
+
+  if (config.monitoring) {
+    // Prometheus scrapes with the token from the first scrape on; targets catch up with
+    // whatever changed while no worker ran.
+    ensureScrapeToken(config.monitoring.sdDir);
+    await reconcileScrapeTargets(ctx);
+    log(`monitoring: scrape targets in ${config.monitoring.sdDir}, Prometheus at ${config.monitoring.prometheusUrl}`);
+  }
 
   let reconciling = false;
   const reconcileNow = async () => {

@@ -5,6 +5,7 @@ import { instanceLeaseKey, operationLeaseKey, type InstanceJobPayload, type Inst
 import type { JobContext } from '../context.js';
 import { OperationRun } from '../operation.js';
 import { faultOf, StepError } from '../errors.js';
+import { syncScrapeTargets } from '../monitoring/scrape-targets.js';
 
 export interface InstanceWork {
   instance: InstanceRow;
@@ -91,6 +92,9 @@ export async function runOperation(ctx: JobContext, payload: InstanceJobPayload,
       await run.fail(fault);
       return 'failed';
     } finally {
+      // Whatever the operation did (created, resized, restarted, deleted), Prometheus now
+      // scrapes what the instance row says, while the instance is still this worker's.
+      await syncScrapeTargets(ctx, payload.instance_id).catch((error) => ctx.log(`[${operation.id}] scrape targets: ${(error as Error).message}`));
       await instanceLease.release();
     }
   } finally {
