@@ -11,7 +11,7 @@ use crate::keys::{DataSizes, KeyPattern};
     name = "basalt-bench",
     version,
     about = "memtier_benchmark-compatible load generator for Redis-protocol and memcached servers",
-    after_help = "YCSB workloads: basalt-bench ycsb load|run --workload a|b|c|d|e|f [--help]"
+    after_help = "YCSB workloads: basalt-bench ycsb load|run --workload a|b|c|d|e|f [--help]\nRethinkDB's canonical workload (memcached protocol): basalt-bench canonical [--help]"
 )]
 pub struct Args {
     /// Server address.

@@ -13,7 +13,9 @@
 //! - `client`   — one pipelined connection of the memtier mode (no per-request allocation).
 //! - `runner`   — threads x clients, current-thread tokio runtime per thread, progress, watchdog.
 //! - `ycsb`     — `basalt-bench ycsb load|run`: CoreWorkload a..f, YCSB's generators, Redis binding.
+//! - `canonical` — `basalt-bench canonical`: RethinkDB's canonical workload over memcached's protocol.
 
+pub mod canonical;
 pub mod cli;
 pub mod client;
 pub mod keys;

@@ -119,6 +119,21 @@ impl Connector {
 
     async fn handshake(&self, stream: &mut Stream) -> Result<(), String> {
         let mut conn = SyncConn::new(stream, self.protocol);
+        if let (Some(auth), Protocol::MemcacheText) = (&self.auth, self.protocol) {
+            // memcached 1.6's ASCII auth: a `set` of any key whose data is "user password".
+            let login = match auth {
+                Auth::Password(p) => format!("default {p}"),
+                Auth::User(u, p) => format!("{u} {p}"),
+            };
+            conn.wbuf.extend_from_slice(format!("set auth 0 0 {}\r\n", login.len()).as_bytes());
+            conn.wbuf.extend_from_slice(login.as_bytes());
+            conn.wbuf.extend_from_slice(b"\r\n");
+            let (kind, text) = conn.call().await?;
+            if kind == Reply::Error {
+                return Err(format!("authentication failed [{text}]"));
+            }
+            return Ok(());
+        }
         if let Some(auth) = &self.auth {
             match auth {
                 Auth::Password(p) => proto::encode_command(&mut conn.wbuf, &[b"AUTH", p.as_bytes()]),

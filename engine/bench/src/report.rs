@@ -239,6 +239,42 @@ pub fn stats_json(stats: &RunStats, spec: &ReportSpec, start_unix_ms: u64) -> Va
     Value::Object(block)
 }
 
+/// Failed connections, then samples of the error replies: what a run lists under "Errors".
+pub fn failures(stats: &RunStats) -> Vec<String> {
+    stats
+        .connection_errors
+        .iter()
+        .cloned()
+        .chain(stats.error_samples.iter().map(|e| format!("error reply: {e}")))
+        .collect()
+}
+
+/// The "Errors:" block of the text report, when there were any.
+pub fn errors_text(out: &mut String, stats: &RunStats, failures: &[String]) {
+    if failures.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "\nErrors: {} error replies, {} failed connections", stats.error_replies(), stats.connection_errors.len());
+    for f in failures.iter().take(10) {
+        let _ = writeln!(out, "  {f}");
+    }
+}
+
+/// The end of a YCSB or canonical run: the JSON file (when asked for), the failures on
+/// stderr, and the exit code (1 when anything failed).
+pub fn finish(json: Option<(&std::path::Path, Value)>, stats: &RunStats, failures: &[String]) -> i32 {
+    if let Some((path, doc)) = json {
+        if let Err(e) = std::fs::write(path, serde_json::to_string_pretty(&doc).unwrap_or_default()) {
+            eprintln!("error: cannot write {}: {e}", path.display());
+            return 1;
+        }
+    }
+    for f in failures.iter().take(10) {
+        eprintln!("error: {f}");
+    }
+    i32::from(!failures.is_empty() || stats.error_replies() > 0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

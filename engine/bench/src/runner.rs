@@ -12,6 +12,15 @@ use std::time::{Duration, Instant};
 
 use crate::stats::{Progress, RunStats};
 
+/// A connection of a task has ended: its error (if any) noted, and it counts as done.
+pub fn connection_ended(result: Result<(), String>, conn_index: u64, stats: &RefCell<RunStats>, progress: &Progress) {
+    if let Err(e) = result {
+        stats.borrow_mut().note_connection_error(format!("connection {conn_index}: {e}"));
+        progress.errors.fetch_add(1, Ordering::Relaxed);
+    }
+    progress.connections_done.fetch_add(1, Ordering::Relaxed);
+}
+
 pub type LocalTask = Pin<Box<dyn Future<Output = ()>>>;
 
 /// Handed to the task factory inside each thread.

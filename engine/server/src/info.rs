@@ -188,8 +188,7 @@ fn render_section(shared: &Shared, section: &str, out: &mut String) {
         }
         "replication" => {
             out.push_str("# Replication\r\n");
-            line(out, "role", "master");
-            line(out, "connected_slaves", 0);
+            crate::replication::info::section(&shared.repl, out);
         }
         "cpu" => {
             let (user, sys) = cpu_seconds();
@@ -213,6 +212,22 @@ fn render_section(shared: &Shared, section: &str, out: &mut String) {
                     "cmdstat_{}:calls={calls},usec={usec},usec_per_call={per_call:.2},rejected_calls={rejected},failed_calls={failed}\r\n",
                     entry.fullname
                 );
+            }
+            // The memcached port's requests (a multi-get is one `get`), as `memcached|<command>`:
+            // one place to count every request the engine served, whichever protocol.
+            if let Some(security) = shared.security.get() {
+                for (name, histogram) in crate::metrics::MEMCACHE_COMMANDS.iter().zip(&security.metrics.memcache) {
+                    let calls = histogram.count();
+                    if calls == 0 {
+                        continue;
+                    }
+                    let usec = (histogram.sum_seconds() * 1e6).round() as u64;
+                    let per_call = usec as f64 / calls as f64;
+                    let _ = write!(
+                        out,
+                        "cmdstat_memcached|{name}:calls={calls},usec={usec},usec_per_call={per_call:.2},rejected_calls=0,failed_calls=0\r\n"
+                    );
+                }
             }
         }
         "security" => {

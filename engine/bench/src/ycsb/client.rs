@@ -42,11 +42,7 @@ pub async fn run_client(ctx: YcsbCtx) {
         }
         Err(e) => Err(e),
     };
-    if let Err(e) = result {
-        ctx.stats.borrow_mut().note_connection_error(format!("connection {}: {e}", ctx.conn_index));
-        ctx.progress.errors.fetch_add(1, Ordering::Relaxed);
-    }
-    ctx.progress.connections_done.fetch_add(1, Ordering::Relaxed);
+    crate::runner::connection_ended(result, ctx.conn_index, &ctx.stats, &ctx.progress);
 }
 
 /// Per-connection scratch space, reused by every operation.

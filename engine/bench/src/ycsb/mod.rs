@@ -106,50 +106,31 @@ pub fn main(argv: Vec<String>) -> i32 {
     if !a.hide_histogram {
         out.push_str(&report::histogram_text(&stats, &spec));
     }
-    let error_replies = stats.error_replies();
-    let failures: Vec<String> = stats
-        .connection_errors
-        .iter()
-        .cloned()
-        .chain(stats.error_samples.iter().map(|e| format!("error reply: {e}")))
-        .collect();
-    if !failures.is_empty() {
-        let _ = writeln!(out, "\nErrors: {error_replies} error replies, {} failed connections", stats.connection_errors.len());
-        for f in failures.iter().take(10) {
-            let _ = writeln!(out, "  {f}");
-        }
-    }
+    let failures = report::failures(&stats);
+    report::errors_text(&mut out, &stats, &failures);
     print!("{out}");
-    if let Some(path) = &a.json_out_file {
-        let doc = json!({
-            "configuration": {
-                "mode": format!("ycsb {}", if phase == Phase::Load { "load" } else { "run" }),
-                "server": a.server, "port": a.port, "threads": a.threads, "target": a.target,
-                "properties": a.props.iter().filter(|(k, _)| k.as_str() != "redis.password").collect::<std::collections::BTreeMap<_, _>>(),
-            },
-            "run information": {
-                "Threads": a.threads,
-                "Operations": total_ops,
-                "Actual benchmark duration (seconds)": (stats.secs() * 100.0).round() / 100.0,
-                "Benchmark completion status": if failures.is_empty() { "COMPLETED" } else { "COMPLETED WITH ERRORS" },
-                "Format version": 2,
-            },
-            "ALL STATS": report::stats_json(&stats, &spec, start_ms),
-            "errors": { "error replies": error_replies, "messages": failures },
-        });
-        if let Err(e) = std::fs::write(path, serde_json::to_string_pretty(&doc).unwrap_or_default()) {
-            eprintln!("error: cannot write {}: {e}", path.display());
-            return 1;
-        }
-    }
-    for f in failures.iter().take(10) {
-        eprintln!("error: {f}");
-    }
-    if failures.is_empty() && error_replies == 0 {
-        0
-    } else {
-        1
-    }
+    let doc = a.json_out_file.as_deref().map(|path| {
+        (
+            path,
+            json!({
+                "configuration": {
+                    "mode": format!("ycsb {}", if phase == Phase::Load { "load" } else { "run" }),
+                    "server": a.server, "port": a.port, "threads": a.threads, "target": a.target,
+                    "properties": a.props.iter().filter(|(k, _)| k.as_str() != "redis.password").collect::<std::collections::BTreeMap<_, _>>(),
+                },
+                "run information": {
+                    "Threads": a.threads,
+                    "Operations": total_ops,
+                    "Actual benchmark duration (seconds)": (stats.secs() * 100.0).round() / 100.0,
+                    "Benchmark completion status": if failures.is_empty() { "COMPLETED" } else { "COMPLETED WITH ERRORS" },
+                    "Format version": 2,
+                },
+                "ALL STATS": report::stats_json(&stats, &spec, start_ms),
+                "errors": { "error replies": stats.error_replies(), "messages": failures },
+            }),
+        )
+    });
+    report::finish(doc, &stats, &failures)
 }
 
 /// YCSB's own summary lines ([OVERALL], [READ], ...).

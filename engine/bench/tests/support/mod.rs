@@ -116,6 +116,11 @@ pub fn basalt_server_bin() -> Option<PathBuf> {
 
 /// basalt-server when its binary exists (BASALT_ENGINE_BIN or engine/target/release).
 pub fn basalt() -> Option<Server> {
+    basalt_with(&[])
+}
+
+/// The same with more of its flags (e.g. `--memcached-port N`).
+pub fn basalt_with(extra: &[&str]) -> Option<Server> {
     let Some(bin) = basalt_server_bin() else {
         eprintln!("SKIP: basalt-server binary not built (set BASALT_ENGINE_BIN or build engine/target/release/basalt-server)");
         return None;
@@ -123,7 +128,7 @@ pub fn basalt() -> Option<Server> {
     let dir = temp_dir("basalt");
     Some(start_on_free_port("basalt-server", dir.clone(), |port| {
         let mut cmd = Command::new(&bin);
-        cmd.args(["--bind", "127.0.0.1", "--port", &port.to_string()]).arg("--dir").arg(&dir);
+        cmd.args(["--bind", "127.0.0.1", "--port", &port.to_string()]).arg("--dir").arg(&dir).args(extra);
         cmd
     }))
 }

@@ -213,7 +213,14 @@ async fn connection(mc: &Memcache, mut stream: Guarded<TcpStream>) {
             let started = Instant::now();
             let name = request_name(&request);
             let mut quit = matches!(request, Request::Quit);
+            // A login (ASCII auth's `set`) is no storage command: not counted as one.
+            let logging_in = user.is_none();
             match authorize(mc, &mut user, &request) {
+                // A replica, a fenced primary, or sync mode without a replica: no writes.
+                Gatekeeper::Run if !matches!(permission(&request).0, "get" | "info" | "ping") && mc.shared.repl.write_refusal().is_some() => {
+                    let text = mc.shared.repl.write_refusal().unwrap_or_default();
+                    out.extend_from_slice(format!("SERVER_ERROR {text}\r\n").as_bytes());
+                }
                 Gatekeeper::Run => {
                     let mut ctx = commands::Ctx { shared: &mc.shared, cas: &mc.cas, stats: &mc.stats, out: &mut out, lsn: None };
                     commands::execute(&mut ctx, request);
@@ -233,7 +240,7 @@ async fn connection(mc: &Memcache, mut stream: Guarded<TcpStream>) {
                     quit |= then_close;
                 }
             }
-            if let Some(metrics) = &mc.metrics {
+            if let (Some(metrics), false) = (&mc.metrics, logging_in) {
                 metrics.observe_memcache(name, started.elapsed().as_micros() as u64);
             }
             input.advance(len);
@@ -299,9 +306,15 @@ fn authorize(mc: &Memcache, user: &mut Option<String>, request: &Request<'_>) ->
 
 async fn flush(mc: &Memcache, stream: &mut Guarded<TcpStream>, out: &mut Vec<u8>, pending: &mut Pending) -> bool {
     if let Some(lsn) = pending.lsn.take() {
-        if let Err(e) = mc.shared.db.wait_durable(lsn).await {
+        let waited = mc.shared.db.wait_durable(lsn).await.map_err(|e| e.to_string());
+        // replication-mode sync: acknowledged once a replica's log holds the writes too.
+        let waited = match waited {
+            Ok(()) => mc.shared.repl.wait_sync().await,
+            other => other,
+        };
+        if let Err(e) = waited {
             out.truncate(pending.replies_from);
-            let text = format!("SERVER_ERROR {}\r\n", e.to_string().replace(['\r', '\n'], " "));
+            let text = format!("SERVER_ERROR {}\r\n", e.replace(['\r', '\n'], " "));
             for _ in 0..pending.writes {
                 out.extend_from_slice(text.as_bytes());
             }
