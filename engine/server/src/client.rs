@@ -152,11 +152,13 @@ pub struct Session {
     pub replies_skipped: u8,
     /// Pub/sub channels and patterns, and the mailbox messages arrive in.
     pub subs: Option<crate::pubsub::Subscriptions>,
+    /// WAIT or PSYNC: what the connection does once the replies before it are sent.
+    pub repl_pending: Option<crate::replication::Pending>,
 }
 
 impl Session {
     pub fn new(handle: Arc<ClientHandle>, authenticated_as: Option<String>) -> Session {
-        Session { handle, user: authenticated_as, close_after_reply: false, db: 0, multi: None, watching: None, blocked: None, unblocking: false, replies_off: false, replies_skipped: 0, subs: None }
+        Session { handle, user: authenticated_as, close_after_reply: false, db: 0, multi: None, watching: None, blocked: None, unblocking: false, replies_off: false, replies_skipped: 0, subs: None, repl_pending: None }
     }
 
     pub fn id(&self) -> u64 {

@@ -38,6 +38,8 @@ pub struct Config {
     pub config_file: Option<PathBuf>,
     /// Users, allowlist, TLS, memcached/admin ports, limits (issue 3).
     pub security: crate::security_config::SecurityConfig,
+    /// Primary/replica settings (issue 15): the `[replication]` table.
+    pub replication: crate::replication::config::ReplicationConfig,
 }
 
 impl Default for Config {
@@ -56,6 +58,7 @@ impl Default for Config {
             encodings: Default::default(),
             config_file: None,
             security: Default::default(),
+            replication: Default::default(),
         }
     }
 }
@@ -87,6 +90,7 @@ struct FileConfig {
     #[serde(rename = "slowlog-max-len")]
     slowlog_max_len: Option<u64>,
     security: Option<toml::Table>,
+    replication: Option<toml::Table>,
 }
 
 #[derive(Deserialize, Debug)]
@@ -145,7 +149,11 @@ impl Config {
         while i < args.len() {
             let arg = &args[i];
             if arg == "-h" || arg == "--help" {
-                return Err(ConfigError(format!("{USAGE}\n       {}", crate::security_config::USAGE)));
+                return Err(ConfigError(format!(
+                    "{USAGE}\n       {}\n       {}",
+                    crate::security_config::USAGE,
+                    crate::replication::config::USAGE
+                )));
             }
             let Some(name) = arg.strip_prefix("--") else {
                 return Err(ConfigError(format!("unexpected argument {arg:?}\n{USAGE}")));
@@ -214,6 +222,9 @@ impl Config {
         if let Some(table) = &file.security {
             self.security.apply_table(table).map_err(|e| ConfigError(format!("config file {}: {e}", path.display())))?;
         }
+        if let Some(table) = &file.replication {
+            self.replication.apply_table(table).map_err(|e| ConfigError(format!("config file {}: {e}", path.display())))?;
+        }
         self.config_file = Some(path.clone());
         Ok(())
     }
@@ -241,6 +252,9 @@ impl Config {
                     value.parse().map_err(|_| ConfigError(format!("slowlog-max-len must be a non-negative integer, not {value:?}")))?
             }
             other => {
+                if self.replication.apply(other, value, false).map_err(ConfigError)? {
+                    return Ok(());
+                }
                 if !self.security.apply(other, value).map_err(ConfigError)? {
                     return Err(ConfigError(format!("unknown option --{other}\n{USAGE}")));
                 }

@@ -157,7 +157,7 @@ where
                     }
                     consumed += len;
                     need = 0;
-                    if blocked.is_some() {
+                    if blocked.is_some() || session.repl_pending.is_some() {
                         break;
                     }
                     if session.close_after_reply {
@@ -191,6 +191,24 @@ where
         if !flush(shared, &mut stream, &mut reply, &mut pending).await || session.close_after_reply {
             let _ = stream.shutdown().await;
             return;
+        }
+        match session.repl_pending.take() {
+            Some(crate::replication::Pending::Psync(request)) => {
+                // The connection becomes a replication link until the replica goes away.
+                let ip = session.handle.addr.ip().to_string();
+                crate::replication::primary::serve(shared, stream, input, request, session.id(), ip).await;
+                return;
+            }
+            Some(crate::replication::Pending::Wait { target, replicas, timeout }) => {
+                let acked = shared.repl.wait_acked(target, replicas, timeout).await;
+                reply.int(acked as i64);
+                if !flush(shared, &mut stream, &mut reply, &mut pending).await {
+                    return;
+                }
+                parse_buffered = true;
+                continue;
+            }
+            None => {}
         }
         if let Some((command, request)) = blocked {
             if !wait_blocked(shared, &mut stream, &mut input, session, &mut reply, &mut pending, command, request).await {
@@ -283,12 +301,16 @@ where
     let wrote = pending.lsn.take();
     let seen = if std::mem::take(&mut pending.read) { Some(shared.db.last_lsn()) } else { None };
     if let Some(lsn) = wrote.max(seen).filter(|&lsn| lsn > 0) {
-        let waited = shared.db.wait_durable(lsn).await;
-        if let (Err(e), Some(_)) = (waited, wrote) {
+        let waited = shared.db.wait_durable(lsn).await.map_err(|e| crate::error::CmdError::from(e).to_string());
+        // replication-mode sync: a write is acknowledged once a replica's log holds it too.
+        let waited = match (waited, wrote) {
+            (Ok(()), Some(_)) => shared.repl.wait_sync().await,
+            (other, _) => other,
+        };
+        if let (Err(text), Some(_)) = (waited, wrote) {
             // Never acknowledge a write that is not in the log: every reply of this batch from
             // the first write on becomes the error.
             reply.out.truncate(pending.replies_from);
-            let text = crate::error::CmdError::from(e).to_string();
             for _ in 0..pending.commands {
                 reply.error(&text);
             }

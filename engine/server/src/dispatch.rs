@@ -108,6 +108,11 @@ pub fn execute(
             }
         }
     }
+    if spec.flags & flag::WRITE != 0 {
+        if let Some(text) = shared.repl.write_refusal() {
+            return reject(shared, session, reply, Some(index), text);
+        }
+    }
     let top_name = reg.entries[entry.parent.unwrap_or(index)].spec.name;
     if !reply.resp3 && session.subscribed() && !crate::pubsub::ALLOWED_WHILE_SUBSCRIBED.contains(&top_name) {
         let text = format!(

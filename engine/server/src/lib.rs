@@ -56,6 +56,7 @@ pub mod multi;
 pub mod prometheus;
 pub mod pubsub;
 pub mod registry;
+pub mod replication;
 pub mod resp;
 pub mod scripting;
 pub mod secure_listener;

@@ -31,6 +31,8 @@ pub struct Shared {
     pub pubsub: crate::pubsub::PubSub,
     /// Held shared by every command and exclusively by EXEC and scripts (`multi.rs`).
     pub exclusive: RwLock<()>,
+    /// Replication: role, stream backlog, replicas, the link to the primary (issue 15).
+    pub repl: Arc<crate::replication::Replication>,
     /// SLOWLOG: the commands slower than `slowlog-log-slower-than`.
     pub slowlog: crate::slowlog::SlowLog,
     shutdown: watch::Sender<bool>,
@@ -89,7 +91,7 @@ pub struct Server<L: Listener = TcpPlain> {
     hook: Arc<dyn AcceptHook>,
 }
 
-fn make_run_id() -> String {
+pub(crate) fn make_run_id() -> String {
     use std::collections::hash_map::RandomState;
     use std::hash::{BuildHasher, Hasher};
     let mut id = String::with_capacity(40);
@@ -139,7 +141,9 @@ impl<L: Listener> Server<L> {
         let db = Db::open(options).map_err(ServerError::Storage)?;
         let (shutdown, _) = watch::channel(false);
         let slowlog = crate::slowlog::SlowLog::new(config.slowlog_log_slower_than_us, config.slowlog_max_len);
+        let repl = Arc::new(crate::replication::Replication::new(&config.replication, db.recovered_repl_pos()));
         let shared = Arc::new(Shared {
+            repl,
             slowlog,
             db,
             config: RwLock::new(config),
@@ -154,6 +158,7 @@ impl<L: Listener> Server<L> {
             scripts: Default::default(),
             shutdown,
         });
+        crate::replication::Replication::install(&shared);
         Ok(Server { shared, listener, hook })
     }
 

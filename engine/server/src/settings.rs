@@ -16,6 +16,9 @@ pub const PARAMETERS: &[&str] = &[
     "lua-time-limit",
     // issue 16:
     "slowlog-log-slower-than", "slowlog-max-len",
+    // issue 15 (replication/config.rs):
+    "replicaof", "replication-mode", "replication-sync-timeout-ms", "repl-backlog-size", "repl-timeout", "read-only",
+    "masteruser", "masterauth", "masterauth-file", "tls-replication",
 ];
 
 /// Other names accepted when spelled out exactly (the CLI's own names).
@@ -34,6 +37,9 @@ pub fn canonical(name: &str) -> Option<&'static str> {
 
 pub fn get(config: &Config, parameter: &str) -> String {
     match parameter {
+        other if crate::replication::config::get(&config.replication, other).is_some() => {
+            crate::replication::config::get(&config.replication, other).unwrap_or_default()
+        }
         "appendfsync" => config.fsync.name().to_string(),
         "appendonly" => "yes".to_string(),
         "bind" => config.bind.clone(),
@@ -54,6 +60,9 @@ pub fn get(config: &Config, parameter: &str) -> String {
 /// Checks and applies one `CONFIG SET parameter value`; the error text follows Redis.
 pub fn set(shared: &Shared, parameter: &str, value: &str) -> Result<(), String> {
     let failed = |why: &str| format!("ERR CONFIG SET failed (possibly related to argument '{parameter}') - {why}");
+    if let Some(done) = crate::replication::config::set(shared, parameter, value) {
+        return done.map_err(|why| failed(&why));
+    }
     match parameter {
         "appendfsync" => {
             let mode = parse_fsync(value).map_err(|_| failed("argument(s) must be one of the following: always, everysec, no"))?;

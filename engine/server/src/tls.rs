@@ -35,7 +35,7 @@ impl std::str::FromStr for ClientAuth {
     }
 }
 
-fn read_certs(path: &Path) -> Result<Vec<CertificateDer<'static>>, String> {
+pub(crate) fn read_certs(path: &Path) -> Result<Vec<CertificateDer<'static>>, String> {
     let pem = std::fs::read(path).map_err(|e| format!("cannot read TLS certificate {}: {e}", path.display()))?;
     let certs: Vec<_> = rustls_pemfile::certs(&mut pem.as_slice())
         .collect::<Result<_, _>>()
@@ -46,7 +46,7 @@ fn read_certs(path: &Path) -> Result<Vec<CertificateDer<'static>>, String> {
     Ok(certs)
 }
 
-fn read_key(path: &Path) -> Result<PrivateKeyDer<'static>, String> {
+pub(crate) fn read_key(path: &Path) -> Result<PrivateKeyDer<'static>, String> {
     let pem = std::fs::read(path).map_err(|e| format!("cannot read TLS key {}: {e}", path.display()))?;
     rustls_pemfile::private_key(&mut pem.as_slice())
         .map_err(|e| format!("TLS key {}: {e}", path.display()))?

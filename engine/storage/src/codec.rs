@@ -21,6 +21,12 @@ const OP_SELECT: u8 = 4;
 const OP_FLUSH_DB: u8 = 5;
 /// `6 a (u32) b (u32)`: SWAPDB a b.
 const OP_SWAP_DB: u8 = 6;
+/// `200 replid (40 bytes) offset (u64)`: on a replica, where the replication stream stood
+/// after this record (all-zero replid: unknown). Always the last op of its record; data ops
+/// ignore it (see `replication.rs`). A high number so new data op kinds never collide.
+pub(crate) const OP_REPL_POS: u8 = 200;
+/// Bytes of a replication position op.
+pub(crate) const REPL_POS_LEN: usize = 1 + 40 + 8;
 
 const TAG_STR: u8 = 0;
 const TAG_HASH: u8 = 1;
@@ -160,6 +166,19 @@ impl RecordBuf {
         self.nops == 0
     }
 
+    /// A record already finished elsewhere (a replica's copy of its primary's record).
+    pub fn from_finished(buf: Vec<u8>) -> RecordBuf {
+        RecordBuf { buf, nops: 0, puts: Vec::new(), db: 0 }
+    }
+
+    /// Where the replication stream stands after this record (replicas; see `replication.rs`).
+    pub fn repl_pos(&mut self, replid: &[u8; 40], offset: u64) {
+        self.nops += 1;
+        self.buf.push(OP_REPL_POS);
+        self.buf.extend_from_slice(replid);
+        self.buf.extend_from_slice(&offset.to_le_bytes());
+    }
+
     /// Writes op count, length and CRC; the record is then `self.buf`.
     pub fn finish(&mut self) {
         let len = (self.buf.len() - HEADER) as u32;
@@ -185,6 +204,8 @@ pub(crate) enum Op<'a> {
     Select(usize),
     FlushDb(usize),
     SwapDb(usize, usize),
+    /// Where the replication stream stood (replicas only; no effect on data).
+    ReplPos { replid: &'a [u8], offset: u64 },
 }
 
 /// Why a record could not be read.
@@ -233,6 +254,10 @@ pub(crate) fn parse_record(data: &[u8], pos: usize) -> Result<(Vec<Op<'_>>, usiz
             OP_SWAP_DB => {
                 let a = r.u32()? as usize;
                 ops.push(Op::SwapDb(a, r.u32()? as usize));
+            }
+            OP_REPL_POS => {
+                let replid = r.take(40)?;
+                ops.push(Op::ReplPos { replid, offset: r.u64()? });
             }
             _ => return Err(BadRecord::Malformed("unknown op")),
         }

@@ -44,6 +44,7 @@ fn compact_segment(inner: &Inner, seg: u32) -> Result<(), StorageError> {
         for op in ops {
             let Op::Put { key: stored_key, value, value_at, .. } = op else { continue };
             inner.wal.check_writable()?;
+            let _not_while_a_replica_applies = crate::wal::lock(&inner.wal.apply_gate);
             // Sealed keys are opened to find the item; key and value are copied as stored.
             let key = open_field(inner.opts.cipher.as_deref(), KEY_AAD, stored_key).map_err(|reason| {
                 StorageError::Corrupt { path: path.clone(), offset: value_at as u64, reason }

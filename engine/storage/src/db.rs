@@ -257,6 +257,7 @@ impl Db {
             rec.lsn,
             rec.log_bytes,
         ));
+        *lock(&wal.recovered_repl_pos) = rec.repl_pos;
         let inner = Arc::new(Inner {
             maxmemory: AtomicU64::new(opts.maxmemory),
             per_db,

@@ -25,6 +25,8 @@ pub(crate) struct Recovered {
     /// Records replayed.
     pub lsn: u64,
     pub log_bytes: u64,
+    /// The last replication position op replayed (replicas; all-zero replid: unknown).
+    pub repl_pos: Option<([u8; 40], u64)>,
 }
 
 fn segment_ids(dir: &Path) -> Result<Vec<u32>, StorageError> {
@@ -69,6 +71,7 @@ pub(crate) fn replay(opts: &Options, shards: &[Mutex<Shard>], c: &Counters) -> R
     let mut lsn = 0u64;
     let mut log_bytes = 0u64;
     let mut seg_len = 0u64;
+    let mut repl_pos = None;
     let last = *ids.last().unwrap();
     for &seg in &ids {
         let path = segment_path(dir, seg);
@@ -99,27 +102,8 @@ pub(crate) fn replay(opts: &Options, shards: &[Mutex<Shard>], c: &Counters) -> R
                 }
             };
             lsn += 1;
-            // Each record starts in database 0; a select op changes it for the ops after it.
-            let mut db = 0usize;
-            for op in ops {
-                let named = match op {
-                    Op::Select(d) | Op::FlushDb(d) => d,
-                    Op::SwapDb(a, b) => a.max(b),
-                    _ => 0,
-                };
-                if named >= opts.databases {
-                    return Err(StorageError::Corrupt {
-                        path,
-                        offset: pos as u64,
-                        reason: format!("the log names database {named}, but databases is {}", opts.databases),
-                    });
-                }
-                if let Op::Select(d) = op {
-                    db = d;
-                    continue;
-                }
-                let at = Place { seg, lsn, db };
-                apply(opts, shards, c, at, now, &path, op)?;
+            if let Some(p) = apply_record(opts, shards, c, Place { seg, lsn, db: 0, base: 0 }, now, &path, pos, ops)? {
+                repl_pos = Some(p);
             }
             pos = next;
         }
@@ -130,17 +114,65 @@ pub(crate) fn replay(opts: &Options, shards: &[Mutex<Shard>], c: &Counters) -> R
     for &seg in &ids {
         files.insert(seg, Arc::new(open_segment(&segment_path(dir, seg), false)?));
     }
-    Ok(Recovered { files, seg: last, seg_len, lsn, log_bytes })
+    Ok(Recovered { files, seg: last, seg_len, lsn, log_bytes, repl_pos })
 }
 
 /// Where a replayed op sits: segment, record, and the database it applies to.
-struct Place {
-    seg: u32,
-    lsn: u64,
-    db: usize,
+pub(crate) struct Place {
+    pub seg: u32,
+    pub lsn: u64,
+    pub db: usize,
+    /// Added to the positions in the ops to get their offset in the segment (a replica parses
+    /// a record received alone, so its positions start at 0; replay parses whole segments).
+    pub base: u64,
 }
 
-fn apply(
+/// Applies the ops of one record in order (replay at open, and a replica applying what its
+/// primary sent, `replication.rs`: one meaning for every record kind). Returns the record's
+/// replication position op, if it has one. `pos` is where the record starts, for errors.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn apply_record(
+    opts: &Options,
+    shards: &[Mutex<Shard>],
+    c: &Counters,
+    at: Place,
+    now: u64,
+    path: &Path,
+    pos: usize,
+    ops: Vec<Op<'_>>,
+) -> Result<Option<([u8; 40], u64)>, StorageError> {
+    let mut repl_pos = None;
+    // Each record starts in database 0; a select op changes it for the ops after it.
+    let mut db = at.db;
+    for op in ops {
+        let named = match op {
+            Op::Select(d) | Op::FlushDb(d) => d,
+            Op::SwapDb(a, b) => a.max(b),
+            _ => 0,
+        };
+        if named >= opts.databases {
+            return Err(StorageError::Corrupt {
+                path: path.to_path_buf(),
+                offset: pos as u64,
+                reason: format!("the log names database {named}, but databases is {}", opts.databases),
+            });
+        }
+        if let Op::Select(d) = op {
+            db = d;
+            continue;
+        }
+        if let Op::ReplPos { replid, offset } = op {
+            repl_pos = replid.try_into().ok().map(|id| (id, offset));
+            continue;
+        }
+        apply(opts, shards, c, Place { db, ..at }, now, path, op)?;
+    }
+    Ok(repl_pos)
+}
+
+/// Applies one op of a record to the shards: replay at open, and a replica applying what its
+/// primary sent (`replication.rs`), so every record kind has one meaning.
+pub(crate) fn apply(
     opts: &Options,
     shards: &[Mutex<Shard>],
     c: &Counters,
@@ -150,7 +182,7 @@ fn apply(
     op: Op<'_>,
 ) -> Result<(), StorageError> {
     let cipher = opts.cipher.as_deref();
-    let Place { seg, lsn, db } = at;
+    let Place { seg, lsn, db, base } = at;
     let per_db = opts.shards;
     let shard_of_key = |key: &[u8]| db * per_db + shard_of(key, per_db);
     match op {
@@ -168,7 +200,7 @@ fn apply(
                 return Ok(());
             }
             let value = open_field(cipher, &key, value).map_err(|e| corrupt(&e))?;
-            let loc = Loc { seg, off: value_at as u64, len: stored_len as u32, op_len: op_len as u32, lsn };
+            let loc = Loc { seg, off: base + value_at as u64, len: stored_len as u32, op_len: op_len as u32, lsn };
             let fits = opts.maxmemory == 0
                 || c.used_memory.load(Relaxed) + (value.len() + key.len()) as u64 * 2 <= opts.maxmemory;
             if fits {
@@ -205,7 +237,7 @@ fn apply(
                 std::mem::swap(&mut *x, &mut *y);
             }
         }
-        Op::SwapDb(..) | Op::Select(_) => {}
+        Op::SwapDb(..) | Op::Select(_) | Op::ReplPos { .. } => {}
     }
     Ok(())
 }

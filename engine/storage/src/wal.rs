@@ -102,6 +102,13 @@ pub(crate) struct Wal {
     pub(crate) stats: WalStats,
     fail_next_fsync: AtomicBool,
     pub(crate) shutdown: AtomicBool,
+    /// Replication (`replication.rs`): sees every appended record, in log order.
+    pub(crate) stream_hook: std::sync::OnceLock<crate::replication::StreamHook>,
+    /// Held by a replica applying a received record and by compaction for each copy, so a
+    /// copy never lands in the log between a replicated record and its effect in memory.
+    pub(crate) apply_gate: Mutex<()>,
+    /// The replication position found at replay (replicas).
+    pub(crate) recovered_repl_pos: Mutex<Option<([u8; 40], u64)>>,
 }
 
 impl Wal {
@@ -141,6 +148,9 @@ impl Wal {
             stats,
             fail_next_fsync: AtomicBool::new(false),
             shutdown: AtomicBool::new(false),
+            stream_hook: std::sync::OnceLock::new(),
+            apply_gate: Mutex::new(()),
+            recovered_repl_pos: Mutex::new(None),
         }
     }
 
@@ -222,11 +232,25 @@ impl Wal {
             }
         }
         self.appended.store(lsn, Release);
+        if let Some(hook) = self.stream_hook.get() {
+            // Under the buffer lock, so the stream has the log's order.
+            hook(data);
+        }
         drop(b);
         self.stats.log_bytes.fetch_add(data.len() as u64, Relaxed);
         // The log thread is not woken here but by the first waiter: a pipeline appends all
         // its records before it waits, so they share one fsync.
         (lsn, seg, off)
+    }
+
+    /// Runs `f` while no record can be appended, with the log's end: (active segment, its
+    /// length including the buffer, last LSN) and the open segment files (replication takes
+    /// a full copy of the log from this point).
+    pub(crate) fn at_end<R>(&self, f: impl FnOnce() -> R) -> (u32, u64, u64, Vec<(u32, Arc<File>)>, R) {
+        let b = lock(&self.buf);
+        let files = self.files.read().unwrap_or_else(|e| e.into_inner()).iter().map(|(s, f)| (*s, f.clone())).collect();
+        let r = f();
+        (b.seg, b.seg_len, b.next_lsn - 1, files, r)
     }
 
     /// Moves the buffer to the segment files (no fsync).

@@ -1,0 +1,193 @@
+//! Replication settings: the `[replication]` table of the config file, `--name value` flags,
+//! and CONFIG GET/SET (`settings.rs` asks `replication::settings`).
+//!
+//! ```toml
+//! [replication]
+//! replicaof = "10.77.0.5 6379"          # start as a replica of that primary
+//! replication-mode = "sync"             # sync | async (default)
+//! replication-sync-timeout-ms = 2000    # sync: a write no replica acknowledged within this fails
+//! repl-backlog-size = "16mb"            # stream kept for replicas that reconnect
+//! repl-timeout = 10                     # seconds without traffic before a link is dropped
+//! read-only = "no"                      # yes: refuse writes even as a primary (a fence)
+//! masteruser = "replicator"             # the user a replica logs in as on its primary
+//! masterauth-file = "/etc/basalt/masterauth"  # its password (first line); or masterauth = "..."
+//! tls-replication = "yes"               # connect to the primary's (TLS) port with TLS
+//! ```
+//! The password is never accepted as a flag: a command line is visible to every user of the
+//! host.
+
+use crate::security_config::Secret;
+use std::path::PathBuf;
+
+#[derive(Debug, Clone)]
+pub struct ReplicationConfig {
+    pub replicaof: Option<(String, u16)>,
+    pub sync: bool,
+    pub sync_timeout_ms: u64,
+    pub backlog_bytes: u64,
+    pub timeout_secs: u64,
+    pub read_only: bool,
+    pub masteruser: Option<String>,
+    pub masterauth: Option<Secret>,
+    pub masterauth_file: Option<PathBuf>,
+    pub tls: bool,
+}
+
+impl Default for ReplicationConfig {
+    fn default() -> ReplicationConfig {
+        ReplicationConfig {
+            replicaof: None,
+            sync: false,
+            sync_timeout_ms: 2000,
+            backlog_bytes: 16 << 20,
+            timeout_secs: 10,
+            read_only: false,
+            masteruser: None,
+            masterauth: None,
+            masterauth_file: None,
+            tls: false,
+        }
+    }
+}
+
+pub const USAGE: &str = "[--replicaof 'HOST PORT'] [--replication-mode sync|async] [--replication-sync-timeout-ms MS] \
+[--repl-backlog-size BYTES] [--repl-timeout SECS] [--read-only yes|no] [--masteruser NAME] [--masterauth-file PATH] \
+[--tls-replication yes|no]";
+
+/// `host port` (REPLICAOF's arguments); `no one` is None.
+pub fn parse_replicaof(value: &str) -> Result<Option<(String, u16)>, String> {
+    let words: Vec<&str> = value.split_whitespace().collect();
+    match words.as_slice() {
+        [] => Ok(None),
+        [no, one] if no.eq_ignore_ascii_case("no") && one.eq_ignore_ascii_case("one") => Ok(None),
+        [host, port] => {
+            let port: u16 = port.parse().map_err(|_| format!("replicaof: port must be 1-65535, not {port:?}"))?;
+            if port == 0 {
+                return Err("replicaof: port must be 1-65535".into());
+            }
+            Ok(Some((host.to_string(), port)))
+        }
+        _ => Err(format!("replicaof must be \"host port\" or \"no one\", not {value:?}")),
+    }
+}
+
+pub fn parse_mode(value: &str) -> Result<bool, String> {
+    match value.to_ascii_lowercase().as_str() {
+        "sync" => Ok(true),
+        "async" => Ok(false),
+        _ => Err(format!("replication-mode must be sync or async, not {value:?}")),
+    }
+}
+
+pub fn yes_no(name: &str, value: &str) -> Result<bool, String> {
+    match value.to_ascii_lowercase().as_str() {
+        "yes" | "true" | "on" => Ok(true),
+        "no" | "false" | "off" => Ok(false),
+        _ => Err(format!("{name} must be yes or no, not {value:?}")),
+    }
+}
+
+fn number(name: &str, value: &str) -> Result<u64, String> {
+    value.trim().parse().map_err(|_| format!("{name} must be a non-negative number, not {value:?}"))
+}
+
+impl ReplicationConfig {
+    /// Applies one setting; `Ok(false)` when the name is not a replication setting.
+    /// `from_file` allows the password itself (never a flag).
+    pub fn apply(&mut self, name: &str, value: &str, from_file: bool) -> Result<bool, String> {
+        let name = name.replace('_', "-");
+        match name.as_str() {
+            "replicaof" | "slaveof" => self.replicaof = parse_replicaof(value)?,
+            "replication-mode" => self.sync = parse_mode(value)?,
+            "replication-sync-timeout-ms" => self.sync_timeout_ms = number(&name, value)?.max(1),
+            "repl-backlog-size" => {
+                let bytes = crate::config::parse_memory(value).ok_or_else(|| format!("{name}: not a memory size: {value:?}"))?;
+                self.backlog_bytes = bytes.max(16 << 10);
+            }
+            "repl-timeout" => self.timeout_secs = number(&name, value)?.max(1),
+            "read-only" => self.read_only = yes_no(&name, value)?,
+            "masteruser" => self.masteruser = Some(value.to_string()).filter(|v| !v.is_empty()),
+            "masterauth" if from_file => self.masterauth = Some(Secret(value.to_string())).filter(|s| !s.0.is_empty()),
+            "masterauth" => return Err("masterauth is not accepted on the command line: use masterauth-file or the config file".into()),
+            "masterauth-file" => self.masterauth_file = Some(PathBuf::from(value)),
+            "tls-replication" => self.tls = yes_no(&name, value)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    pub fn apply_table(&mut self, table: &toml::Table) -> Result<(), String> {
+        for (key, value) in table {
+            let text = match value {
+                toml::Value::String(s) => s.clone(),
+                toml::Value::Integer(n) => n.to_string(),
+                toml::Value::Boolean(b) => (if *b { "yes" } else { "no" }).to_string(),
+                other => return Err(format!("[replication] {key}: unsupported value {}", other.type_str())),
+            };
+            if !self.apply(key, &text, true).map_err(|e| format!("[replication] {e}"))? {
+                return Err(format!("[replication]: unknown key {key:?}"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The password the replica logs in with: `masterauth`, else the first line of
+    /// `masterauth-file` (read when needed, so a rotated file is picked up).
+    pub fn password(&self) -> Result<Option<String>, String> {
+        if let Some(s) = &self.masterauth {
+            return Ok(Some(s.0.clone()));
+        }
+        let Some(path) = &self.masterauth_file else { return Ok(None) };
+        let text = std::fs::read_to_string(path).map_err(|e| format!("masterauth-file {}: {e}", path.display()))?;
+        Ok(text.lines().next().map(|l| l.trim_end().to_string()).filter(|l| !l.is_empty()))
+    }
+}
+
+/// CONFIG GET of a replication parameter (the password is never shown).
+pub fn get(c: &ReplicationConfig, name: &str) -> Option<String> {
+    Some(match name {
+        "replicaof" => c.replicaof.as_ref().map(|(h, p)| format!("{h} {p}")).unwrap_or_default(),
+        "replication-mode" => (if c.sync { "sync" } else { "async" }).to_string(),
+        "replication-sync-timeout-ms" => c.sync_timeout_ms.to_string(),
+        "repl-backlog-size" => c.backlog_bytes.to_string(),
+        "repl-timeout" => c.timeout_secs.to_string(),
+        "read-only" => (if c.read_only { "yes" } else { "no" }).to_string(),
+        "masteruser" => c.masteruser.clone().unwrap_or_default(),
+        "masterauth" => String::new(),
+        "masterauth-file" => c.masterauth_file.as_ref().map(|p| p.display().to_string()).unwrap_or_default(),
+        "tls-replication" => (if c.tls { "yes" } else { "no" }).to_string(),
+        _ => return None,
+    })
+}
+
+/// CONFIG SET of a replication parameter; None when it is not one. `replicaof` is changed
+/// with REPLICAOF, `masterauth` only in the config file.
+pub fn set(shared: &crate::server::Shared, name: &str, value: &str) -> Option<Result<(), String>> {
+    use std::sync::atomic::Ordering::Relaxed;
+    if !matches!(
+        name,
+        "replication-mode" | "replication-sync-timeout-ms" | "repl-backlog-size" | "repl-timeout" | "read-only"
+            | "masteruser" | "masterauth-file" | "tls-replication" | "replicaof" | "masterauth"
+    ) {
+        return None;
+    }
+    if name == "replicaof" {
+        return Some(Err("use REPLICAOF host port (or NO ONE)".into()));
+    }
+    if name == "masterauth" {
+        return Some(Err("masterauth is set in the config file or masterauth-file, not by CONFIG SET".into()));
+    }
+    let mut config = shared.config.write().unwrap_or_else(|e| e.into_inner());
+    let mut next = config.replication.clone();
+    if let Err(e) = next.apply(name, value, false) {
+        return Some(Err(e));
+    }
+    let repl = &shared.repl;
+    repl.sync.store(next.sync, Relaxed);
+    repl.sync_timeout_ms.store(next.sync_timeout_ms, Relaxed);
+    repl.timeout_secs.store(next.timeout_secs, Relaxed);
+    repl.read_only.store(next.read_only, Relaxed);
+    repl.backlog().set_capacity(next.backlog_bytes as usize);
+    config.replication = next;
+    Some(Ok(()))
+}

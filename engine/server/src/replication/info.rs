@@ -1,0 +1,103 @@
+//! ROLE and the `# Replication` section of INFO, in Redis' field names (plus Basalt's:
+//! `lag_bytes` per replica, `replication_mode`, `read_only`, the sync counters).
+
+use super::{lock, Replication};
+use crate::resp::Reply;
+use std::fmt::Write;
+use std::sync::atomic::Ordering::Relaxed;
+
+/// `ROLE`: master: `[master, offset, [[ip, port, offset]...]]`; replica: `[slave, host, port,
+/// state, offset]`.
+pub fn role(repl: &Replication, reply: &mut Reply) {
+    let st = lock(&repl.state);
+    match &st.master {
+        Some((host, port)) => {
+            reply.array(5);
+            reply.bulk(b"slave");
+            reply.bulk(host.as_bytes());
+            reply.int(*port as i64);
+            reply.bulk(st.link.name().as_bytes());
+            reply.int(repl.offset() as i64);
+        }
+        None => {
+            drop(st);
+            let offset = repl.offset();
+            let peers = lock(&repl.peers).clone();
+            reply.array(3);
+            reply.bulk(b"master");
+            reply.int(offset as i64);
+            reply.array(peers.len());
+            for p in peers {
+                reply.array(3);
+                reply.bulk(p.ip.as_bytes());
+                reply.bulk(p.port.to_string().as_bytes());
+                reply.bulk(p.ack.load(Relaxed).to_string().as_bytes());
+            }
+        }
+    }
+}
+
+fn line(out: &mut String, name: &str, value: impl std::fmt::Display) {
+    let _ = write!(out, "{name}:{value}\r\n");
+}
+
+/// The lines of `# Replication` (without the header).
+pub fn section(repl: &Replication, out: &mut String) {
+    let st = lock(&repl.state);
+    let offset = repl.offset();
+    let now = basalt_storage::now_ms();
+    match &st.master {
+        Some((host, port)) => {
+            line(out, "role", "slave");
+            line(out, "master_host", host);
+            line(out, "master_port", port);
+            let up = st.link == super::Link::Connected;
+            line(out, "master_link_status", if up { "up" } else { "down" });
+            let io = st.last_io.map(|t| t.elapsed().as_secs() as i64).unwrap_or(-1);
+            line(out, "master_last_io_seconds_ago", io);
+            line(out, "master_sync_in_progress", u8::from(st.link == super::Link::Sync));
+            line(out, "slave_read_repl_offset", offset);
+            line(out, "slave_repl_offset", offset);
+            line(out, "slave_priority", 100);
+            line(out, "slave_read_only", 1);
+            line(out, "replica_announced", 1);
+            if !st.last_error.is_empty() && !up {
+                line(out, "master_link_last_error", st.last_error.replace(['\r', '\n'], " "));
+            }
+        }
+        None => line(out, "role", "master"),
+    }
+    let peers = lock(&repl.peers).clone();
+    line(out, "connected_slaves", peers.len());
+    for (i, p) in peers.iter().enumerate() {
+        let ack = p.ack.load(Relaxed);
+        let state = if p.online.load(Relaxed) { "online" } else { "send_bulk" };
+        let lag = now.saturating_sub(p.ack_ms.load(Relaxed)) / 1000;
+        let _ = write!(
+            out,
+            "slave{i}:ip={},port={},state={state},offset={ack},lag={lag},lag_bytes={}\r\n",
+            p.ip,
+            p.port,
+            offset.saturating_sub(ack)
+        );
+    }
+    line(out, "master_failover_state", "no-failover");
+    line(out, "master_replid", &st.replid);
+    line(out, "master_replid2", &st.replid2);
+    line(out, "master_repl_offset", offset);
+    line(out, "second_repl_offset", st.second_offset);
+    drop(st);
+    let b = repl.backlog();
+    line(out, "repl_backlog_active", 1);
+    line(out, "repl_backlog_size", b.capacity());
+    line(out, "repl_backlog_first_byte_offset", b.start());
+    line(out, "repl_backlog_histlen", b.len());
+    drop(b);
+    line(out, "replication_mode", if repl.sync.load(Relaxed) { "sync" } else { "async" });
+    line(out, "replication_sync_timeout_ms", repl.sync_timeout_ms.load(Relaxed));
+    line(out, "read_only", u8::from(repl.read_only.load(Relaxed)));
+    line(out, "good_slaves", repl.good_replicas());
+    line(out, "sync_full", repl.full_syncs.load(Relaxed));
+    line(out, "sync_partial_ok", repl.partial_ok.load(Relaxed));
+    line(out, "sync_partial_err", repl.partial_err.load(Relaxed));
+}

@@ -1,0 +1,183 @@
+//! What replication needs from the store (the protocol and roles live in the server's
+//! `replication/`):
+//! - a primary streams every record it appends, in log order ([`Db::set_stream_hook`]), and
+//!   gives a new replica a full copy of its log from a point that the stream continues
+//!   ([`Db::log_copy_at_end`]): replaying the copy then the stream rebuilds its data exactly,
+//!   as recovery does, while the primary keeps taking writes;
+//! - a replica appends each received record to its own log and applies it with the one
+//!   function replay uses ([`Db::apply_replicated`]), so every record kind has one meaning.
+//!   Each such record carries, as its last op, the replication position it brings the
+//!   replica to, so after a crash the replica knows exactly which records it holds
+//!   ([`Db::recovered_repl_pos`]) and resumes there instead of copying everything again.
+
+use crate::codec::{parse_record, Op, RecordBuf, HEADER, REPL_POS_LEN};
+use crate::db::Db;
+use crate::error::StorageError;
+use crate::recovery::{apply_record, Place};
+use crate::wal::{lock, segment_path};
+use std::fs::File;
+use std::os::unix::fs::FileExt;
+use std::sync::Arc;
+
+/// Called under the log's append lock with each finished record, in log order.
+pub type StreamHook = Box<dyn Fn(&[u8]) + Send + Sync>;
+
+/// A replication id (40 bytes) and an offset in its stream. An all-zero id means "unknown":
+/// a replica whose log ends in one (a full copy cut short, a promotion) must copy again.
+pub type ReplPos = ([u8; 40], u64);
+
+/// Bytes of a record's header (crc32, length).
+pub const RECORD_HEADER: usize = HEADER;
+
+/// The length of the record starting at `buf[0]`, once its header is there.
+pub fn record_len(buf: &[u8]) -> Option<usize> {
+    let len = u32::from_le_bytes(buf.get(4..8)?.try_into().ok()?) as usize;
+    Some(HEADER + len)
+}
+
+/// The segments of the log up to one point, read as one byte stream of whole records.
+pub struct LogCopy {
+    segments: Vec<(Arc<File>, u64)>,
+}
+
+impl LogCopy {
+    pub fn len(&self) -> u64 {
+        self.segments.iter().map(|(_, n)| n).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Reads from `pos` of the concatenated segments into `buf`; 0 at the end.
+    pub fn read_at(&self, mut pos: u64, buf: &mut [u8]) -> std::io::Result<usize> {
+        for (file, len) in &self.segments {
+            if pos >= *len {
+                pos -= len;
+                continue;
+            }
+            let n = buf.len().min((len - pos) as usize);
+            file.read_exact_at(&mut buf[..n], pos)?;
+            return Ok(n);
+        }
+        Ok(0)
+    }
+}
+
+impl Db {
+    /// Installs the hook that sees every appended record (once per store; false if set).
+    pub fn set_stream_hook(&self, hook: StreamHook) -> bool {
+        self.inner().wal.stream_hook.set(hook).is_ok()
+    }
+
+    /// Runs `f` at a point where no record is being appended and returns the log up to that
+    /// point with `f`'s result (the server notes its stream offset there). The segments stay
+    /// readable even if compaction deletes them meanwhile (their files are held open).
+    pub fn log_copy_at_end<R>(&self, f: impl FnOnce() -> R) -> Result<(LogCopy, R), StorageError> {
+        let wal = &self.inner().wal;
+        let (seg, seg_len, lsn, mut files, r) = wal.at_end(f);
+        if wal.written() < lsn {
+            wal.write_out()?;
+        }
+        if !files.iter().any(|(s, _)| *s == seg) && seg_len > 0 {
+            let now = wal.files.read().unwrap_or_else(|e| e.into_inner()).get(&seg).cloned();
+            let file = now.ok_or_else(|| StorageError::Corrupt {
+                path: segment_path(wal.dir(), seg),
+                offset: 0,
+                reason: "the active segment is missing".into(),
+            })?;
+            files.push((seg, file));
+        }
+        let mut segments = Vec::new();
+        for (s, file) in files.into_iter().filter(|(s, _)| *s <= seg) {
+            let len = if s == seg {
+                seg_len
+            } else {
+                file.metadata().map_err(|e| StorageError::io(format!("stat log segment {s}"), e))?.len()
+            };
+            segments.push((file, len));
+        }
+        Ok((LogCopy { segments }, r))
+    }
+
+    /// The replication position the log ended with at open (replicas), if any.
+    pub fn recovered_repl_pos(&self) -> Option<ReplPos> {
+        *lock(&self.inner().wal.recovered_repl_pos)
+    }
+
+    /// Appends a record received from the primary to this store's log and applies it, the
+    /// position `pos` (if given) riding in the same record so a crash keeps both or neither.
+    /// A position op the record already carries (the primary's own, from when it was a
+    /// replica) is dropped. Returns the LSN to wait for (0: nothing appended).
+    pub fn apply_replicated(&self, record: &[u8], pos: Option<&ReplPos>) -> Result<u64, StorageError> {
+        let bad = |reason: String| StorageError::Corrupt { path: "<replication stream>".into(), offset: 0, reason };
+        let (ops, end) = parse_record(record, 0).map_err(|e| bad(format!("{e:?}")))?;
+        if end != record.len() {
+            return Err(bad("trailing bytes after the record".into()));
+        }
+        let nops = ops.len();
+        let strip = matches!(ops.last(), Some(Op::ReplPos { .. }));
+        drop(ops);
+        let kept = if strip { nops - 1 } else { nops };
+        if kept == 0 && pos.is_none() {
+            return Ok(0);
+        }
+        let mut buf = Vec::with_capacity(record.len() + REPL_POS_LEN);
+        buf.extend_from_slice(&record[..record.len() - if strip { REPL_POS_LEN } else { 0 }]);
+        let mut nops = kept as u32;
+        if let Some((id, offset)) = pos {
+            buf.push(crate::codec::OP_REPL_POS);
+            buf.extend_from_slice(id);
+            buf.extend_from_slice(&offset.to_le_bytes());
+            nops += 1;
+        }
+        self.append_and_apply(finish(buf, nops))
+    }
+
+    /// Before a full copy: every key goes (as FLUSHALL) and the position becomes unknown in
+    /// the same record, so a crash during the copy leads to a full copy again, never to a
+    /// resume on top of half a copy.
+    pub fn reset_for_full_copy(&self) -> Result<u64, StorageError> {
+        let mut rec = RecordBuf::new();
+        rec.flush_all();
+        rec.repl_pos(&[0; 40], 0);
+        rec.finish();
+        self.append_and_apply(rec.buf)
+    }
+
+    /// Logs a replication position alone (after a full copy; unknown after a promotion).
+    pub fn log_repl_pos(&self, pos: &ReplPos) -> Result<u64, StorageError> {
+        let mut rec = RecordBuf::new();
+        rec.repl_pos(&pos.0, pos.1);
+        rec.finish();
+        self.append_and_apply(rec.buf)
+    }
+
+    fn append_and_apply(&self, stored: Vec<u8>) -> Result<u64, StorageError> {
+        let inner = self.inner();
+        let wal = &inner.wal;
+        let rec = RecordBuf::from_finished(stored);
+        let (ops, _) = parse_record(&rec.buf, 0)
+            .map_err(|e| StorageError::Corrupt { path: "<replication stream>".into(), offset: 0, reason: format!("{e:?}") })?;
+        let gate = lock(&wal.apply_gate);
+        wal.check_writable()?;
+        let (lsn, seg, off) = wal.append(&rec);
+        let path = segment_path(wal.dir(), seg);
+        let at = Place { seg, lsn, db: 0, base: off };
+        let applied = apply_record(&inner.opts, &inner.shards, &inner.counters, at, crate::now_ms(), &path, 0, ops);
+        drop(gate);
+        applied?;
+        inner.maybe_evict(0);
+        Ok(lsn)
+    }
+}
+
+/// Fills in op count, length and CRC of a record built by hand.
+fn finish(mut buf: Vec<u8>, nops: u32) -> Vec<u8> {
+    let len = (buf.len() - HEADER) as u32;
+    buf[HEADER..HEADER + 4].copy_from_slice(&nops.to_le_bytes());
+    buf[4..8].copy_from_slice(&len.to_le_bytes());
+    let crc = crc32fast::hash(&buf[4..]);
+    buf[0..4].copy_from_slice(&crc.to_le_bytes());
+    buf
+}
