@@ -139,3 +139,4 @@ function bigIntToIpv6(value: bigint): string {
 // Benchmark suites and the flags of a custom run.
 export * from './benchmark-flags.js';
 export * from './topology-rules.js';
+export * from './metrics-rules.js';

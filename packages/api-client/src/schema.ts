@@ -496,6 +496,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{project}/instances/{instance}/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The console charts: ops/s by class, p50/p99 latency, memory, connections, hit ratio, disk, replication lag */
+        get: operations["getInstanceMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/instances/{instance}/slowlog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The engine's slow log (SLOWLOG GET) of every node, newest first */
+        get: operations["getInstanceSlowlog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{project}/audit-log": {
         parameters: {
             query?: never;
@@ -1123,6 +1157,56 @@ export interface components {
         BenchmarkAcceptedDto: {
             benchmark: components["schemas"]["BenchmarkDto"];
             operation: components["schemas"]["OperationDto"];
+        };
+        MetricPointDto: {
+            /** @description Unix time, seconds */
+            t: number;
+            v: number;
+        };
+        MetricSeriesDto: {
+            /** @enum {string} */
+            key: "ops_read" | "ops_write" | "ops_other" | "latency_p50_read" | "latency_p99_read" | "latency_p50_write" | "latency_p99_write" | "memory_used" | "memory_max" | "connections" | "hit_ratio" | "disk_used" | "replication_lag";
+            /**
+             * @description ops/s, seconds, bytes, count or ratio
+             * @example ops/s
+             */
+            unit: string;
+            /** @description Empty when the instance has no such data in the range (e.g. replication lag of a standalone instance) */
+            points: components["schemas"]["MetricPointDto"][];
+        };
+        InstanceMetricsDto: {
+            /** @example 1h */
+            range: string;
+            /** @description Unix time, seconds */
+            start: number;
+            /** @description Unix time, seconds */
+            end: number;
+            /** @description Seconds between points */
+            step_seconds: number;
+            /** @description Seconds each rate and percentile is computed over */
+            window_seconds: number;
+            /** @description The instance's disk (disk_gib) in bytes, what disk_used is measured against */
+            disk_limit_bytes: number;
+            series: components["schemas"]["MetricSeriesDto"][];
+        };
+        SlowlogEntryDto: {
+            /** @description The node (VM) whose slow log holds it */
+            node: string;
+            /** @description The entry's id on that node */
+            id: number;
+            /** Format: date-time */
+            time: string;
+            /** @description Microseconds the command ran */
+            duration_us: number;
+            /** @description The command and its arguments as the engine kept them: at most 32, each cut to 128 bytes, passwords redacted */
+            command: string[];
+            /** @example 10.77.0.1:50312 */
+            client_address: string;
+            client_name: string;
+        };
+        InstanceSlowlogDto: {
+            /** @description Newest first */
+            items: components["schemas"]["SlowlogEntryDto"][];
         };
         AuditEntryDto: {
             id: number;
@@ -3568,6 +3652,137 @@ export interface operations {
             };
             /** @description Not found (or not visible to the caller) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    getInstanceMetrics: {
+        parameters: {
+            query?: {
+                /** @description How far back: `<n>m`, `<n>h` or `<n>d`, from 15m to 7d (default 1h) */
+                range?: string;
+            };
+            header?: never;
+            path: {
+                project: string;
+                instance: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstanceMetricsDto"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    getInstanceSlowlog: {
+        parameters: {
+            query?: {
+                /** @description Newest entries per node */
+                count?: number;
+            };
+            header?: never;
+            path: {
+                project: string;
+                instance: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstanceSlowlogDto"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

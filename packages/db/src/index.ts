@@ -23,3 +23,4 @@ export * from './instance-topology.js';
 export * from './leases.js';
 export * from './operation-start.js';
 export * from './master-key-check.js';
+export * from './host-route.js';

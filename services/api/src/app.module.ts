@@ -23,6 +23,9 @@ import { InstanceController } from './instances/instance.controller.js';
 import { InstanceService } from './instances/instance.service.js';
 import { InstanceUserController } from './instances/instance-user.controller.js';
 import { InstanceUserService } from './instances/instance-user.service.js';
+import { InstanceMetricsController } from './monitoring/instance-metrics.controller.js';
+import { InstanceMetricsService } from './monitoring/instance-metrics.service.js';
+import { InstanceSlowlogService } from './monitoring/instance-slowlog.service.js';
 import { OperationController } from './operations/operation.controller.js';
 import { OperationService } from './operations/operation.service.js';
 import { OperationStarter } from './operations/operation-starter.service.js';
@@ -50,6 +53,7 @@ export class AppModule implements NestModule {
         AllowlistController,
         OperationController,
         BenchmarkController,
+        InstanceMetricsController,
         AuditController,
       ],
       providers: [
@@ -69,6 +73,8 @@ export class AppModule implements NestModule {
         AllowlistService,
         OperationService,
         BenchmarkService,
+        InstanceMetricsService,
+        InstanceSlowlogService,
       ],
       exports: [ApiConfig],
     };

@@ -1,5 +1,5 @@
 // Everything the API reads from its environment, parsed once at start.
-import { parseMasterKey } from '@basalt/db';
+import { LOCAL_NETWORK, parseMasterKey } from '@basalt/db';
 import type { ProjectQuota } from './instances/quota.js';
 
 export class ApiConfig {
@@ -27,6 +27,10 @@ export class ApiConfig {
   secureCookies: boolean;
   /** Every project's quota: live instances, and the vCPU and memory their types take. */
   quota: ProjectQuota;
+  /** The control plane's Prometheus (BASALT_PROMETHEUS_URL), which the metrics endpoint queries; none: 503. */
+  prometheusUrl: string | undefined;
+  /** The project bridge: the API reads an engine's SLOWLOG only at an address routed through it (or loopback). */
+  bridge: string;
 }
 
 function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -59,5 +63,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     vcpu: intFromEnv(env, 'BASALT_QUOTA_VCPU', 64),
     memory_gib: intFromEnv(env, 'BASALT_QUOTA_MEMORY_GIB', 256),
   };
+  config.prometheusUrl = env.BASALT_PROMETHEUS_URL?.replace(/\/+$/, '') || undefined;
+  config.bridge = env.BASALT_BRIDGE ?? LOCAL_NETWORK.bridge;
   return config;
 }

@@ -14,10 +14,11 @@ import { StepError } from './errors.js';
  * The control plane's user on every engine. `:` is not allowed in a customer's username
  * (DB_USERNAME in @basalt/api-client/rules), so the name can never be taken or shadowed by one.
  */
-export const CONTROL_USER = 'basalt:control-plane';
+export { CONTROL_USER } from '@basalt/db';
+import { CONTROL_USER } from '@basalt/db';
 
 /** What the control plane needs: log in, PING, reload users, set the allowlist, read config and INFO. */
-const CONTROL_RULES = 'resetkeys resetchannels -@all +auth +hello +ping +acl|load +config|get +config|set +info';
+const CONTROL_RULES = 'resetkeys resetchannels -@all +auth +hello +ping +acl|load +config|get +config|set +info +slowlog|get';
 
 /** ACL rules of each permission a customer can give a user. */
 export const PERMISSION_RULES: Record<InstanceUserRow['permission'], string> = {

@@ -5,6 +5,13 @@ import type { Db } from '../client.js';
 import { instanceControlCredentials } from '../schema.js';
 import { decryptSecret, encryptSecret, generatePassword } from '../secrets.js';
 
+/**
+ * The control plane's user on every engine (the worker renders it into the users file; the API
+ * logs in as it to read SLOWLOG). `:` is not allowed in a customer's username, so no customer
+ * can take or shadow it.
+ */
+export const CONTROL_USER = 'basalt:control-plane';
+
 export interface ControlPasswords {
   /** The password the engine already knows (or will, after the first deploy). */
   current: string;
@@ -39,6 +46,16 @@ export class ControlCredentialsRepository {
     }
     const [row] = await this.db.select().from(instanceControlCredentials).where(eq(instanceControlCredentials.instanceId, instanceId));
     if (!row) throw new Error(`instance ${instanceId} has no control credentials (deleted meanwhile?)`);
+    return {
+      current: decryptSecret(this.masterKey, row.passwordEncrypted),
+      ...(row.nextPasswordEncrypted ? { next: decryptSecret(this.masterKey, row.nextPasswordEncrypted) } : {}),
+    };
+  }
+
+  /** The passwords as they are, made by no one here (the API reads with them; only deploys make them). */
+  async passwords(instanceId: string): Promise<ControlPasswords | undefined> {
+    const [row] = await this.db.select().from(instanceControlCredentials).where(eq(instanceControlCredentials.instanceId, instanceId));
+    if (!row) return undefined;
     return {
       current: decryptSecret(this.masterKey, row.passwordEncrypted),
       ...(row.nextPasswordEncrypted ? { next: decryptSecret(this.masterKey, row.nextPasswordEncrypted) } : {}),
