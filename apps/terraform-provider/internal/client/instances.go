@@ -10,6 +10,8 @@ type Parameters struct {
 	Fsync      *string `json:"fsync,omitempty"`
 	Maxclients *int64  `json:"maxclients,omitempty"`
 	Timeout    *int64  `json:"timeout,omitempty"`
+	// ReplicationMode is `sync` or `async`, for `standard` instances only.
+	ReplicationMode *string `json:"replication_mode,omitempty"`
 }
 
 // AllowlistEntry is one allowed network. The API normalises CIDRs.
@@ -18,8 +20,10 @@ type AllowlistEntry struct {
 	Description string `json:"description,omitempty"`
 }
 
-// Endpoint is where an instance answers.
+// Endpoint is where an instance answers: role `primary` (reads and writes; follows the
+// primary on failover) or `readonly` (the replicas).
 type Endpoint struct {
+	Role          string `json:"role"`
 	Type          string `json:"type"`
 	Host          string `json:"host"`
 	Port          int64  `json:"port"`
@@ -37,6 +41,15 @@ type Fault struct {
 	OperationID string `json:"operation_id,omitempty"`
 }
 
+// Node is one VM of an instance: its role, status and replication lag.
+type Node struct {
+	Name      string `json:"name"`
+	PrivateIP string `json:"private_ip"`
+	Role      string `json:"role"`
+	Status    string `json:"status"`
+	LagBytes  *int64 `json:"lag_bytes"`
+}
+
 // Instance is InstanceDto of the spec.
 type Instance struct {
 	ID                 string            `json:"id"`
@@ -46,6 +59,9 @@ type Instance struct {
 	Region             string            `json:"region"`
 	EngineVersion      string            `json:"engine_version"`
 	DiskGib            int64             `json:"disk_gib"`
+	Architecture       string            `json:"architecture"`
+	Replicas           int64             `json:"replicas"`
+	Nodes              []Node            `json:"nodes"`
 	Status             string            `json:"status"`
 	Health             *string           `json:"health"`
 	Fault              *Fault            `json:"fault"`
@@ -61,17 +77,28 @@ type Instance struct {
 // Gone reports whether the instance no longer exists for its owner (deleted rows are kept).
 func (i *Instance) Gone() bool { return i.Status == "deleted" }
 
-// PrimaryEndpoint is the first private endpoint, else the first; nil before provisioning.
-func (i *Instance) PrimaryEndpoint() *Endpoint {
+// PrimaryEndpoint is the first private endpoint of role primary, else the first of that role;
+// nil before provisioning.
+func (i *Instance) PrimaryEndpoint() *Endpoint { return i.endpoint("primary") }
+
+// ReadonlyEndpoint is the replicas' endpoint; nil for a standalone instance.
+func (i *Instance) ReadonlyEndpoint() *Endpoint { return i.endpoint("readonly") }
+
+func (i *Instance) endpoint(role string) *Endpoint {
+	var found *Endpoint
 	for k := range i.Endpoints {
-		if i.Endpoints[k].Type == "private" {
-			return &i.Endpoints[k]
+		e := &i.Endpoints[k]
+		if e.Role != role {
+			continue
+		}
+		if e.Type == "private" {
+			return e
+		}
+		if found == nil {
+			found = e
 		}
 	}
-	if len(i.Endpoints) > 0 {
-		return &i.Endpoints[0]
-	}
-	return nil
+	return found
 }
 
 // CreateInstanceRequest is CreateInstanceDto.
@@ -79,6 +106,8 @@ type CreateInstanceRequest struct {
 	Name               string            `json:"name"`
 	InstanceType       string            `json:"instance_type"`
 	Region             string            `json:"region"`
+	Architecture       string            `json:"architecture,omitempty"`
+	Replicas           *int64            `json:"replicas,omitempty"`
 	DiskGib            *int64            `json:"disk_gib,omitempty"`
 	Password           *string           `json:"password,omitempty"`
 	Allowlist          []AllowlistEntry  `json:"allowlist"`

@@ -23,6 +23,11 @@ type InstanceAttributesModel struct {
 	InstanceType       types.String `tfsdk:"instance_type"`
 	Region             types.String `tfsdk:"region"`
 	DiskGib            types.Int64  `tfsdk:"disk_gib"`
+	Architecture       types.String `tfsdk:"architecture"`
+	Replicas           types.Int64  `tfsdk:"replicas"`
+	Nodes              types.List   `tfsdk:"nodes"`
+	ReadonlyHost       types.String `tfsdk:"readonly_host"`
+	ReadonlyPort       types.Int64  `tfsdk:"readonly_port"`
 	Allowlist          types.Set    `tfsdk:"allowlist"`
 	TLSEnabled         types.Bool   `tfsdk:"tls_enabled"`
 	DeletionProtection types.Bool   `tfsdk:"deletion_protection"`
@@ -57,14 +62,47 @@ type parametersModel struct {
 	Fsync      types.String `tfsdk:"fsync"`
 	Maxclients types.Int64  `tfsdk:"maxclients"`
 	Timeout    types.Int64  `tfsdk:"timeout"`
+	// ReplicationMode is `sync` or `async`; null for a standalone instance.
+	ReplicationMode types.String `tfsdk:"replication_mode"`
 }
 
 var allowlistEntryAttrTypes = map[string]attr.Type{"cidr": CIDRType{}, "description": types.StringType}
 var allowlistEntryType = types.ObjectType{AttrTypes: allowlistEntryAttrTypes}
 var parametersAttrTypes = map[string]attr.Type{
-	"fsync":      types.StringType,
-	"maxclients": types.Int64Type,
-	"timeout":    types.Int64Type,
+	"fsync":            types.StringType,
+	"maxclients":       types.Int64Type,
+	"timeout":          types.Int64Type,
+	"replication_mode": types.StringType,
+}
+
+// nodeAttrTypes is one element of nodes: a VM of the instance as the API shows it.
+var nodeAttrTypes = map[string]attr.Type{
+	"name":       types.StringType,
+	"private_ip": types.StringType,
+	"role":       types.StringType,
+	"status":     types.StringType,
+	"lag_bytes":  types.Int64Type,
+}
+var nodeType = types.ObjectType{AttrTypes: nodeAttrTypes}
+
+// nodesToModel is the API's nodes in the API's order (primary first).
+func nodesToModel(nodes []client.Node) (types.List, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	values := make([]attr.Value, 0, len(nodes))
+	for _, n := range nodes {
+		obj, d := types.ObjectValue(nodeAttrTypes, map[string]attr.Value{
+			"name":       types.StringValue(n.Name),
+			"private_ip": types.StringValue(n.PrivateIP),
+			"role":       types.StringValue(n.Role),
+			"status":     types.StringValue(n.Status),
+			"lag_bytes":  types.Int64PointerValue(n.LagBytes),
+		})
+		diags.Append(d...)
+		values = append(values, obj)
+	}
+	list, d := types.ListValue(nodeType, values)
+	diags.Append(d...)
+	return list, diags
 }
 
 // allowlistFromModel is the allowlist to send; an unknown or null set sends none.
@@ -108,11 +146,12 @@ func parametersFromModel(ctx context.Context, obj types.Object) (*client.Paramet
 	var m parametersModel
 	diags := obj.As(ctx, &m, objectAsOptionsLenient)
 	p := &client.Parameters{
-		Fsync:      stringPointer(m.Fsync),
-		Maxclients: int64Pointer(m.Maxclients),
-		Timeout:    int64Pointer(m.Timeout),
+		Fsync:           stringPointer(m.Fsync),
+		Maxclients:      int64Pointer(m.Maxclients),
+		Timeout:         int64Pointer(m.Timeout),
+		ReplicationMode: stringPointer(m.ReplicationMode),
 	}
-	if p.Fsync == nil && p.Maxclients == nil && p.Timeout == nil {
+	if p.Fsync == nil && p.Maxclients == nil && p.Timeout == nil && p.ReplicationMode == nil {
 		return nil, diags
 	}
 	return p, diags
@@ -120,9 +159,10 @@ func parametersFromModel(ctx context.Context, obj types.Object) (*client.Paramet
 
 func parametersToModel(p client.Parameters) (types.Object, diag.Diagnostics) {
 	return types.ObjectValue(parametersAttrTypes, map[string]attr.Value{
-		"fsync":      types.StringPointerValue(p.Fsync),
-		"maxclients": types.Int64PointerValue(p.Maxclients),
-		"timeout":    types.Int64PointerValue(p.Timeout),
+		"fsync":            types.StringPointerValue(p.Fsync),
+		"maxclients":       types.Int64PointerValue(p.Maxclients),
+		"timeout":          types.Int64PointerValue(p.Timeout),
+		"replication_mode": types.StringPointerValue(p.ReplicationMode),
 	})
 }
 
@@ -144,6 +184,11 @@ func (m *InstanceAttributesModel) setFromAPI(inst *client.Instance, allowlist []
 	m.InstanceType = types.StringValue(inst.InstanceType)
 	m.Region = types.StringValue(inst.Region)
 	m.DiskGib = types.Int64Value(inst.DiskGib)
+	m.Architecture = types.StringValue(inst.Architecture)
+	m.Replicas = types.Int64Value(inst.Replicas)
+	nodes, d := nodesToModel(inst.Nodes)
+	diags.Append(d...)
+	m.Nodes = nodes
 	m.TLSEnabled = types.BoolValue(inst.TLSEnabled)
 	m.DeletionProtection = types.BoolValue(inst.DeletionProtection)
 	tags, d := types.MapValueFrom(context.Background(), types.StringType, nonNilTags(inst.Tags))
@@ -165,6 +210,11 @@ func (m *InstanceAttributesModel) setFromAPI(inst *client.Instance, allowlist []
 		if endpoint.CACertificate != "" {
 			m.CACertificate = types.StringValue(endpoint.CACertificate)
 		}
+	}
+	m.ReadonlyHost, m.ReadonlyPort = types.StringNull(), types.Int64Null()
+	if endpoint := inst.ReadonlyEndpoint(); endpoint != nil {
+		m.ReadonlyHost = types.StringValue(endpoint.Host)
+		m.ReadonlyPort = types.Int64Value(endpoint.Port)
 	}
 	return diags
 }

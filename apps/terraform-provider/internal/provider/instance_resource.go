@@ -44,6 +44,21 @@ const (
 
 var fsyncPolicies = []string{"always", "everysec", "no"}
 
+// architectures and replicationModes are the API's (CreateInstanceDto, InstanceParametersDto).
+var architectures = []string{"standalone", "standard"}
+var replicationModes = []string{"sync", "async"}
+
+// nodeAttributes is the schema of one element of nodes (resource and data source).
+func nodeAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"name":       schema.StringAttribute{MarkdownDescription: "Node name.", Computed: true},
+		"private_ip": schema.StringAttribute{MarkdownDescription: "The node's own address (clients use `host`, which follows the primary).", Computed: true},
+		"role":       schema.StringAttribute{MarkdownDescription: "`primary` or `replica`.", Computed: true},
+		"status":     schema.StringAttribute{MarkdownDescription: "`creating`, `running`, `unreachable`, `fenced` or `rebuilding`.", Computed: true},
+		"lag_bytes":  schema.Int64Attribute{MarkdownDescription: "Bytes of the primary's replication stream this replica has not received; null for the primary or when unknown.", Computed: true},
+	}
+}
+
 var objectAsOptionsLenient = basetypes.ObjectAsOptions{UnhandledNullAsEmpty: true, UnhandledUnknownAsEmpty: true}
 
 var (
@@ -97,6 +112,35 @@ func (r *InstanceResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				Computed:            true,
 				Validators:          []validator.Int64{int64validator.Between(1, 100000)},
 				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+			},
+			"architecture": schema.StringAttribute{
+				MarkdownDescription: "`standalone` (one node, the default) or `standard`: a primary and `replicas` replicas on separate VMs with automatic failover; " +
+					"`host`/`port` follow the primary, `readonly_host`/`readonly_port` reach the replicas. Changing it replaces the instance.",
+				Optional:      true,
+				Computed:      true,
+				Default:       stringdefault.StaticString("standalone"),
+				Validators:    []validator.String{stringvalidator.OneOf(architectures...)},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"replicas": schema.Int64Attribute{
+				MarkdownDescription: "Replicas beside the primary, 1-5, `standard` only (default 1; 0 for `standalone`). Each is a VM of the instance type. Changing it replaces the instance.",
+				Optional:            true,
+				Computed:            true,
+				Validators:          []validator.Int64{int64validator.Between(1, 5)},
+				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown(), int64planmodifier.RequiresReplace()},
+			},
+			"nodes": schema.ListNestedAttribute{
+				MarkdownDescription: "The instance's VMs as last read, primary first: `name`, `private_ip`, `role` (`primary` or `replica`), `status` and `lag_bytes` (replication lag of a replica).",
+				Computed:            true,
+				NestedObject:        schema.NestedAttributeObject{Attributes: nodeAttributes()},
+			},
+			"readonly_host": schema.StringAttribute{
+				MarkdownDescription: "Address of the read-only endpoint over the replicas; null for `standalone`.",
+				Computed:            true,
+			},
+			"readonly_port": schema.Int64Attribute{
+				MarkdownDescription: "Port of the read-only endpoint; null for `standalone`.",
+				Computed:            true,
 			},
 			"allowlist": schema.SetNestedAttribute{
 				MarkdownDescription: "Networks allowed to connect. Empty (the default) lets every address in. A bare address means one host; " +
@@ -173,6 +217,13 @@ func (r *InstanceResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 						Validators:          []validator.Int64{int64validator.Between(0, 86400)},
 						PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
 					},
+					"replication_mode": schema.StringAttribute{
+						MarkdownDescription: "`standard` instances only: `sync` (the default; a write is acknowledged once a replica holds it, so a failover loses no acknowledged write) or `async` (acknowledged at once; a failover may lose what `nodes[*].lag_bytes` shows).",
+						Optional:            true,
+						Computed:            true,
+						Validators:          []validator.String{stringvalidator.OneOf(replicationModes...)},
+						PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+					},
 				},
 			},
 			"status": schema.StringAttribute{
@@ -213,7 +264,11 @@ func (r *InstanceResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 // ModifyPlan refuses a shrinking disk at plan time and marks the connection URI as changing
 // when the password rotates.
 func (r *InstanceResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	checkTopology(ctx, req, resp)
+	if req.State.Raw.IsNull() {
 		return
 	}
 	var plan, state InstanceResourceModel
@@ -253,6 +308,8 @@ func (r *InstanceResource) Create(ctx context.Context, req resource.CreateReques
 		Name:               plan.Name.ValueString(),
 		InstanceType:       plan.InstanceType.ValueString(),
 		Region:             plan.Region.ValueString(),
+		Architecture:       plan.Architecture.ValueString(),
+		Replicas:           int64Pointer(plan.Replicas),
 		DiskGib:            int64Pointer(plan.DiskGib),
 		Password:           stringPointer(plan.Password),
 		Allowlist:          allowlist,

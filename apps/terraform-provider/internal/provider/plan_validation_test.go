@@ -31,6 +31,10 @@ func TestPlanValidation(t *testing.T) {
 		{"same network twice", `allowlist = [{ cidr = "10.0.0.1" }, { cidr = "10.0.0.1/32" }]`, `are the same network \(10\.0\.0\.1/32\)`},
 		{"bad password", `password = "short"`, `must be 12-128 printable ASCII`},
 		{"bad parameter", `parameters = { fsync = "sometimes" }`, `value must be one of`},
+		{"replicas of a standalone instance", `replicas = 2`, `Replicas need architecture = "standard"`},
+		{"replication mode of a standalone instance", `parameters = { replication_mode = "sync" }`, `replication_mode needs architecture`},
+		{"too many replicas", "architecture = \"standard\"\n  replicas = 6", `value must be between 1 and 5`},
+		{"unknown architecture", `architecture = "cluster"`, `value must be one of`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
