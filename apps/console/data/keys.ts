@@ -17,5 +17,7 @@ export const queryKeys = {
     allowlist: (project: string, id: string) => ['projects', project, 'instances', id, 'allowlist'] as const,
     operations: (project: string, id: string) => ['projects', project, 'instances', id, 'operations'] as const,
     benchmarks: (project: string, id: string) => ['projects', project, 'instances', id, 'benchmarks'] as const,
+    metrics: (project: string, id: string, range: string, series: string) => ['projects', project, 'instances', id, 'metrics', range, series] as const,
+    slowlog: (project: string, id: string) => ['projects', project, 'instances', id, 'slowlog'] as const,
   },
 }

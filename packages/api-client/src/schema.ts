@@ -3666,6 +3666,8 @@ export interface operations {
             query?: {
                 /** @description How far back: `<n>m`, `<n>h` or `<n>d`, from 15m to 7d (default 1h) */
                 range?: string;
+                /** @description Only these series (comma-separated keys of the fixed set); default all */
+                series?: string;
             };
             header?: never;
             path: {

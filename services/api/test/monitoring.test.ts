@@ -63,6 +63,10 @@ describe('instance metrics', () => {
       expect(response.status, range).toBe(400);
       expect(error).toMatchObject({ code: 'invalid_request', message: expect.stringContaining('15m and 7d'), request_id: expect.any(String) });
     }
+    const unknown = await admin.client.GET('/v1/projects/{project}/instances/{instance}/metrics', { params: { path: ids, query: { series: 'ops_read,up' } } });
+    expect(unknown.response.status).toBe(400);
+    const some = await admin.client.GET('/v1/projects/{project}/instances/{instance}/metrics', { params: { path: ids, query: { series: 'ops_read,ops_write' } } });
+    expect(some.data!.series.map((s) => s.key)).toEqual(['ops_read', 'ops_write']);
     const week = await admin.client.GET('/v1/projects/{project}/instances/{instance}/metrics', { params: { path: ids, query: { range: '7d' } } });
     expect(week.response.status).toBe(200);
   });

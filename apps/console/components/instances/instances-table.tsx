@@ -4,6 +4,7 @@ import type { Instance } from '@/data/instances/instance-query'
 import { hostPort, preferredEndpoint } from './connection'
 import { formatRelative } from './format'
 import { HealthBadge, StatusBadge } from './status-badge'
+import { OpsSparkline } from './ops-sparkline'
 
 export function InstancesTable({ projectId, instances }: { projectId: string; instances: Instance[] }) {
   return (
@@ -13,6 +14,7 @@ export function InstancesTable({ projectId, instances }: { projectId: string; in
           <Th>Name</Th>
           <Th>Status</Th>
           <Th>Health</Th>
+          <Th>Ops/s</Th>
           <Th>Type</Th>
           <Th>Region</Th>
           <Th>Endpoint</Th>
@@ -37,6 +39,9 @@ export function InstancesTable({ projectId, instances }: { projectId: string; in
               </Td>
               <Td>
                 <HealthBadge health={instance.health} reason={instance.health_reason} />
+              </Td>
+              <Td>
+                <OpsSparkline projectId={projectId} instanceId={instance.id} running={instance.status === 'running' || instance.status === 'modifying'} />
               </Td>
               <Td className="font-mono text-xs">{instance.instance_type}</Td>
               <Td>{instance.region}</Td>

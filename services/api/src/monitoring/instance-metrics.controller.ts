@@ -21,7 +21,7 @@ export class InstanceMetricsController {
   @ApiOkResponse({ type: InstanceMetricsDto })
   @ApiErrors(400, 401, 404, 503)
   get(@Auth() auth: AuthContext, @Param() params: ProjectInstanceParams, @Query() query: InstanceMetricsQuery): Promise<InstanceMetricsDto> {
-    return this.metrics.get(auth, params.project, params.instance, query.range);
+    return this.metrics.get(auth, params.project, params.instance, query.range, query.series);
   }
 
   @Get('slowlog')

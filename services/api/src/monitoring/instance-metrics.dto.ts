@@ -9,6 +9,12 @@ export class InstanceMetricsQuery {
   @IsString()
   @MaxLength(8)
   range?: string;
+
+  @ApiPropertyOptional({ example: 'ops_read,ops_write', description: 'Only these series (comma-separated keys of the fixed set); default all' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(400)
+  series?: string;
 }
 
 export class MetricPointDto {

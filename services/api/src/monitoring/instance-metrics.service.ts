@@ -1,7 +1,7 @@
 // An instance's metrics for the console: the fixed series of METRIC_SERIES, each one PromQL
 // query over the instance's own targets (its project and id), for a validated range.
 import { Injectable } from '@nestjs/common';
-import { METRIC_SERIES, METRIC_SERIES_KEYS, parseMetricsRange } from '@basalt/api-client/rules';
+import { METRIC_SERIES, METRIC_SERIES_KEYS, parseMetricsRange, type MetricSeriesKey } from '@basalt/api-client/rules';
 import { ApiConfig } from '../config.js';
 import { Invalid, ServiceUnavailable } from '../common/errors.js';
 import type { AuthContext } from '../common/request-context.js';
@@ -19,9 +19,14 @@ export class InstanceMetricsService {
     private readonly config: ApiConfig,
   ) {}
 
-  async get(auth: AuthContext, projectId: string, instanceId: string, range = '1h'): Promise<InstanceMetricsDto> {
+  async get(auth: AuthContext, projectId: string, instanceId: string, range = '1h', only?: string): Promise<InstanceMetricsDto> {
     const seconds = parseMetricsRange(range);
     if (seconds === undefined) throw new Invalid('range must be <n>m, <n>h or <n>d between 15m and 7d', [{ field: 'range', problems: ['between 15m and 7d'] }]);
+    const keys = only === undefined ? METRIC_SERIES_KEYS : only.split(',').map((k) => k.trim());
+    const unknown = keys.filter((k) => !(METRIC_SERIES_KEYS as string[]).includes(k));
+    if (unknown.length > 0 || keys.length === 0) {
+      throw new Invalid(`series must be keys of: ${METRIC_SERIES_KEYS.join(', ')}`, [{ field: 'series', problems: ['unknown series'] }]);
+    }
     const instance = await this.instances.load(auth, projectId, instanceId);
     const prometheus = this.config.prometheusUrl;
     if (!prometheus) throw new ServiceUnavailable('Monitoring is not configured on this platform (BASALT_PROMETHEUS_URL)');
@@ -31,7 +36,7 @@ export class InstanceMetricsService {
     const start = end - seconds;
     const queries = instanceQueries(instance.projectId, instance.id, window);
     const series = await Promise.all(
-      METRIC_SERIES_KEYS.map(async (key) => {
+      (keys as MetricSeriesKey[]).map(async (key) => {
         const result = await queryRange(prometheus, queries[key], start, end, step);
         const points: MetricPointDto[] = (result[0]?.values ?? [])
           .map(([t, v]) => ({ t, v: Number(v) }))

@@ -9,8 +9,10 @@ import { HealthBadge, StatusBadge } from '../status-badge'
 import { AllowlistTab } from './allowlist-tab'
 import { BenchmarksTab } from './benchmarks-tab'
 import { InstanceActions } from './instance-actions'
+import { MonitoringTab } from './monitoring-tab'
 import { OperationsTab } from './operations-tab'
 import { OverviewTab } from './overview-tab'
+import { SlowlogTab } from './slowlog-tab'
 import { UsersTab } from './users-tab'
 
 export function InstanceDetailPage({ projectId, instanceId }: { projectId: string; instanceId: string }) {
@@ -54,6 +56,8 @@ export function InstanceDetailPage({ projectId, instanceId }: { projectId: strin
         <Tabs defaultValue="overview">
           <TabsList aria-label="Instance sections">
             <TabsTrigger value="overview">Overview</TabsTrigger>
+            <TabsTrigger value="monitoring">Monitoring</TabsTrigger>
+            <TabsTrigger value="slowlog">Slow log</TabsTrigger>
             <TabsTrigger value="users">Users</TabsTrigger>
             <TabsTrigger value="allowlist">Allowlist</TabsTrigger>
             <TabsTrigger value="operations">Operations</TabsTrigger>
@@ -61,6 +65,12 @@ export function InstanceDetailPage({ projectId, instanceId }: { projectId: strin
           </TabsList>
           <TabsContent value="overview">
             <OverviewTab projectId={projectId} instance={instance} />
+          </TabsContent>
+          <TabsContent value="monitoring">
+            <MonitoringTab projectId={projectId} instance={instance} />
+          </TabsContent>
+          <TabsContent value="slowlog">
+            <SlowlogTab projectId={projectId} instanceId={instance.id} />
           </TabsContent>
           <TabsContent value="users">
             <UsersTab projectId={projectId} instanceId={instance.id} />
