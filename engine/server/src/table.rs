@@ -22,6 +22,9 @@ pub mod flag {
     pub const EXCLUSIVE: u32 = 1 << 16;
     pub const PUBSUB: u32 = 1 << 10;
     pub const BLOCKING: u32 = 1 << 11;
+    /// The keys are found from the arguments (a numkeys count), not by first/last/step:
+    /// `cmd::movable_keys` finds them.
+    pub const MOVABLEKEYS: u32 = 1 << 12;
 
     /// Names as `COMMAND INFO` prints them.
     pub const NAMES: &[(u32, &str)] = &[
@@ -37,6 +40,7 @@ pub mod flag {
         (ALLOW_BUSY, "allow_busy"),
         (PUBSUB, "pubsub"),
         (BLOCKING, "blocking"),
+        (MOVABLEKEYS, "movablekeys"),
     ];
 }
 
@@ -120,7 +124,7 @@ use acl::{
     ADMIN as A_ADMIN, CONNECTION, DANGEROUS, FAST as A_FAST, HASH, KEYSPACE, LIST, READ, SET as A_SET, SLOW,
     SORTEDSET, STRING, TRANSACTION, WRITE as A_WRITE, PUBSUB as A_PUBSUB, SCRIPTING, BLOCKING as A_BLOCKING,
 };
-use flag::{ADMIN, ALLOW_BUSY, DENYOOM, EXCLUSIVE, FAST, LOADING, NOSCRIPT, NO_AUTH, READONLY, STALE, WRITE};
+use flag::{ADMIN, ALLOW_BUSY, DENYOOM, EXCLUSIVE, FAST, LOADING, MOVABLEKEYS, NOSCRIPT, NO_AUTH, READONLY, STALE, WRITE};
 /// SUBSCRIBE and its kin.
 const SUB: u32 = flag::PUBSUB | NOSCRIPT | LOADING | STALE;
 /// MULTI, DISCARD, WATCH, UNWATCH.
@@ -250,6 +254,9 @@ pub static COMMANDS: &[CommandSpec] = &[
     c("blpop", -3, WRITE | NOSCRIPT | flag::BLOCKING, (1, -2, 1), A_WRITE | LIST | SLOW | A_BLOCKING, "list", "2.0.0", "Removes and returns the first element in a list. Blocks until an element is available otherwise. Deletes the list if the last element was popped.", cmd::blpop::run),
     c("brpop", -3, WRITE | NOSCRIPT | flag::BLOCKING, (1, -2, 1), A_WRITE | LIST | SLOW | A_BLOCKING, "list", "2.0.0", "Removes and returns the last element in a list. Blocks until an element is available otherwise. Deletes the list if the last element was popped.", cmd::brpop::run),
     c("brpoplpush", 4, WRITE | DENYOOM | NOSCRIPT | flag::BLOCKING, (1, 2, 1), A_WRITE | LIST | SLOW | A_BLOCKING, "list", "2.2.0", "Pops an element from a list, pushes it to another list and returns it. Block until an element is available otherwise. Deletes the list if the last element was popped.", cmd::brpoplpush::run),
+    c("bzmpop", -5, WRITE | flag::BLOCKING | MOVABLEKEYS, NOKEY, A_WRITE | SORTEDSET | SLOW | A_BLOCKING, "sorted_set", "7.0.0", "Removes and returns a member by score from one or more sorted sets. Blocks until a member is available otherwise. Deletes the sorted set if the last element was popped.", cmd::bzmpop::run),
+    c("bzpopmax", -3, WRITE | NOSCRIPT | flag::BLOCKING | FAST, (1, -2, 1), A_WRITE | SORTEDSET | A_FAST | A_BLOCKING, "sorted_set", "5.0.0", "Removes and returns the member with the highest score from one or more sorted sets. Blocks until a member available otherwise.  Deletes the sorted set if the last element was popped.", cmd::bzpopmax::run),
+    c("bzpopmin", -3, WRITE | NOSCRIPT | flag::BLOCKING | FAST, (1, -2, 1), A_WRITE | SORTEDSET | A_FAST | A_BLOCKING, "sorted_set", "5.0.0", "Removes and returns the member with the lowest score from one or more sorted sets. Blocks until a member is available otherwise. Deletes the sorted set if the last element was popped.", cmd::bzpopmin::run),
     container("client", -2, 0, SLOW, "connection", "2.4.0", "A container for client connection commands.", CLIENT_SUBCOMMANDS),
     CommandSpec { handler: Some(cmd::command::run), ..container("command", -1, LOADING | STALE, CONNECTION | SLOW, "server", "2.8.13", "Returns detailed information about all commands.", COMMAND_SUBCOMMANDS) },
     container("config", -2, 0, SLOW, "server", "2.0.0", "A container for server configuration commands.", CONFIG_SUBCOMMANDS),
@@ -365,10 +372,32 @@ pub static COMMANDS: &[CommandSpec] = &[
     c("zadd", -4, WRITE | DENYOOM | FAST, KEY1, W_FAST | SORTEDSET, "sorted_set", "1.2.0", "Adds one or more members to a sorted set, or updates their scores. Creates the key if it doesn't exist.", cmd::zadd::run),
     c("zcard", 2, READONLY | FAST, KEY1, R_FAST | SORTEDSET, "sorted_set", "1.2.0", "Returns the number of members in a sorted set.", cmd::zcard::run),
     c("zcount", 4, READONLY | FAST, KEY1, R_FAST | SORTEDSET, "sorted_set", "2.0.0", "Returns the count of members in a sorted set that have scores within a range.", cmd::zcount::run),
+    c("zdiff", -3, READONLY | MOVABLEKEYS, NOKEY, READ | SORTEDSET | SLOW, "sorted_set", "6.2.0", "Returns the difference between multiple sorted sets.", cmd::zdiff::run),
+    c("zdiffstore", -4, WRITE | DENYOOM | MOVABLEKEYS, KEY1, A_WRITE | SORTEDSET | SLOW, "sorted_set", "6.2.0", "Stores the difference of multiple sorted sets in a key.", cmd::zdiffstore::run),
     c("zincrby", 4, WRITE | DENYOOM | FAST, KEY1, W_FAST | SORTEDSET, "sorted_set", "1.2.0", "Increments the score of a member in a sorted set.", cmd::zincrby::run),
+    c("zinter", -3, READONLY | MOVABLEKEYS, NOKEY, READ | SORTEDSET | SLOW, "sorted_set", "6.2.0", "Returns the intersect of multiple sorted sets.", cmd::zinter::run),
+    c("zintercard", -3, READONLY | MOVABLEKEYS, NOKEY, READ | SORTEDSET | SLOW, "sorted_set", "7.0.0", "Returns the number of members of the intersect of multiple sorted sets.", cmd::zintercard::run),
+    c("zinterstore", -4, WRITE | DENYOOM | MOVABLEKEYS, KEY1, A_WRITE | SORTEDSET | SLOW, "sorted_set", "2.0.0", "Stores the intersect of multiple sorted sets in a key.", cmd::zinterstore::run),
     c("zlexcount", 4, READONLY | FAST, KEY1, R_FAST | SORTEDSET, "sorted_set", "2.8.9", "Returns the number of members in a sorted set within a lexicographical range.", cmd::zlexcount::run),
+    c("zmpop", -4, WRITE | MOVABLEKEYS, NOKEY, A_WRITE | SORTEDSET | SLOW, "sorted_set", "7.0.0", "Returns the highest- or lowest-scoring members from one or more sorted sets after removing them. Deletes the sorted set if the last member was popped.", cmd::zmpop::run),
+    c("zmscore", -3, READONLY | FAST, KEY1, R_FAST | SORTEDSET, "sorted_set", "6.2.0", "Returns the score of one or more members in a sorted set.", cmd::zmscore::run),
+    c("zpopmax", -2, WRITE | FAST, KEY1, W_FAST | SORTEDSET, "sorted_set", "5.0.0", "Returns the highest-scoring members from a sorted set after removing them. Deletes the sorted set if the last member was popped.", cmd::zpopmax::run),
+    c("zpopmin", -2, WRITE | FAST, KEY1, W_FAST | SORTEDSET, "sorted_set", "5.0.0", "Returns the lowest-scoring members from a sorted set after removing them. Deletes the sorted set if the last member was popped.", cmd::zpopmin::run),
+    c("zrandmember", -2, READONLY, KEY1, READ | SORTEDSET | SLOW, "sorted_set", "6.2.0", "Returns one or more random members from a sorted set.", cmd::zrandmember::run),
     c("zrange", -4, READONLY, KEY1, READ | SLOW | SORTEDSET, "sorted_set", "1.2.0", "Returns members in a sorted set within a range of indexes.", cmd::zrange::run),
+    c("zrangebylex", -4, READONLY, KEY1, READ | SORTEDSET | SLOW, "sorted_set", "2.8.9", "Returns members in a sorted set within a lexicographical range.", cmd::zrangebylex::run),
     c("zrangebyscore", -4, READONLY, KEY1, READ | SLOW | SORTEDSET, "sorted_set", "1.0.5", "Returns members in a sorted set within a range of scores.", cmd::zrangebyscore::run),
+    c("zrangestore", -5, WRITE | DENYOOM, (1, 2, 1), A_WRITE | SORTEDSET | SLOW, "sorted_set", "6.2.0", "Stores a range of members from sorted set in a key.", cmd::zrangestore::run),
+    c("zrank", 3, READONLY | FAST, KEY1, R_FAST | SORTEDSET, "sorted_set", "2.0.0", "Returns the index of a member in a sorted set ordered by ascending scores.", cmd::zrank::run),
     c("zrem", -3, WRITE | FAST, KEY1, W_FAST | SORTEDSET, "sorted_set", "1.2.0", "Removes one or more members from a sorted set. Deletes the sorted set if all members were removed.", cmd::zrem::run),
+    c("zremrangebylex", 4, WRITE, KEY1, A_WRITE | SORTEDSET | SLOW, "sorted_set", "2.8.9", "Removes members in a sorted set within a lexicographical range. Deletes the sorted set if all members were removed.", cmd::zremrangebylex::run),
+    c("zremrangebyrank", 4, WRITE, KEY1, A_WRITE | SORTEDSET | SLOW, "sorted_set", "2.0.0", "Removes members in a sorted set within a range of indexes. Deletes the sorted set if all members were removed.", cmd::zremrangebyrank::run),
+    c("zremrangebyscore", 4, WRITE, KEY1, A_WRITE | SORTEDSET | SLOW, "sorted_set", "1.2.0", "Removes members in a sorted set within a range of scores. Deletes the sorted set if all members were removed.", cmd::zremrangebyscore::run),
+    c("zrevrange", -4, READONLY, KEY1, READ | SORTEDSET | SLOW, "sorted_set", "1.2.0", "Returns members in a sorted set within a range of indexes in reverse order.", cmd::zrevrange::run),
+    c("zrevrangebylex", -4, READONLY, KEY1, READ | SORTEDSET | SLOW, "sorted_set", "2.8.9", "Returns members in a sorted set within a lexicographical range in reverse order.", cmd::zrevrangebylex::run),
+    c("zrevrangebyscore", -4, READONLY, KEY1, READ | SORTEDSET | SLOW, "sorted_set", "2.2.0", "Returns members in a sorted set within a range of scores in reverse order.", cmd::zrevrangebyscore::run),
+    c("zrevrank", 3, READONLY | FAST, KEY1, R_FAST | SORTEDSET, "sorted_set", "2.0.0", "Returns the index of a member in a sorted set ordered by descending scores.", cmd::zrevrank::run),
     c("zscore", 3, READONLY | FAST, KEY1, R_FAST | SORTEDSET, "sorted_set", "1.2.0", "Returns the score of a member in a sorted set.", cmd::zscore::run),
+    c("zunion", -3, READONLY | MOVABLEKEYS, NOKEY, READ | SORTEDSET | SLOW, "sorted_set", "6.2.0", "Returns the union of multiple sorted sets.", cmd::zunion::run),
+    c("zunionstore", -4, WRITE | DENYOOM | MOVABLEKEYS, KEY1, A_WRITE | SORTEDSET | SLOW, "sorted_set", "2.0.0", "Stores the union of multiple sorted sets in a key.", cmd::zunionstore::run),
 ];

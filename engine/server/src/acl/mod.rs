@@ -204,7 +204,7 @@ impl Acl {
             return Ok(());
         }
         let spec = reg.entries[index].spec;
-        for key in command_keys(spec.first_key, spec.last_key, spec.key_step, args) {
+        for key in crate::cmd::movable_keys::keys(spec, args) {
             if !u.key_patterns.iter().any(|p| crate::glob::matches(p.as_bytes(), key, false)) {
                 return Err(Denied::Key);
             }

@@ -1,12 +1,12 @@
 //! ZRANGEBYSCORE key min max [WITHSCORES] [LIMIT offset count]; also the range machinery
-//! ZRANGE uses (score, lex and index ranges, LIMIT, reverse, replies with scores).
+//! the range commands use (score, lex and index ranges, LIMIT, reverse, replies with scores).
 
 use super::util::resolve_range;
-use super::{arg_i64, is, Ctx};
+use super::{arg_i64, Ctx};
 use crate::error::{CmdError, CmdResult};
 use crate::resp::number::parse_f64;
 use crate::resp::{Args, Reply};
-use basalt_storage::{Value, ZSet};
+use basalt_storage::ZSet;
 use bytes::Bytes;
 use std::ops::Bound;
 
@@ -137,17 +137,6 @@ pub fn write_members(reply: &mut Reply, members: &[(Bytes, f64)], with_scores: b
     }
 }
 
-/// Runs a query against `key` and replies.
-pub fn reply_range(ctx: &mut Ctx<'_>, key: &[u8], q: &Query) -> CmdResult {
-    let members = ctx.db().read(key, |entry| match entry.map(|e| &e.value) {
-        None => Ok(Vec::new()),
-        Some(Value::ZSet(z)) => Ok(select(z, q)),
-        Some(_) => Err(CmdError::WrongType),
-    })??;
-    write_members(ctx.reply, &members, q.with_scores);
-    Ok(())
-}
-
 /// Parses `LIMIT offset count` at `args[i]`.
 pub fn parse_limit(args: &Args<'_>, i: usize) -> Result<(i64, i64), CmdError> {
     if i + 2 >= args.len() {
@@ -157,20 +146,5 @@ pub fn parse_limit(args: &Args<'_>, i: usize) -> Result<(i64, i64), CmdError> {
 }
 
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
-    let min = parse_score_bound(args.get(2))?;
-    let max = parse_score_bound(args.get(3))?;
-    let mut q = Query { range: Range::Score(min, max), reverse: false, limit: None, with_scores: false };
-    let mut i = 4;
-    while i < args.len() {
-        if is(args.get(i), "withscores") {
-            q.with_scores = true;
-            i += 1;
-        } else if is(args.get(i), "limit") {
-            q.limit = Some(parse_limit(&args, i)?);
-            i += 3;
-        } else {
-            return Err(CmdError::Syntax);
-        }
-    }
-    reply_range(ctx, args.get(1), &q)
+    super::zrange::generic(ctx, args, 1, None, Some(super::zrange::Kind::Score), Some(false))
 }

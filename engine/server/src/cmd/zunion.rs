@@ -1,0 +1,10 @@
+//! ZUNION numkeys key [key ...] [WEIGHTS weight ...] [AGGREGATE SUM|MIN|MAX] [WITHSCORES].
+
+use super::zsetops::{self, Op, Output};
+use super::Ctx;
+use crate::error::CmdResult;
+use crate::resp::Args;
+
+pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
+    zsetops::run(ctx, args, Op::Union, Output::Reply, 1, "zunion")
+}
