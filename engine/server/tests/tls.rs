@@ -3,30 +3,17 @@
 //! when the server is given a CA to check them against.
 
 mod security_support;
+#[path = "common/pki.rs"]
+mod pki;
 
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName};
 use rustls::{ClientConfig, RootCertStore};
+use pki::make_pki;
 use security_support::{start, Client, TempDir};
 use std::path::Path;
-use std::process::Command;
 use std::sync::Arc;
 use tokio::net::TcpStream;
 use tokio_rustls::TlsConnector;
-
-fn openssl(dir: &Path, args: &[&str]) {
-    let out = Command::new("openssl").args(args).current_dir(dir).output().expect("openssl runs");
-    assert!(out.status.success(), "openssl {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-}
-
-/// ca.crt/ca.key, server.crt/server.key (for 127.0.0.1 and localhost), client.crt/client.key.
-pub fn make_pki(dir: &Path) {
-    openssl(dir, &["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.crt", "-days", "2", "-subj", "/CN=basalt test CA"]);
-    std::fs::write(dir.join("san.ext"), "subjectAltName=IP:127.0.0.1,DNS:localhost\n").unwrap();
-    for who in ["server", "client"] {
-        openssl(dir, &["req", "-newkey", "rsa:2048", "-nodes", "-keyout", &format!("{who}.key"), "-out", &format!("{who}.csr"), "-subj", &format!("/CN={who}")]);
-        openssl(dir, &["x509", "-req", "-in", &format!("{who}.csr"), "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-out", &format!("{who}.crt"), "-days", "2", "-extfile", "san.ext"]);
-    }
-}
 
 fn certs(path: &Path) -> Vec<CertificateDer<'static>> {
     rustls_pemfile::certs(&mut std::fs::read(path).unwrap().as_slice()).collect::<Result<_, _>>().unwrap()
