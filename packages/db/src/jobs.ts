@@ -11,6 +11,7 @@ export const QUEUES = {
   applyUsers: 'instance-apply-users',
   applyAllowlist: 'instance-apply-allowlist',
   benchmark: 'instance-benchmark',
+  failover: 'instance-failover',
 } as const;
 
 export type QueueKey = keyof typeof QUEUES;
@@ -52,6 +53,17 @@ export interface BenchmarkJob extends InstanceJobPayload {
   benchmark_id: string;
 }
 
+/**
+ * A `standard` instance's primary changes (issue 15). `automatic`: the failover monitor found
+ * `suspected_primary` unreachable; the primary is fenced and the most up-to-date replica
+ * promoted. `switchover`: asked for through the API; the primary stops taking writes, a
+ * replica catches up with all of them and takes over, and the old primary becomes a replica.
+ */
+export interface FailoverJob extends InstanceJobPayload {
+  mode: 'automatic' | 'switchover';
+  suspected_primary?: string;
+}
+
 export interface JobPayloads {
   provision: ProvisionJob;
   modify: ModifyJob;
@@ -60,6 +72,7 @@ export interface JobPayloads {
   applyUsers: ApplyUsersJob;
   applyAllowlist: ApplyAllowlistJob;
   benchmark: BenchmarkJob;
+  failover: FailoverJob;
 }
 
 /**

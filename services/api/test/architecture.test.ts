@@ -49,6 +49,7 @@ describe('architecture', () => {
       [{ architecture: 'cluster' }, /architecture/],
       [{ architecture: 'standard', parameters: { replication_mode: 'semi' } }, /replication_mode/],
       [{ architecture: 'standard', replicas: '2' }, /replicas/],
+      [{ architecture: 'standard', tls_enabled: true }, /tls_enabled is not offered with the standard architecture yet/],
     ];
     for (const [extra, message] of cases) {
       const { error, response } = await create('refused', extra);
@@ -80,5 +81,15 @@ describe('architecture', () => {
       details: { used: { vcpu: 18 }, requested: { nodes: 3, vcpu: 3 }, exceeded: ['vcpu'] },
     });
     expect((await make('two-more', { architecture: 'standard', replicas: 1 })).response.status).toBe(202);
+  });
+
+  it('POST /failover is 409 on a standalone instance and on a standard one that is not running', async () => {
+    const alone = await create('alone-failover', {});
+    const standard = await create('ha-failover', { architecture: 'standard' });
+    for (const instance of [alone.data!.instance.id, standard.data!.instance.id]) {
+      const { error, response } = await admin.client.POST('/v1/projects/{project}/instances/{instance}/failover', { params: { path: { project, instance } } });
+      expect(response.status).toBe(409);
+      expect(error).toMatchObject({ code: 'invalid_state', request_id: expect.any(String) });
+    }
   });
 });

@@ -36,6 +36,8 @@ export interface WorkerConfig {
   reconcileIntervalMs: number;
   /** How often the health monitor asks every running instance's endpoints. */
   healthIntervalMs: number;
+  /** How often the failover monitor PINGs the primaries of standard instances (issue 15). */
+  failoverIntervalMs: number;
   /** The control plane's Prometheus (scrape targets, the health monitor's scrape check); none: off. */
   monitoring?: MonitoringConfig;
 }
@@ -70,6 +72,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
     pollingIntervalMs: positiveInt(env.BASALT_WORKER_POLL_MS, 500, 'BASALT_WORKER_POLL_MS'),
     reconcileIntervalMs: positiveInt(env.BASALT_RECONCILE_INTERVAL_MS, 30_000, 'BASALT_RECONCILE_INTERVAL_MS'),
     healthIntervalMs: positiveInt(env.BASALT_HEALTH_INTERVAL_MS, 5_000, 'BASALT_HEALTH_INTERVAL_MS'),
+    failoverIntervalMs: positiveInt(env.BASALT_FAILOVER_INTERVAL_MS, 1_000, 'BASALT_FAILOVER_INTERVAL_MS'),
     monitoring: monitoringConfigOf(env),
   };
 }

@@ -16,6 +16,8 @@ import { requireHostRoute } from './host-route.js';
 import { StepError } from './errors.js';
 import { allowlistAdmits, poolNetwork } from './ipam.js';
 import { adminPortVars } from './monitoring/admin-port-vars.js';
+import { DEFAULT_REPLICATION_MODE, type ReplicationMode } from '@basalt/api-client/rules';
+import { assignAddress, unassignAddress } from './local-vm.js';
 
 const RETRY = { attempts: 3, baseDelayMs: 2000 };
 
@@ -47,9 +49,11 @@ export async function deployEngine(
     ctx.repo.listAllowlist(instance.id),
     regionSsh(ctx.config.sshDir, region.id),
   ]);
-  const hosts = Object.fromEntries(nodes.map((node) => [node.name, hostVars(node, ssh)]));
+  const primary = nodes.find((node) => node.role === 'primary');
+  const hosts = Object.fromEntries(nodes.map((node) => [node.name, { ...hostVars(node, ssh), ...replicaVars(instance, node, primary) }]));
   const credentials = controlCredentials(ctx);
   const control = await credentials.prepare(instance.id, CONTROL_ROTATION_AFTER_SECONDS[playbook]);
+  const replication = instance.architecture === 'standard' ? { mode: replicationModeOf(instance), password: await credentials.replicationPassword(instance.id) } : undefined;
   const vars = engineVars({
     type,
     parameters: instance.parameters as Record<string, unknown>,
@@ -60,6 +64,7 @@ export async function deployEngine(
     engineBinary: ctx.config.engineBinary,
     tls: instance.tlsEnabled,
     instanceId: instance.id,
+    replication,
   });
   const step = { 'engine.yml': 'ansible_deploy', 'restart.yml': 'ansible_restart', 'live-config.yml': 'ansible_apply' }[playbook];
   const result = await run.step(
@@ -122,6 +127,23 @@ function hostVars(node: Node, ssh: RegionSsh): Record<string, unknown> {
     // The admin port (metrics) listens on the node's own address, where Prometheus reaches it.
     engine_admin_bind: node.private_ip,
   };
+}
+
+/**
+ * Where a replica of a `standard` instance streams from: its primary's address (never the
+ * floating one, which moves). The config records it for a restart; a failover repoints the
+ * running engines with REPLICAOF and the next deploy writes the file again.
+ */
+function replicaVars(instance: InstanceRow, node: Node, primary: Node | undefined): Record<string, unknown> {
+  if (instance.architecture !== 'standard' || node.role !== 'replica') return { engine_replicaof: '' };
+  if (!primary) throw new StepError('ansible', `instance ${instance.id} has replicas but no primary node`);
+  return { engine_replicaof: `${primary.private_ip} ${ENGINE_PORT}` };
+}
+
+/** The replication mode of a `standard` instance (the API stores it; sync when absent). */
+export function replicationModeOf(instance: InstanceRow): ReplicationMode {
+  const mode = (instance.parameters as Record<string, unknown>).replication_mode;
+  return mode === 'async' ? 'async' : DEFAULT_REPLICATION_MODE;
 }
 
 /** The task of the role whose output is the instance's CA certificate (public); Ansible prefixes `engine : `. */
@@ -237,12 +259,42 @@ async function onHostRoute(ctx: JobContext, step: string, ip: string): Promise<v
 
 /**
  * A full deploy of the engine on the nodes, then the check of every endpoint; returns what
- * the instance row holds once both succeeded (provision and modify end with it).
+ * the instance row holds once both succeeded (provision and modify end with it). A
+ * `standard` instance's floating addresses go onto the primary and a replica.
  */
 export async function deployAndCheck(ctx: JobContext, run: OperationRun, instance: InstanceRow, region: RegionRow, nodes: Node[]): Promise<InstancePatch> {
   const deployed = await deployEngine(ctx, run, instance, region, nodes);
   const ca = instance.tlsEnabled ? caCertificateOf(deployed) : undefined;
   await checkEndpoints(ctx, run, instance, region, nodes, ca);
   const running = nodes.map((node) => ({ ...node, status: 'running' as const }));
-  return { status: 'running', health: 'healthy', fault: null, nodes: running, endpoints: endpointsOf(running, ca) };
+  const floating = instance.architecture === 'standard' ? await placeFloatingAddresses(ctx, run, instance, region, running) : undefined;
+  return { status: 'running', health: 'healthy', fault: null, nodes: running, endpoints: endpointsOf(running, ca, floating) };
+}
+
+/** The instance's floating addresses (address_allocations), or undefined for `standalone`. */
+export async function floatingAddressesOf(ctx: JobContext, instanceId: string): Promise<FloatingAddresses | undefined> {
+  const held = await ctx.repo.listAddresses(instanceId);
+  const primary = held.find((a) => a.kind === 'primary_endpoint')?.address;
+  const readonly = held.find((a) => a.kind === 'readonly_endpoint')?.address;
+  return primary && readonly ? { primary, readonly } : undefined;
+}
+
+/**
+ * Puts the primary floating address on the primary node and the read-only one on a replica,
+ * and takes them off every other node (a deploy after a failover finds them anywhere).
+ */
+async function placeFloatingAddresses(ctx: JobContext, run: OperationRun, instance: InstanceRow, region: RegionRow, nodes: Node[]): Promise<FloatingAddresses> {
+  return run.step('floating_addresses', async () => {
+    const floating = await floatingAddressesOf(ctx, instance.id);
+    if (!floating) throw new StepError('floating_addresses', `instance ${instance.id} holds no floating addresses`);
+    const primary = nodes.find((node) => node.role === 'primary');
+    const replica = readonlyHolder(nodes);
+    if (!primary || !replica) throw new StepError('floating_addresses', 'a standard instance needs a primary and a replica');
+    for (const [address, holder] of [[floating.primary, primary], [floating.readonly, replica]] as const) {
+      for (const node of nodes) if (node !== holder) await unassignAddress(ctx, node, address, region.addressPool);
+      await assignAddress(ctx, holder, address, region.addressPool);
+    }
+    await run.event('floating_addresses', 'floating_addresses', `primary endpoint ${floating.primary} on ${primary.name}; read-only endpoint ${floating.readonly} on ${replica.name}`);
+    return floating;
+  });
 }

@@ -5,7 +5,8 @@
 // Ansible never evaluates (ansible/vars-file.ts).
 import type { AllowlistEntryRow, ControlPasswords, InstanceTypeRow } from '@basalt/db';
 import { StepError } from './errors.js';
-import { CONTROL_USER, renderUsersFile, type EngineUser } from './engine-users.js';
+import { CONTROL_USER, REPLICATION_USER, renderUsersFile, type EngineUser } from './engine-users.js';
+import type { ReplicationMode } from '@basalt/api-client/rules';
 
 export const ENGINE_PORT = 6379;
 /** The engine's TLS port; with TLS on, the plaintext port is off. */
@@ -43,6 +44,8 @@ export function engineVars(options: {
   tls?: boolean;
   /** Names the instance's CA and server certificate. */
   instanceId?: string;
+  /** A `standard` instance's replication (its replicas get `engine_replicaof` per host). */
+  replication?: { mode: ReplicationMode; password: string };
 }): Record<string, unknown> {
   if (options.tls && !options.features.has('tls')) {
     throw new StepError('ansible', 'the instance has tls_enabled but the engine binary being deployed has no TLS (--tls-port)');
@@ -70,7 +73,7 @@ export function engineVars(options: {
     engine_maxclients: maxclients ?? options.type.maxConnections,
     engine_timeout: timeout ?? 0,
     engine_users_supported: true,
-    engine_users_file_content: renderUsersFile(options.users, controlPasswords),
+    engine_users_file_content: renderUsersFile(options.users, controlPasswords, options.replication?.password),
     engine_allowlist_supported: options.features.has('allowlist'),
     engine_allowlist: options.allowlist.map((entry) => entry.cidr),
     engine_tls_enabled: options.tls === true,
@@ -78,5 +81,8 @@ export function engineVars(options: {
     engine_tls_name: options.instanceId ?? 'basalt',
     engine_control_user: CONTROL_USER,
     engine_control_passwords: controlPasswords,
+    engine_replication_mode: options.replication?.mode ?? '',
+    engine_replication_user: REPLICATION_USER,
+    engine_replication_password: options.replication?.password ?? '',
   };
 }

@@ -34,4 +34,12 @@ describe('the engine users file', () => {
       expect(() => renderUsersFile([{ username, permission: 'admin', passwords: ['p'] }], ['c'])).toThrow(/not one the API accepts/);
     }
   });
+
+  it('gives a standard instance a replication user that may only log in and stream, hash only', () => {
+    const file = renderUsersFile([], ['control'], 'replication-secret');
+    const line = file.split('\n').find((l) => l.startsWith('user basalt:replication '))!;
+    expect(line).toBe(`user basalt:replication on resetpass #${sha256Hex('replication-secret')} resetkeys resetchannels -@all +auth +hello +ping +psync +replconf`);
+    expect(file).not.toContain('replication-secret');
+    expect(renderUsersFile([], ['control'])).not.toContain('basalt:replication');
+  });
 });

@@ -17,8 +17,16 @@ import { StepError } from './errors.js';
 export { CONTROL_USER } from '@basalt/db';
 import { CONTROL_USER } from '@basalt/db';
 
-/** What the control plane needs: log in, PING, reload users, set the allowlist, read config and INFO. */
-const CONTROL_RULES = 'resetkeys resetchannels -@all +auth +hello +ping +acl|load +config|get +config|set +info +slowlog|get';
+/**
+ * What the control plane needs: log in, PING, reload users, set the allowlist, read config and
+ * INFO; for failover (issue 15) ROLE, REPLICAOF (promote, point a replica at a new primary)
+ * and WAIT (a switchover waits until the replica has every write).
+ */
+const CONTROL_RULES = 'resetkeys resetchannels -@all +auth +hello +ping +acl|load +config|get +config|set +info +slowlog|get +role +replicaof +wait';
+/** The user a replica of a `standard` instance logs in to its primary as (masteruser). */
+export const REPLICATION_USER = 'basalt:replication';
+/** What a replica does on its primary: log in and stream (PSYNC, REPLCONF), nothing else. */
+const REPLICATION_RULES = 'resetkeys resetchannels -@all +auth +hello +ping +psync +replconf';
 
 /** ACL rules of each permission a customer can give a user. */
 export const PERMISSION_RULES: Record<InstanceUserRow['permission'], string> = {
@@ -48,8 +56,11 @@ export function engineUsersOf(rows: InstanceUserRow[], decrypt: (sealed: string)
   });
 }
 
-/** The users file: one `user` line per user, hashes only. `controlPasswords`: the control user's (one, or two while it rotates). */
-export function renderUsersFile(users: EngineUser[], controlPasswords: string[]): string {
+/**
+ * The users file: one `user` line per user, hashes only. `controlPasswords`: the control
+ * user's (one, or two while it rotates); `replicationPassword`: a `standard` instance's.
+ */
+export function renderUsersFile(users: EngineUser[], controlPasswords: string[], replicationPassword?: string): string {
   const lines = ['# Rendered by the Basalt worker from the control plane\'s PostgreSQL; hashes only.'];
   for (const user of users) {
     // The API's rule, checked again: a space or newline here would add rules or users to the file.
@@ -62,5 +73,6 @@ export function renderUsersFile(users: EngineUser[], controlPasswords: string[])
   if (!users.some((u) => u.username === 'default')) lines.push('user default off resetpass resetkeys resetchannels -@all');
   if (controlPasswords.length === 0) throw new StepError('ansible', 'the control plane user has no password');
   lines.push(['user', CONTROL_USER, 'on', 'resetpass', ...controlPasswords.map((p) => `#${sha256Hex(p)}`), CONTROL_RULES].join(' '));
+  if (replicationPassword) lines.push(['user', REPLICATION_USER, 'on', 'resetpass', `#${sha256Hex(replicationPassword)}`, REPLICATION_RULES].join(' '));
   return lines.join('\n') + '\n';
 }

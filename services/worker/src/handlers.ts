@@ -11,6 +11,7 @@ import { restart } from './jobs/restart.js';
 import { deleteInstance } from './jobs/delete.js';
 import { applyConfig } from './jobs/apply-config.js';
 import { benchmark } from './jobs/benchmark.js';
+import { failover } from './failover/failover.js';
 
 type Handler<K extends QueueKey> = (ctx: JobContext, payload: JobPayloads[K]) => Promise<Outcome>;
 
@@ -22,6 +23,7 @@ export const HANDLERS: { [K in QueueKey]: Handler<K> } = {
   applyUsers: (ctx, payload) => applyConfig(ctx, payload, 'users'),
   applyAllowlist: (ctx, payload) => applyConfig(ctx, payload, 'allowlist'),
   benchmark,
+  failover,
 };
 
 export type HandledQueue = keyof typeof HANDLERS;
@@ -44,6 +46,7 @@ export const OPERATION_QUEUES: Record<string, HandledQueue> = {
   apply_users: 'applyUsers',
   apply_allowlist: 'applyAllowlist',
   benchmark: 'benchmark',
+  failover: 'failover',
 };
 
 export function queueName(key: HandledQueue): string {

@@ -6,6 +6,7 @@
 // an instance whose metrics were not scraped for a minute is `degraded` too.
 import type { InstanceRow } from '@basalt/db';
 import type { JobContext } from './context.js';
+import { LeasedRounds } from './leased-rounds.js';
 import { requireHostRoute } from './host-route.js';
 import { sendCommands } from './resp.js';
 import { storedCaCertificate, type Endpoint } from './engine-deploy.js';
@@ -62,37 +63,29 @@ export class HealthMonitor {
   private readonly failures = new Map<string, number>();
   /** When this monitor first saw each instance running (the grace before a missing target counts). */
   private readonly runningSince = new Map<string, number>();
-  private timer: NodeJS.Timeout | undefined;
-  private watching = false;
-  private round: Promise<void> | undefined;
+  private readonly rounds: LeasedRounds;
 
   constructor(
     private readonly ctx: JobContext,
-    private readonly intervalMs: number,
-  ) {}
-
-  start(): void {
-    const tick = () => {
-      this.round ??= this.checkAll()
-        .catch((error) => this.ctx.log(`health monitor: ${(error as Error).message}`))
-        .finally(() => (this.round = undefined));
-    };
-    this.timer = setInterval(tick, this.intervalMs);
-    tick();
+    intervalMs: number,
+  ) {
+    this.rounds = new LeasedRounds(ctx, 'health monitor', 'running instances', 'basalt-health-monitor', intervalMs, () => this.checkRunning());
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.round;
+  start(): void {
+    this.rounds.start();
+  }
+
+  stop(): Promise<void> {
+    return this.rounds.stop();
   }
 
   /** One round over every running instance (only while this worker holds the monitor's lease). */
-  async checkAll(): Promise<void> {
-    if (!this.watching) {
-      if (!(await this.ctx.leases.tryLease('basalt-health-monitor'))) return;
-      this.watching = true;
-      this.ctx.log('health monitor: watching running instances');
-    }
+  checkAll(): Promise<void> {
+    return this.rounds.once();
+  }
+
+  private async checkRunning(): Promise<void> {
     const running = (await this.ctx.repo.listRunningInstances()).filter((i) => !this.ctx.unavailableRegions.has(i.region));
     const now = Date.now();
     for (const id of this.runningSince.keys()) if (!running.some((i) => i.id === id)) this.runningSince.delete(id);

@@ -12,6 +12,7 @@ import { detectEngineFeatures } from './engine-features.js';
 import { JobSlots } from './job-slots.js';
 import { prepareHostNetwork } from './host-network.js';
 import { HealthMonitor } from './health-monitor.js';
+import { FailoverMonitor } from './failover/monitor.js';
 import { startPasswordExpiry } from './password-expiry.js';
 import { reconcileScrapeTargets } from './monitoring/scrape-targets.js';
 import { ensureScrapeToken } from './monitoring/scrape-token.js';
@@ -99,6 +100,8 @@ async function main(): Promise<void> {
   for (const dispatcher of dispatchers) dispatcher.start();
   const health = new HealthMonitor(ctx, config.healthIntervalMs);
   health.start();
+  const failovers = new FailoverMonitor(ctx, database.pool, boss, config.failoverIntervalMs);
+  failovers.start();
   log(`ready: ${Object.keys(HANDLERS).length} queues, ${config.concurrency} jobs at a time, engine features [${features.join(', ')}]`);
 
   let stopping = false;
@@ -108,7 +111,7 @@ async function main(): Promise<void> {
     log(`${signal}: stopping`);
     clearInterval(timer);
     stopPasswordExpiry();
-    await Promise.all([...dispatchers.map((d) => d.stop(30_000)), health.stop()]);
+    await Promise.all([...dispatchers.map((d) => d.stop(30_000)), health.stop(), failovers.stop()]);
     await boss.stop({ graceful: true, wait: true, timeout: 5_000 }).catch(() => {});
     await leases.close();
     await database.close().catch(() => {});

@@ -104,13 +104,16 @@ export async function applyStack(
   region: RegionRow,
   size: VmSize,
   addresses: string[],
+  /** Nodes whose VMs are made again from scratch (a failed primary rebuilt as a replica). */
+  rebuild: string[] = [],
 ): Promise<Node[]> {
   if (region.target !== 'local') {
     throw new StepError('terraform_apply', `region ${region.id} uses target ${region.target}, which this worker does not drive`);
   }
   const { tf, file } = await writeVars(ctx, instance, region, size, addresses);
   await initWorkspace(run, tf);
-  await run.step('terraform_apply', () => terraformApply(tf, file, relay(run, 'terraform_apply')), RETRY);
+  const replace = rebuild.map((name) => `module.local.terraform_data.this[${JSON.stringify(name)}]`);
+  await run.step('terraform_apply', () => terraformApply(tf, file, relay(run, 'terraform_apply'), replace), RETRY);
   const outputs = await terraformOutput(tf);
   const nodes = outputs.nodes;
   if (!Array.isArray(nodes) || nodes.length !== addresses.length) {

@@ -68,6 +68,19 @@ export class InstanceController {
     return this.service.restart(auth, params.project, params.instance);
   }
 
+  @Post(':instance/failover')
+  @HttpCode(202)
+  @Idempotent('member')
+  @ApiOperation({
+    operationId: 'failoverInstance',
+    summary: 'Switch a standard instance over to its most up-to-date replica, losing no acknowledged write (409 for standalone)',
+  })
+  @ApiAcceptedResponse({ type: InstanceAcceptedDto })
+  @ApiErrors(400, 401, 403, 404, 409, 429)
+  failover(@Auth() auth: AuthContext, @Param() params: ProjectInstanceParams): Promise<InstanceAcceptedDto> {
+    return this.service.failover(auth, params.project, params.instance);
+  }
+
   @Delete(':instance')
   @HttpCode(202)
   @ApiOperation({ operationId: 'deleteInstance', summary: '409 while deletion protection is on' })

@@ -267,6 +267,20 @@ export class InstanceService {
     return { instance: await this.present(projectId, instance.id), operation: toOperationDto(operation) };
   }
 
+  /**
+   * A switchover of a `standard` instance (issue 15): the primary stops taking writes, the most
+   * up-to-date replica catches up with all of them and takes over, the primary endpoint's
+   * address moves to it, and the old primary follows it. No acknowledged write is lost.
+   */
+  async failover(auth: AuthContext, projectId: string, instanceId: string): Promise<InstanceAcceptedDto> {
+    const instance = await this.load(auth, projectId, instanceId, 'member');
+    if (instance.architecture !== 'standard') throw new Conflict('Only a standard instance has a replica to switch over to', 'invalid_state');
+    if (instance.status !== 'running') throw new Conflict(`Cannot switch over while ${instance.status}`, 'invalid_state');
+    const job = { mode: 'switchover' as const };
+    const { operation } = await this.starter.start({ instance, type: 'failover', queue: 'failover', userId: auth.user.id, params: job, job });
+    return { instance: await this.present(projectId, instance.id), operation: toOperationDto(operation) };
+  }
+
   async delete(auth: AuthContext, projectId: string, instanceId: string): Promise<InstanceAcceptedDto> {
     const instance = await this.load(auth, projectId, instanceId, 'member');
     if (instance.deletionProtection) throw new Conflict('Deletion protection is on; turn it off with PATCH first', 'deletion_protected');
@@ -293,8 +307,13 @@ export class InstanceService {
 }
 
 /** The architecture, replicas and replication mode asked for (@basalt/api-client/rules), else 400. */
-function topologyOf(body: Pick<CreateInstanceDto, 'architecture' | 'replicas' | 'parameters'>): Topology {
-  const parsed = parseTopology({ architecture: body.architecture, replicas: body.replicas, replication_mode: body.parameters?.replication_mode });
+function topologyOf(body: Pick<CreateInstanceDto, 'architecture' | 'replicas' | 'parameters' | 'tls_enabled'>): Topology {
+  const parsed = parseTopology({
+    architecture: body.architecture,
+    replicas: body.replicas,
+    replication_mode: body.parameters?.replication_mode,
+    tls_enabled: body.tls_enabled,
+  });
   if ('topology' in parsed) return parsed.topology;
   throw new Invalid(
     parsed.problems.map((p) => `${p.field} ${p.problem}`).join('; '),

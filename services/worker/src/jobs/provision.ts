@@ -82,6 +82,9 @@ export function provision(ctx: JobContext, payload: ProvisionJob): Promise<Outco
       if (!(await ctx.repo.updateInstance(instance.id, { status: 'creating', fault: null }))) {
         throw new StepError('load', `instance ${instance.id} is being deleted; not provisioning it`);
       }
+      if (instance.architecture === 'standard' && ctx.config.vmKind !== 'nspawn') {
+        throw new StepError('allocate_addresses', 'a standard instance needs VMs with addresses of their own (nspawn); this host runs process VMs');
+      }
       const held = await run.step('allocate_addresses', () => allocate(ctx, instance, region.id, region.addressPool));
       const addresses = held.filter((a) => a.kind === 'node').map((a) => a.address);
       const nodes = await applyStack(ctx, run, instance, region, vmSizeOf(type), addresses);

@@ -134,11 +134,15 @@ export function terraformWorkspaceSelect(ctx: TerraformContext): Promise<Terrafo
   return terraform('terraform_workspace', ctx, ['workspace', 'select', '-no-color', '-or-create=true', ctx.workspace]);
 }
 
-export function terraformApply(ctx: TerraformContext, varFile: string, listener?: MessageListener): Promise<TerraformResult> {
+/** `replace`: resource addresses made again from scratch (`-replace`), e.g. a failed node's VM. */
+export function terraformApply(ctx: TerraformContext, varFile: string, listener?: MessageListener, replace: string[] = []): Promise<TerraformResult> {
   return terraform(
     'terraform_apply',
     { ...ctx, env: { ...ctx.env, TF_WORKSPACE: ctx.workspace } },
-    ['apply', '-json', '-no-color', '-input=false', '-auto-approve', `-lock-timeout=${ctx.lockTimeout ?? '300s'}`, `-var-file=${varFile}`],
+    [
+      'apply', '-json', '-no-color', '-input=false', '-auto-approve', `-lock-timeout=${ctx.lockTimeout ?? '300s'}`, `-var-file=${varFile}`,
+      ...replace.map((address) => `-replace=${address}`),
+    ],
     listener,
   );
 }

@@ -13,6 +13,14 @@ vm_running() {
   [ -n "$pid" ] && [ -d "/proc/$pid" ] && grep -q systemd-nspawn "/proc/$pid/cmdline" 2>/dev/null
 }
 
+# vm_init_pid: the VM's init (the child of its systemd-nspawn), whose namespaces are the VM's.
+vm_init_pid() {
+  local pid child
+  pid=$(cat "$VM_DIR/nspawn.pid")
+  child=$(cat /proc/"$pid"/task/*/children 2>/dev/null | awk '{print $1; exit}')
+  [ -n "$child" ] && [ -d "/proc/$child" ] && echo "$child"
+}
+
 # vm_machine_name: the VM's machine name, unique per VM directory (so per VM, on this host and
 # across clones: two VMs never share a cgroup or a veth), and short enough that the host side
 # of its veth ("vb-" + name) stays within the 15 characters of an interface name.

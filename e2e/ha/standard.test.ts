@@ -1,0 +1,119 @@
+// Issue 15 through the API on local VMs: a `standard` instance (primary + 1 replica, sync)
+// gets two VMs, a floating primary endpoint and a read-only endpoint; a write through the
+// primary endpoint is read back through the read-only one; the replica refuses writes.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startProvisioningPlatform, type ProvisioningPlatform } from '../provisioning/support/stack.js';
+import { AckWriter, connect, endpointOf, killVm, missingKeys, primaryNode, type Credentials, type Instance } from './support/ha.js';
+
+let platform: ProvisioningPlatform;
+let instance: Instance;
+let user: Credentials;
+
+beforeAll(async () => {
+  platform = await startProvisioningPlatform('ha_standard', { BASALT_FAILOVER_INTERVAL_MS: '1000' });
+});
+afterAll(async () => {
+  await platform?.stop();
+});
+
+describe('a standard instance', () => {
+  test('POST architecture standard → running with a primary and a replica on two VMs', async () => {
+    const started = Date.now();
+    const { data, response } = await platform.client.POST('/v1/projects/{project}/instances', {
+      params: { path: { project: platform.projectId } },
+      body: { name: 'ha', instance_type: 'kv.standard.small', region: 'local', architecture: 'standard', replicas: 1, parameters: { replication_mode: 'sync', fsync: 'always' } },
+    });
+    expect(response.status, JSON.stringify(data)).toBe(202);
+    user = data!.default_user;
+    instance = await platform.waitForStatus(data!.instance.id, ['running'], 300_000);
+    console.log(`standard POST → running: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    expect(instance.nodes.map((n) => [n.role, n.status])).toEqual([
+      ['primary', 'running'],
+      ['replica', 'running'],
+    ]);
+    expect(new Set(instance.nodes.map((n) => n.private_ip)).size).toBe(2);
+    const primary = endpointOf(instance, 'primary');
+    const readonly = endpointOf(instance, 'readonly');
+    expect(instance.nodes.map((n) => n.private_ip)).not.toContain(primary.host);
+    expect(instance.connection_uri).toBe(`redis://default:********@${primary.host}:6379`);
+    expect(readonly.host).not.toBe(primary.host);
+  });
+
+  test('a write through the primary endpoint is on the replica when acknowledged (sync), which refuses writes', async () => {
+    const writer = connect(endpointOf(instance, 'primary'), user);
+    const reader = connect(endpointOf(instance, 'readonly'), user);
+    try {
+      await writer.connect();
+      await reader.connect();
+      expect(await writer.set('ha:first', 'kept')).toBe('OK');
+      expect(await reader.get('ha:first')).toBe('kept');
+      await expect(reader.set('ha:replica', 'no')).rejects.toThrow(/READONLY/);
+      const role = (await writer.call('ROLE').catch((e: Error) => e.message)) as unknown;
+      console.log(`ROLE through the primary endpoint: ${JSON.stringify(role)}`);
+    } finally {
+      writer.disconnect();
+      reader.disconnect();
+    }
+  });
+
+  test('SIGKILL of the primary VM: the replica takes over the same endpoint, every acknowledged write is there, a fresh replica is rebuilt', async () => {
+    const client = connect(endpointOf(instance, 'primary'), user);
+    await client.connect();
+    const writer = new AckWriter(client, 'kill');
+    try {
+      writer.start();
+      await writer.waitForAcks(200);
+      const victim = primaryNode(instance);
+      const killedAt = Date.now();
+      killVm(platform.dataDir, victim.name);
+      await writer.waitForRecovery(50, 60_000);
+      await writer.stop();
+      const outage = writer.outages[0]!;
+      console.log(`SIGKILL of ${victim.name}: writes failed for ${outage.endedAt - outage.startedAt} ms (kill → first acknowledged write ${outage.endedAt - killedAt} ms); ${writer.acked.length} acknowledged; errors ${JSON.stringify(outage.errors)}`);
+      expect(await missingKeys(client, writer.acked)).toEqual([]);
+
+      const after = await platform.getInstance(instance.id);
+      expect(primaryNode(after).name).not.toBe(victim.name);
+      expect(after.endpoints.find((e) => e.role === 'primary')!.host).toBe(endpointOf(instance, 'primary').host);
+      const operation = await platform.waitForOperation(after.current_operation_id!, 300_000);
+      expect(operation.status, JSON.stringify(operation.error)).toBe('succeeded');
+      expect(operation.type).toBe('failover');
+      console.log(`failover steps: ${JSON.stringify(operation.steps)}`);
+      const rebuilt = await platform.getInstance(instance.id);
+      expect(rebuilt.nodes.find((n) => n.name === victim.name)).toMatchObject({ role: 'replica', status: 'running' });
+      instance = rebuilt;
+    } finally {
+      await writer.stop();
+      client.disconnect();
+    }
+  });
+
+  test('POST /failover switches over to the replica with no acknowledged write lost', async () => {
+    const client = connect(endpointOf(instance, 'primary'), user);
+    await client.connect();
+    const writer = new AckWriter(client, 'switch');
+    try {
+      writer.start();
+      await writer.waitForAcks(200);
+      const before = primaryNode(instance);
+      const { data, response } = await platform.client.POST('/v1/projects/{project}/instances/{instance}/failover', {
+        params: { path: { project: platform.projectId, instance: instance.id } },
+      });
+      expect(response.status).toBe(202);
+      const operation = await platform.waitForOperation(data!.operation!.id, 120_000);
+      expect(operation.status, JSON.stringify(operation.error)).toBe('succeeded');
+      await writer.waitForAcks(writer.acked.length + 100);
+      await writer.stop();
+      const windows = writer.outages.map((o) => o.endedAt - o.startedAt);
+      console.log(`switchover: write failures ${JSON.stringify(windows)} ms; ${writer.acked.length} acknowledged`);
+      expect(await missingKeys(client, writer.acked)).toEqual([]);
+      const after = await platform.getInstance(instance.id);
+      expect(primaryNode(after).name).not.toBe(before.name);
+      expect(after.nodes.map((n) => n.status)).toEqual(['running', 'running']);
+      instance = after;
+    } finally {
+      await writer.stop();
+      client.disconnect();
+    }
+  });
+});

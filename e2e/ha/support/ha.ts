@@ -1,0 +1,187 @@
+// What the HA tests (issue 15) do beside the API: a client that writes through an endpoint
+// and records every acknowledgement, and the host's view of a node's VM (kill its nspawn,
+// cut it off the bridge and heal it). Every address is checked to route through basalt0
+// before anything connects to it.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import Redis from 'ioredis';
+import type { Schemas } from '@basalt/api-client';
+import { cgroupPaths, machineOf, vmDir } from '../../provisioning/support/vm-host.js';
+
+export type Instance = Schemas['InstanceDto'];
+export interface Credentials {
+  username: string;
+  password: string;
+}
+
+/** Throws unless the kernel sends packets for `ip` through the project bridge. */
+export function requireBridgeRoute(ip: string): void {
+  const route = execFileSync('ip', ['-o', 'route', 'get', ip], { encoding: 'utf8' });
+  if (!route.includes(' dev basalt0 ')) throw new Error(`refusing to connect to ${ip}: ${route.trim()}`);
+}
+
+export function endpointOf(instance: Instance, role: 'primary' | 'readonly'): { host: string; port: number } {
+  const endpoint = instance.endpoints.find((e) => e.role === role);
+  if (!endpoint) throw new Error(`instance ${instance.id} has no ${role} endpoint: ${JSON.stringify(instance.endpoints)}`);
+  requireBridgeRoute(endpoint.host);
+  return { host: endpoint.host, port: endpoint.port };
+}
+
+export function primaryNode(instance: Instance) {
+  const node = instance.nodes.find((n) => n.role === 'primary');
+  if (!node) throw new Error(`instance ${instance.id} has no primary: ${JSON.stringify(instance.nodes)}`);
+  return node;
+}
+
+/** A connection as the instance's user; commands fail at once while it is down (no queueing). */
+export function connect(endpoint: { host: string; port: number }, user: Credentials): Redis {
+  requireBridgeRoute(endpoint.host);
+  const client = new Redis({
+    host: endpoint.host,
+    port: endpoint.port,
+    username: user.username,
+    password: user.password,
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 500,
+    commandTimeout: 3_000,
+    retryStrategy: () => 100,
+  });
+  // Failed writes are what the tests measure; ioredis would print every reconnect error too.
+  client.on('error', () => {});
+  return client;
+}
+
+/** The nspawn process of a node's VM. */
+export function nspawnPid(dataDir: string, nodeName: string): number {
+  return Number(fs.readFileSync(path.join(vmDir(dataDir, nodeName), 'nspawn.pid'), 'utf8').trim());
+}
+
+/**
+ * Power loss of the node's VM: SIGKILL of its systemd-nspawn, then of every process left in
+ * the VM's cgroup. SIGKILL of systemd-nspawn alone leaves the container's processes running
+ * (the engine went on serving and acknowledging writes on its address, seen here): the VM is
+ * only dead once they are gone too.
+ */
+export function killVm(dataDir: string, nodeName: string): void {
+  process.kill(nspawnPid(dataDir, nodeName), 'SIGKILL');
+  for (const dir of cgroupPaths(machineOf(vmDir(dataDir, nodeName)))) {
+    if (fs.existsSync(path.join(dir, 'cgroup.kill'))) fs.writeFileSync(path.join(dir, 'cgroup.kill'), '1');
+    else for (const pid of fs.readFileSync(path.join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean)) process.kill(Number(pid), 'SIGKILL');
+  }
+}
+
+/** The host side of the node VM's veth ("vb-" + machine name). */
+export function hostVeth(dataDir: string, nodeName: string): string {
+  return `vb-${machineOf(vmDir(dataDir, nodeName))}`;
+}
+
+/** Cuts the node's VM off the bridge (its veth leaves basalt0); it keeps running. */
+export function partition(dataDir: string, nodeName: string): void {
+  execFileSync('ip', ['link', 'set', hostVeth(dataDir, nodeName), 'nomaster']);
+}
+
+/** Puts the node's VM back on the bridge (nothing to do once the VM and its veth are gone). */
+export function heal(dataDir: string, nodeName: string): void {
+  try {
+    execFileSync('ip', ['link', 'set', hostVeth(dataDir, nodeName), 'master', 'basalt0'], { stdio: 'ignore' });
+  } catch {
+    // The VM was fenced (killed) and rebuilt: its old veth is gone.
+  }
+}
+
+/** Percentile (0..100) of sorted numbers. */
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/**
+ * Writes unique keys one after the other through one endpoint, as a client of the instance
+ * would, and records every acknowledgement and every span in which writes failed (from the
+ * first failed write to the next acknowledged one). Bounded: at most `maxWrites` writes.
+ */
+export class AckWriter {
+  readonly acked: string[] = [];
+  readonly outages: { startedAt: number; endedAt: number; errors: string[] }[] = [];
+  private failingSince: number | undefined;
+  private errors: string[] = [];
+  private stopped = false;
+  private loop: Promise<void> | undefined;
+  private next = 0;
+
+  constructor(
+    private readonly client: Redis,
+    private readonly prefix: string,
+    private readonly maxWrites = 200_000,
+  ) {}
+
+  start(): void {
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.loop;
+  }
+
+  /** Resolves once `count` more writes were acknowledged after at least one failed (or `timeoutMs` passed). */
+  async waitForRecovery(count: number, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    const outagesBefore = this.outages.length;
+    while (Date.now() < deadline) {
+      if (this.outages.length > outagesBefore && this.failingSince === undefined) {
+        const since = this.acked.length;
+        while (this.acked.length < since + count && Date.now() < deadline) await sleep(20);
+        return;
+      }
+      await sleep(20);
+    }
+    throw new Error(`writes did not recover within ${timeoutMs} ms (failing since ${this.failingSince}: ${this.errors.slice(-3).join('; ')})`);
+  }
+
+  async waitForAcks(count: number, timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.acked.length < count) {
+      if (Date.now() > deadline) throw new Error(`only ${this.acked.length} of ${count} writes acknowledged in ${timeoutMs} ms: ${this.errors.slice(-3).join('; ')}`);
+      await sleep(20);
+    }
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped && this.next < this.maxWrites) {
+      const key = `${this.prefix}:${this.next++}`;
+      try {
+        const reply = await this.client.set(key, key);
+        if (reply !== 'OK') throw new Error(`SET answered ${reply}`);
+        this.acked.push(key);
+        if (this.failingSince !== undefined) {
+          this.outages.push({ startedAt: this.failingSince, endedAt: Date.now(), errors: this.errors.slice(0, 5) });
+          this.failingSince = undefined;
+          this.errors = [];
+        }
+      } catch (error) {
+        this.failingSince ??= Date.now();
+        if (this.errors.length < 50) this.errors.push((error as Error).message);
+        await sleep(50);
+      }
+    }
+  }
+}
+
+/** Keys of `keys` that `client` does not have (MGET in batches). */
+export async function missingKeys(client: Redis, keys: string[]): Promise<string[]> {
+  const missing: string[] = [];
+  for (let i = 0; i < keys.length; i += 500) {
+    const batch = keys.slice(i, i + 500);
+    const values = await client.mget(...batch);
+    values.forEach((value, index) => {
+      if (value !== batch[index]) missing.push(batch[index]!);
+    });
+  }
+  return missing;
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

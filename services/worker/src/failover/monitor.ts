@@ -1,0 +1,109 @@
+// The failover monitor (issue 15): every interval, PING the primary of every running
+// `standard` instance; a primary that misses MISSES_TO_FAIL rounds in a row gets an automatic
+// failover operation (its job queued in PostgreSQL, and run here at once). One worker at a
+// time watches (a lease), so however many workers run, an instance is failed over once; if
+// this worker dies mid-failover, its job and operation lease go to another worker. On the
+// rounds between, it records each replica's lag (from the primary's INFO replication).
+import type pg from 'pg';
+import type PgBoss from 'pg-boss';
+import { startOperation, type FailoverJob, type InstanceRow } from '@basalt/db';
+import type { JobContext } from '../context.js';
+import type { Node } from '../stack.js';
+import { recordedNodes } from '../jobs/nodes.js';
+import { EngineReplication } from './engine-replication.js';
+import { failover } from './failover.js';
+import { LeasedRounds } from '../leased-rounds.js';
+
+/** Rounds in a row a primary must miss before it is failed over (one lost packet is not an outage). */
+const MISSES_TO_FAIL = 2;
+/** A primary that has not answered PING within this has missed the round. */
+const PROBE_TIMEOUT_MS = 800;
+/** Replica lag is read every this many rounds. */
+const LAG_EVERY = 5;
+
+export class FailoverMonitor {
+  private readonly misses = new Map<string, number>();
+  /** Instances whose failover this worker runs now. */
+  private readonly running = new Set<string>();
+  private readonly loop: LeasedRounds;
+  private rounds = 0;
+
+  constructor(
+    private readonly ctx: JobContext,
+    private readonly pool: pg.Pool,
+    private readonly boss: PgBoss,
+    intervalMs: number,
+  ) {
+    this.loop = new LeasedRounds(ctx, 'failover monitor', 'the primaries of standard instances', 'basalt-failover-monitor', intervalMs, () => this.checkAll());
+  }
+
+  start(): void {
+    this.loop.start();
+  }
+
+  stop(): Promise<void> {
+    return this.loop.stop();
+  }
+
+  private async checkAll(): Promise<void> {
+    this.rounds++;
+    const standard = (await this.ctx.repo.listRunningInstances()).filter(
+      (instance) => instance.architecture === 'standard' && !this.ctx.unavailableRegions.has(instance.region) && !this.running.has(instance.id),
+    );
+    await Promise.all(standard.map((instance) => this.check(instance)));
+  }
+
+  private async check(instance: InstanceRow): Promise<void> {
+    const nodes = recordedNodes(instance);
+    const primary = nodes.find((node) => node.role === 'primary' && node.status === 'running');
+    if (!primary) return;
+    const engines = new EngineReplication(this.ctx, instance.id);
+    if (await engines.answers(primary, PROBE_TIMEOUT_MS)) {
+      this.misses.delete(instance.id);
+      if (this.rounds % LAG_EVERY === 0) await this.recordLag(instance, nodes, primary, engines).catch(() => {});
+      return;
+    }
+    const missed = (this.misses.get(instance.id) ?? 0) + 1;
+    this.misses.set(instance.id, missed);
+    if (missed < MISSES_TO_FAIL) return;
+    this.misses.delete(instance.id);
+    if (await this.operationUnderWay(instance)) return;
+    this.ctx.log(`[${instance.id}] failover monitor: primary ${primary.name} missed ${missed} rounds; failing over`);
+    const job: Omit<FailoverJob, 'instance_id' | 'operation_id'> = { mode: 'automatic', suspected_primary: primary.name };
+    const { operation } = await startOperation(this.pool, this.boss, {
+      instance,
+      type: 'failover',
+      queue: 'failover',
+      userId: null,
+      params: job,
+      job,
+    });
+    this.running.add(instance.id);
+    void failover(this.ctx, { ...job, instance_id: instance.id, operation_id: operation.id })
+      .then((outcome) => this.ctx.log(`[${instance.id}] failover ${operation.id}: ${outcome}`))
+      .catch((error) => this.ctx.log(`[${instance.id}] failover ${operation.id}: ${(error as Error).message}`))
+      .finally(() => this.running.delete(instance.id));
+  }
+
+  /** An operation on the instance has not finished (a failover already started, or a user's change). */
+  private async operationUnderWay(instance: InstanceRow): Promise<boolean> {
+    if (!instance.currentOperationId) return false;
+    const current = await this.ctx.repo.getOperation(instance.currentOperationId);
+    return current?.status === 'pending' || current?.status === 'running';
+  }
+
+  /** Writes each replica's lag_bytes (as its primary sees it) when it changed. */
+  private async recordLag(instance: InstanceRow, nodes: Node[], primary: Node, engines: EngineReplication): Promise<void> {
+    if (await this.operationUnderWay(instance)) return;
+    const state = await engines.state(primary, PROBE_TIMEOUT_MS);
+    let changed = false;
+    const updated = nodes.map((node) => {
+      if (node.role !== 'replica') return node;
+      const lag = state.replicaLag.get(node.private_ip);
+      const next = { ...node, lag_bytes: lag ?? null, status: lag === undefined && node.status === 'running' ? ('unreachable' as const) : node.status === 'unreachable' && lag !== undefined ? ('running' as const) : node.status };
+      if (next.lag_bytes !== node.lag_bytes || next.status !== node.status) changed = true;
+      return next;
+    });
+    if (changed) await this.ctx.repo.updateInstance(instance.id, { nodes: updated });
+  }
+}

@@ -1,0 +1,61 @@
+// After a failover, the old primary's VM (fenced: killed) is made again from scratch as a
+// replica of the new primary (issue 15): Terraform replaces that one VM, Ansible deploys all
+// nodes (the new primary's config loses its replicaof without a restart; the fresh node gets
+// the new primary's address), the replica takes a full copy, and the read-only address goes
+// back onto a replica. A sync instance that acknowledged without a replica meanwhile is sync
+// again once the replica has caught up.
+import type { InstanceRow, RegionRow } from '@basalt/db';
+import type { JobContext } from '../context.js';
+import type { OperationRun } from '../operation.js';
+import type { Node } from '../stack.js';
+import { applyStack } from '../stack.js';
+import { deployEngine, floatingAddressesOf, readonlyHolder } from '../engine-deploy.js';
+import { vmSizeOf } from '../engine-settings.js';
+import { poolAddresses } from '../jobs/nodes.js';
+import { assignAddress, unassignAddress } from '../local-vm.js';
+import { StepError } from '../errors.js';
+import { EngineReplication } from './engine-replication.js';
+import { endpointsAfter } from './failover.js';
+
+/** How long a fresh replica gets to connect and take its full copy. */
+const SYNC_WAIT_MS = 120_000;
+
+export async function rebuildReplica(ctx: JobContext, run: OperationRun, instance: InstanceRow, region: RegionRow, nodeName: string, restoreSync: boolean): Promise<void> {
+  const type = await ctx.catalog.getInstanceType(instance.instanceType);
+  if (!type) throw new StepError('terraform_apply', `instance type ${instance.instanceType} does not exist`);
+  const rebuilding = instance.nodes.map((node): Node => (node.name === nodeName ? { ...node, role: 'replica', status: 'rebuilding', lag_bytes: null } : node));
+  await ctx.repo.updateInstance(instance.id, { nodes: rebuilding });
+  await run.event('failover', 'terraform_apply', `rebuilding ${nodeName} as a fresh replica`);
+
+  const current = { ...instance, nodes: rebuilding };
+  const applied = await applyStack(ctx, run, current, region, vmSizeOf(type), await poolAddresses(ctx, instance.id), [nodeName]);
+  await deployEngine(ctx, run, current, region, applied);
+
+  const engines = new EngineReplication(ctx, instance.id);
+  const fresh = applied.find((node) => node.name === nodeName)!;
+  const primary = applied.find((node) => node.role === 'primary')!;
+  await run.step('replica_sync', async () => {
+    const deadline = Date.now() + SYNC_WAIT_MS;
+    for (;;) {
+      const state = await engines.state(fresh).catch(() => undefined);
+      if (state?.role === 'slave' && state.linkUp) break;
+      if (Date.now() > deadline) throw new StepError('replica_sync', `${nodeName} did not reach its primary ${primary.name} within ${SYNC_WAIT_MS / 1000} s`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    if (restoreSync) {
+      await engines.setMode(primary, 'sync');
+      await run.event('failover', 'replica_sync', `${nodeName} streams from ${primary.name}; writes are acknowledged by a replica again (sync)`);
+    } else {
+      await run.event('failover', 'replica_sync', `${nodeName} streams from ${primary.name}`);
+    }
+  });
+
+  const running = applied.map((node) => ({ ...node, status: 'running' as const }));
+  const floating = await floatingAddressesOf(ctx, instance.id);
+  const reader = readonlyHolder(running);
+  if (floating && reader) {
+    for (const node of running) if (node !== reader) await unassignAddress(ctx, node, floating.readonly, region.addressPool);
+    await assignAddress(ctx, reader, floating.readonly, region.addressPool);
+  }
+  await ctx.repo.updateInstance(instance.id, { nodes: running, endpoints: endpointsAfter(instance, running), health: 'healthy' });
+}
