@@ -3,12 +3,14 @@ import { connectionUri, hostPort, preferredEndpoint, redisCliCommand } from './c
 import { usernameFromUri } from './detail/connection-card'
 
 describe('connection details', () => {
-  const privateEp = { type: 'private' as const, host: '10.77.0.12', port: 6379, tls: false }
-  const publicTls = { type: 'public' as const, host: 'db.example.test', port: 6380, tls: true }
+  const privateEp = { role: 'primary' as const, type: 'private' as const, host: '10.77.0.12', port: 6379, tls: false }
+  const publicTls = { role: 'primary' as const, type: 'public' as const, host: 'db.example.test', port: 6380, tls: true }
+  const readonly = { role: 'readonly' as const, type: 'private' as const, host: '10.77.0.13', port: 6379, tls: false }
 
-  it('prefers the private endpoint', () => {
+  it('prefers the private primary endpoint, never the read-only one', () => {
     expect(preferredEndpoint([publicTls, privateEp])).toBe(privateEp)
     expect(preferredEndpoint([publicTls])).toBe(publicTls)
+    expect(preferredEndpoint([readonly, publicTls])).toBe(publicTls)
     expect(preferredEndpoint([])).toBeUndefined()
   })
 

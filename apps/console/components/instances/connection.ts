@@ -2,9 +2,10 @@
 // endpoint and a username. The password is never put in either; the user types it or exports it.
 import type { Endpoint } from '@/data/instances/instance-query'
 
+/** The primary endpoint (a standard instance's follows its primary), private first. */
 export function preferredEndpoint(endpoints: Endpoint[] | undefined): Endpoint | undefined {
-  if (!endpoints?.length) return undefined
-  return endpoints.find((e) => e.type === 'private') ?? endpoints[0]
+  const primary = endpoints?.filter((e) => e.role === 'primary') ?? []
+  return primary.find((e) => e.type === 'private') ?? primary[0]
 }
 
 export function hostPort(endpoint: Endpoint): string {

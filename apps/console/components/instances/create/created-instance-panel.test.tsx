@@ -24,6 +24,8 @@ const instance = {
   tls_enabled: false,
   deletion_protection: false,
   created_at: '2026-11-22T01:00:00Z',
+  architecture: 'standalone' as const,
+  replicas: 0,
 }
 
 describe('CreatedInstancePanel', () => {

@@ -14,6 +14,7 @@ import { useInstanceCreateMutation, type InstanceCreateResult } from '@/data/ins
 import { AllowlistEditor } from './allowlist-editor'
 import { InstanceTypePicker } from './instance-type-picker'
 import { AdvancedSettings } from './advanced-settings'
+import { ArchitectureSettings } from './architecture-settings'
 import { PASSWORD_MAX, PASSWORD_MIN, toCreateRequest, validateInstanceForm, type InstanceFormValues } from './validation'
 
 const INITIAL: InstanceFormValues = {
@@ -28,6 +29,9 @@ const INITIAL: InstanceFormValues = {
   deletionProtection: false,
   fsync: 'default',
   tags: '',
+  architecture: 'standalone',
+  replicas: '1',
+  replicationMode: 'sync',
 }
 
 export function InstanceForm({ projectId, onCreated }: { projectId: string; onCreated: (result: InstanceCreateResult) => void }) {
@@ -149,6 +153,8 @@ export function InstanceForm({ projectId, onCreated }: { projectId: string; onCr
           </div>
         </CardBody>
       </Card>
+
+      <ArchitectureSettings values={values} onChange={set} error={shown.architecture} />
 
       <Card>
         <CardHeader>

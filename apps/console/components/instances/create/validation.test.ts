@@ -26,6 +26,9 @@ const valid: InstanceFormValues = {
   deletionProtection: false,
   fsync: 'default',
   tags: '',
+  architecture: 'standalone',
+  replicas: '1',
+  replicationMode: 'sync',
 }
 
 describe('isCidr', () => {
@@ -113,5 +116,24 @@ describe('toCreateRequest', () => {
     expect(toCreateRequest({ ...valid, customPassword: true, password: 'a-long-enough-secret' }).password).toBe(
       'a-long-enough-secret',
     )
+  })
+})
+
+describe('architecture', () => {
+  it('sends architecture, replicas and replication mode for a standard instance only', () => {
+    expect(toCreateRequest({ ...valid, tlsEnabled: false, architecture: 'standard', replicas: '2', replicationMode: 'async', fsync: 'always' })).toMatchObject({
+      architecture: 'standard',
+      replicas: 2,
+      parameters: { fsync: 'always', replication_mode: 'async' },
+    })
+    const standalone = toCreateRequest({ ...valid, replicas: '3', replicationMode: 'async' })
+    expect(standalone).not.toHaveProperty('architecture')
+    expect(standalone).not.toHaveProperty('replicas')
+    expect(standalone).not.toHaveProperty('parameters')
+  })
+
+  it('names what the API would refuse (the rules of @basalt/api-client/rules)', () => {
+    expect(validateInstanceForm({ ...valid, architecture: 'standard' }, xlarge).architecture).toMatch(/TLS is not offered with the standard architecture/)
+    expect(validateInstanceForm({ ...valid, tlsEnabled: false, architecture: 'standard', replicas: '5' }, xlarge)).toEqual({})
   })
 })

@@ -10,6 +10,7 @@ import {
   DB_PASSWORD_MIN,
   INSTANCE_NAME,
   normaliseCidr,
+  parseTopology,
   TAG_KEY,
   TAG_VALUE_MAX,
   TAGS_MAX,
@@ -34,6 +35,10 @@ export interface InstanceFormValues {
   fsync: 'default' | FsyncPolicy
   /** One `key=value` per line. */
   tags: string
+  architecture: 'standalone' | 'standard'
+  /** Replicas of a standard instance, as the select holds it. */
+  replicas: string
+  replicationMode: 'sync' | 'async'
 }
 
 export type FsyncPolicy = NonNullable<NonNullable<InstanceCreateVariables['parameters']>['fsync']>
@@ -61,7 +66,7 @@ export function parseTags(text: string): { tags: Record<string, string> } | { er
   return { tags }
 }
 
-export type InstanceFormErrors = Partial<Record<'name' | 'instanceType' | 'region' | 'diskGib' | 'password' | 'allowlist' | 'tags', string>>
+export type InstanceFormErrors = Partial<Record<'name' | 'instanceType' | 'region' | 'diskGib' | 'password' | 'allowlist' | 'tags' | 'architecture', string>>
 
 export { ALLOWLIST_MAX }
 export const PASSWORD_MIN = DB_PASSWORD_MIN
@@ -106,6 +111,8 @@ export function validateInstanceForm(values: InstanceFormValues, type: InstanceT
   if (bad) errors.allowlist = `“${bad.cidr || '(empty)'}” is not an IP address or CIDR block with its host bits zero.`
   const tags = parseTags(values.tags)
   if ('error' in tags) errors.tags = tags.error
+  const topology = parseTopology(topologyInput(values))
+  if ('problems' in topology) errors.architecture = topology.problems.map((p) => `${p.field === 'tls_enabled' ? 'TLS' : p.field} ${p.problem}.`).join(' ')
   const seen = new Set<string>()
   for (const row of rows) {
     const cidr = row.cidr.trim()
@@ -118,8 +125,22 @@ export function validateInstanceForm(values: InstanceFormValues, type: InstanceT
 /** The engine version new instances run; the API offers one so far. */
 export const ENGINE_VERSION = '1.0' as const
 
+function topologyInput(values: InstanceFormValues) {
+  const standard = values.architecture === 'standard'
+  return {
+    architecture: values.architecture,
+    ...(standard ? { replicas: Number(values.replicas), replication_mode: values.replicationMode } : {}),
+    tls_enabled: values.tlsEnabled,
+  }
+}
+
 /** The request body for `POST /instances` from valid form values. */
 export function toCreateRequest(values: InstanceFormValues): InstanceCreateVariables {
+  const standard = values.architecture === 'standard'
+  const parameters = {
+    ...(values.fsync !== 'default' ? { fsync: values.fsync } : {}),
+    ...(standard ? { replication_mode: values.replicationMode } : {}),
+  }
   return {
     name: values.name.trim(),
     engine_version: ENGINE_VERSION,
@@ -132,7 +153,8 @@ export function toCreateRequest(values: InstanceFormValues): InstanceCreateVaria
       .map((row) => ({ cidr: row.cidr.trim(), description: row.description.trim() })),
     tls_enabled: values.tlsEnabled,
     deletion_protection: values.deletionProtection,
-    ...(values.fsync !== 'default' ? { parameters: { fsync: values.fsync } } : {}),
+    ...(standard ? { architecture: 'standard' as const, replicas: Number(values.replicas) } : {}),
+    ...(Object.keys(parameters).length ? { parameters } : {}),
     ...(() => {
       const parsed = parseTags(values.tags)
       return 'tags' in parsed && Object.keys(parsed.tags).length ? { tags: parsed.tags } : {}

@@ -29,6 +29,7 @@ export function ConnectionCard({ instance }: { instance: Instance }) {
             <THead>
               <tr>
                 <Th>Endpoint</Th>
+                <Th>Role</Th>
                 <Th>Host</Th>
                 <Th>Port</Th>
                 <Th>TLS</Th>
@@ -38,6 +39,7 @@ export function ConnectionCard({ instance }: { instance: Instance }) {
               {instance.endpoints.map((e) => (
                 <Tr key={`${e.type}-${e.host}-${e.port}`}>
                   <Td className="capitalize">{e.type}</Td>
+                  <Td>{e.role === 'primary' ? 'Primary (read-write)' : 'Read-only (replica)'}</Td>
                   <Td className="font-mono text-xs">{e.host}</Td>
                   <Td className="font-mono text-xs">{e.port}</Td>
                   <Td>{e.tls ? 'Yes' : 'No'}</Td>

@@ -4,6 +4,7 @@ import { Card, CardBody, CardHeader, CardTitle } from '@/components/ui/card'
 import type { Instance } from '@/data/instances/instance-query'
 import { formatDateTime, formatGib } from '../format'
 import { ConnectionCard } from './connection-card'
+import { NodesCard } from './nodes-card'
 import { DeletionProtectionSwitch } from './deletion-protection-switch'
 import { OperationProgressCard } from './operation-progress-card'
 
@@ -25,6 +26,7 @@ export function OverviewTab({ projectId, instance }: { projectId: string; instan
         ) : null}
         {operation ? <OperationProgressCard projectId={projectId} operation={operation} /> : null}
         <ConnectionCard instance={instance} />
+        <NodesCard instance={instance} />
       </div>
       <Card aria-labelledby="configuration-title">
         <CardHeader>
@@ -36,6 +38,11 @@ export function OverviewTab({ projectId, instance }: { projectId: string; instan
             <Item term="Instance type" value={<span className="font-mono text-xs">{instance.instance_type}</span>} />
             <Item term="Region" value={instance.region} />
             <Item term="Disk" value={formatGib(instance.disk_gib)} />
+            <Item
+              term="Architecture"
+              value={instance.architecture === 'standard' ? `Standard — primary and ${instance.replicas} replica${instance.replicas === 1 ? '' : 's'}` : 'Standalone'}
+            />
+            {instance.architecture === 'standard' ? <Item term="Replication" value={instance.parameters.replication_mode ?? 'sync'} /> : null}
             {instance.engine_version ? <Item term="Engine version" value={instance.engine_version} /> : null}
             <Item term="TLS" value={instance.tls_enabled ? 'Enabled' : 'Disabled'} />
             <Item term="Deletion protection" value={<DeletionProtectionSwitch projectId={projectId} instance={instance} />} />
