@@ -4,7 +4,7 @@
 // its report are the worker's to decide. One rule for the API (400), the console (before a
 // round trip) and the worker (again, before it starts a process).
 
-export const BENCHMARK_SUITES = ['memtier-standard', 'custom'] as const;
+export const BENCHMARK_SUITES = ['memtier-standard', 'ycsb-standard', 'canonical', 'custom'] as const;
 export type BenchmarkSuite = (typeof BENCHMARK_SUITES)[number];
 
 /** At most this many tokens in a custom run's flags. */

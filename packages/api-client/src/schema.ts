@@ -730,8 +730,10 @@ export interface components {
             tool: string;
             /** @description The exact command the worker ran, the password shown as <password> */
             command_line: string;
-            /** @description The same run with memtier_benchmark */
-            memtier_command: string;
+            /** @description The same run with memtier_benchmark (memtier scenarios; null otherwise) */
+            memtier_command: string | null;
+            /** @description The same run with YCSB (ycsb-standard; null otherwise): its redis binding, with the Tair paper's string command group */
+            ycsb_command: string | null;
             /** @example write-only */
             workload: string;
             /** @description Bytes; null when sizes vary */
@@ -772,7 +774,7 @@ export interface components {
              * @description The suite that ran
              * @enum {string}
              */
-            workload: "memtier-standard" | "custom";
+            workload: "memtier-standard" | "ycsb-standard" | "canonical" | "custom";
             /** @description What was asked: {"flags": [...]} for a custom run */
             parameters: {
                 [key: string]: unknown;
@@ -1156,10 +1158,10 @@ export interface components {
         };
         CreateBenchmarkDto: {
             /**
-             * @description memtier-standard: the white papers' memtier_benchmark matrix, shortened and scaled to the type; custom: one run with your basalt-bench flags
+             * @description memtier-standard: the white papers' memtier_benchmark matrix, shortened and scaled to the type; ycsb-standard: YCSB load, uniform read, zipfian read and uniform 50/50 update with the data in memory (memory:data 7:1) and larger than memory (1:4, the engine's cold reads recorded); canonical: RethinkDB's canonical workload over the memcached protocol (1 delete / 4 updates / 8 inserts / 64 reads, reads of 1-16 keys); custom: one run with your basalt-bench flags
              * @enum {string}
              */
-            workload: "memtier-standard" | "custom";
+            workload: "memtier-standard" | "ycsb-standard" | "canonical" | "custom";
             /**
              * @description For custom only: basalt-bench (memtier_benchmark) load flags, one token each. Allowed: --protocol, --threads, --clients, --requests, --test-time, --ratio, --pipeline, --data-size, --data-size-range, --data-size-list, --data-size-pattern, --random-data, --key-prefix, --key-minimum, --key-maximum, --key-pattern, --key-stddev, --key-median, --randomize, --distinct-client-seed, --rate-limiting, --select-db
              * @example [

@@ -43,7 +43,8 @@ usage: basalt-bench ycsb load|run [redis] [options]
   -threads N, --threads N    client connections (default 1)
   -target N, --target N      total operations per second (default unlimited)
   -s                         status on stderr (always on)
-  --server HOST, --host HOST, --port PORT, -a PASSWORD|USER:PASSWORD, --tls, --cacert FILE,
+  --server HOST, --host HOST, --port PORT, -a PASSWORD|USER:PASSWORD, --authenticate-file FILE,
+  --tls, --cacert FILE,
   --tls-skip-verify, --sni NAME, --timeout SECS, --json-out-file FILE, --hide-histogram,
   --print-percentiles 50,95,99,99.9, --seed N";
 
@@ -173,6 +174,11 @@ pub fn parse(argv: &[String]) -> Result<YcsbArgs, String> {
             "--server" | "--host" => server = Some(v),
             "--port" => port = Some(number::<u16>("port", &v)?),
             "-a" | "--authenticate" => auth = Some(parse_auth(&v)),
+            // The same from a file's first line: a password in argv is visible in the process list.
+            "--authenticate-file" => {
+                let text = std::fs::read_to_string(&v).map_err(|e| format!("--authenticate-file {v}: {e}"))?;
+                auth = Some(parse_auth(text.lines().next().unwrap_or("")));
+            }
             "--tls" => tls = true,
             "--cacert" => cacert = Some(PathBuf::from(v)),
             "--tls-skip-verify" => skip_verify = true,
@@ -239,6 +245,16 @@ mod tests {
         assert_eq!(a.props["recordcount"], "500");
         assert_eq!(a.props["requestdistribution"], "uniform");
         assert_eq!(a.props["readproportion"], "1");
+    }
+
+    #[test]
+    fn authenticate_file_reads_the_first_line() {
+        let file = std::env::temp_dir().join(format!("basalt-ycsb-auth-{}", std::process::id()));
+        std::fs::write(&file, "app:pw d\n").unwrap();
+        let a = parse(&argv(&format!("run --workload c --authenticate-file={}", file.display()))).unwrap();
+        assert!(matches!(a.auth, Some(Auth::User(ref u, ref p)) if u == "app" && p == "pw d"));
+        assert!(parse(&argv("run --authenticate-file=/no/such/file")).is_err());
+        std::fs::remove_file(file).unwrap();
     }
 
     #[test]

@@ -124,6 +124,7 @@ pub fn main(argv: Vec<String>) -> i32 {
                     "Actual benchmark duration (seconds)": (stats.secs() * 100.0).round() / 100.0,
                     "Benchmark completion status": if failures.is_empty() { "COMPLETED" } else { "COMPLETED WITH ERRORS" },
                     "Format version": 2,
+                    "Tool": concat!("basalt-bench ", env!("CARGO_PKG_VERSION")),
                 },
                 "ALL STATS": report::stats_json(&stats, &spec, start_ms),
                 "errors": { "error replies": stats.error_replies(), "messages": failures },

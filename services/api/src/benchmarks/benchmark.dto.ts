@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { BENCHMARK_FLAG_NAMES, BENCHMARK_FLAGS_MAX, BENCHMARK_SUITES, type BenchmarkSuite } from '@basalt/api-client/rules';
+import { BENCHMARK_FLAG_NAMES, BENCHMARK_FLAGS_MAX, BENCHMARK_SUITES, memtierCommandOf, ycsbCommandOf, type BenchmarkSuite } from '@basalt/api-client/rules';
 import type { BenchmarkRow, BenchmarkScenarioRow, BenchmarkScenarioSummary } from '@basalt/db';
 import { OperationDto } from '../operations/operation.dto.js';
 
@@ -11,7 +11,13 @@ export class BenchmarkScenarioDto {
   @ApiProperty({ example: 'write-only 128 B, ping-pong' }) name: string;
   @ApiProperty({ example: 'basalt-bench 0.1.0' }) tool: string;
   @ApiProperty({ description: 'The exact command the worker ran, the password shown as <password>' }) command_line: string;
-  @ApiProperty({ description: 'The same run with memtier_benchmark' }) memtier_command: string;
+  @ApiProperty({ nullable: true, type: String, description: 'The same run with memtier_benchmark (memtier scenarios; null otherwise)' }) memtier_command: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: "The same run with YCSB (ycsb-standard; null otherwise): its redis binding, with the Tair paper's string command group",
+  })
+  ycsb_command: string | null;
   @ApiProperty({ example: 'write-only' }) workload: string;
   @ApiProperty({ nullable: true, type: Number, description: 'Bytes; null when sizes vary' }) value_size: number | null;
   @ApiProperty() connections: number;
@@ -55,7 +61,8 @@ export class BenchmarkListDto {
 export class CreateBenchmarkDto {
   @ApiProperty({
     enum: BENCHMARK_SUITES,
-    description: 'memtier-standard: the white papers\' memtier_benchmark matrix, shortened and scaled to the type; custom: one run with your basalt-bench flags',
+    description:
+      "memtier-standard: the white papers' memtier_benchmark matrix, shortened and scaled to the type; ycsb-standard: YCSB load, uniform read, zipfian read and uniform 50/50 update with the data in memory (memory:data 7:1) and larger than memory (1:4, the engine's cold reads recorded); canonical: RethinkDB's canonical workload over the memcached protocol (1 delete / 4 updates / 8 inserts / 64 reads, reads of 1-16 keys); custom: one run with your basalt-bench flags",
   })
   @IsIn(BENCHMARK_SUITES)
   workload: BenchmarkSuite;
@@ -74,11 +81,6 @@ export class CreateBenchmarkDto {
   flags?: string[];
 }
 
-/** memtier_benchmark runs the same command without basalt-bench's own --timeout. */
-export function memtierCommandOf(commandLine: string): string {
-  return commandLine.replace(/^basalt-bench /, 'memtier_benchmark ').replace(/ --timeout=\d+/, '');
-}
-
 export function toBenchmarkScenarioDto(row: BenchmarkScenarioSummary | BenchmarkScenarioRow): BenchmarkScenarioDto {
   return {
     position: row.position,
@@ -86,6 +88,7 @@ export function toBenchmarkScenarioDto(row: BenchmarkScenarioSummary | Benchmark
     tool: row.tool,
     command_line: row.commandLine,
     memtier_command: memtierCommandOf(row.commandLine),
+    ycsb_command: ycsbCommandOf(row.commandLine),
     workload: row.workload,
     value_size: row.valueSize,
     connections: row.connections,

@@ -34,6 +34,38 @@ describe('suites', () => {
     expect(planScenarios('memtier-standard', large, {})[0]!.connections).toBe(64);
   });
 
+  it('canonical: the key set, then 1:4:8:64 over the memcached port, 64 connections per vCPU', () => {
+    const plan = planScenarios('canonical', small, {});
+    expect(plan.map((s) => [s.mode, s.workload, s.connections])).toEqual([
+      ['canonical', 'canonical-load', 64],
+      ['canonical', 'canonical', 64],
+    ]);
+    expect(plan[1]!.flags).toEqual(['--threads=1', '--clients=64', '--keys=20000', '--ratio=1:4:8:64', '--batch=1-16', '--key-size=8-16', '--value-size=8-128', '--requests=1563']);
+    expect(plan[0]!.scaling).toMatch(/^64 connections \(the report's 512/);
+    expect(planScenarios('canonical', large, {})[0]!.connections).toBe(512);
+    const args = clientArgs({ ...target, memcachedPort: 11211 }, plan[1]!, '/run/r.json', '/run/auth');
+    expect(args.slice(0, 4)).toEqual(['canonical', '--server=10.77.0.9', '--port=11211', '--authenticate-file=/run/auth']);
+    expect(() => clientArgs({ ...target, caFile: '/run/ca.pem' }, plan[1]!, '/run/r.json', '/run/auth')).toThrow(/memcached port/);
+  });
+
+  it('ycsb-standard: a load, then three runs at memory:data 7:1 and three at 1:4', () => {
+    const plan = planScenarios('ycsb-standard', small, {});
+    expect(plan.map((s) => [s.mode, s.workload, s.memoryToData])).toEqual([
+      ['ycsb-load', 'ycsb-load', undefined],
+      ['ycsb-run', 'uniform-read', 7],
+      ['ycsb-run', 'zipfian-read', 7],
+      ['ycsb-run', 'uniform-read-update', 7],
+      ['ycsb-run', 'uniform-read', 0.25],
+      ['ycsb-run', 'zipfian-read', 0.25],
+      ['ycsb-run', 'uniform-read-update', 0.25],
+    ]);
+    expect(plan[1]!.flags).toContain('--operationcount=50000');
+    expect(plan[4]!.flags).toContain('--operationcount=1562');
+    expect(plan[5]!.flags).toEqual(expect.arrayContaining(['--workload=c', '--requestdistribution=zipfian', '--fieldlength=100', '--recordcount=50000']));
+    const line = displayCommand(target, plan[2]!);
+    expect(line.startsWith("basalt-bench ycsb run --server=10.77.0.9 --port=6379 '--authenticate=default:<password>' --workload=c ")).toBe(true);
+  });
+
   it('custom: the flags checked again, their shape recorded', () => {
     const [only] = planScenarios('custom', small, { flags: ['--threads=2', '--clients=3', '--data-size-range=32-64', '--pipeline=4', '--test-time=5'] });
     expect(only).toMatchObject({ workload: 'custom', connections: 6, pipeline: 4, valueSize: undefined, timeoutMs: 35_000 });

@@ -15,6 +15,7 @@ import { requireHostRoute } from '../host-route.js';
 import { allowlistAdmits, poolNetwork } from '../ipam.js';
 import { infoAs } from '../resp.js';
 import { createClientNamespace, type ClientNamespace } from './client-namespace.js';
+import { cacheCounters, type EngineControl } from './engine-control.js';
 import type { ClientTarget } from './scenario-command.js';
 
 const STEP = 'prepare';
@@ -27,6 +28,10 @@ export interface PreparedTarget {
   namespace: ClientNamespace | undefined;
   /** The address the client connects from, as the instance sees it. */
   clientAddress: string;
+  /** The engine as the control plane's user (cache counters, the cache bound). */
+  engine: EngineControl;
+  /** The instance's own cache bound, put back after a suite changed it. */
+  maxmemory: number;
 }
 
 /** The customer's user the load runs as: `default` when it may write, else the first that may. */
@@ -66,13 +71,20 @@ export async function prepareTarget(ctx: JobContext, instance: InstanceRow, regi
     fs.writeFileSync(caFile, caPem, { mode: 0o600 });
   }
   const control = await ctx.repo.controlCredentials(ctx.config.masterKey).prepare(instance.id);
+  const engine: EngineControl = { host, port, user: CONTROL_USER, password: control.current, secure: caPem ? { caPem } : undefined };
   let engineVersion: string;
+  let memcachedPort: number | undefined;
+  let maxmemory: number;
   try {
-    const server = await infoAs(host, port, CONTROL_USER, control.current, 'server', caPem ? { caPem } : undefined);
+    const server = await infoAs(host, port, CONTROL_USER, control.current, 'server', engine.secure);
     engineVersion = server.basalt_version ?? server.redis_version ?? 'unknown';
+    // The memcached port the engine listens on (0 or absent: off, as with TLS).
+    const security = await infoAs(host, port, CONTROL_USER, control.current, 'security', engine.secure);
+    memcachedPort = Number(security.memcached_port) > 0 ? Number(security.memcached_port) : undefined;
+    maxmemory = (await cacheCounters(engine)).maxmemory;
   } catch (error) {
     throw new StepError(STEP, `${host}:${port}: ${(error as Error).message}`, null, '', true);
   }
   const user = await benchmarkUser(ctx, instance);
-  return { target: { host, port, ...user, caFile }, engineVersion, namespace, clientAddress };
+  return { target: { host, port, memcachedPort, ...user, caFile }, engineVersion, namespace, clientAddress, engine, maxmemory };
 }

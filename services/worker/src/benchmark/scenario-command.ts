@@ -5,11 +5,14 @@
 // which every user of the host sees in the process list.
 import fs from 'node:fs';
 import path from 'node:path';
+import { StepError } from '../errors.js';
 import type { Scenario } from './suites.js';
 
 export interface ClientTarget {
   host: string;
   port: number;
+  /** The engine's memcached port (the canonical suite); undefined where it is off (TLS). */
+  memcachedPort?: number;
   username: string;
   password: string;
   /** With TLS: the instance's CA certificate, written to this file. */
@@ -20,12 +23,23 @@ export interface ClientTarget {
 const NO_REPLY_TIMEOUT_S = 10;
 const PASSWORD_SHOWN_AS = '<password>';
 
+/** basalt-bench's mode words before its flags. */
+const MODE_WORDS: Record<Scenario['mode'], string[]> = {
+  memtier: [],
+  'ycsb-load': ['ycsb', 'load'],
+  'ycsb-run': ['ycsb', 'run'],
+  canonical: ['canonical'],
+};
+
 function argvOf(target: ClientTarget, scenario: Scenario, jsonFile: string, auth: string): string[] {
+  const memcached = scenario.mode === 'canonical';
+  if (memcached && target.memcachedPort === undefined) throw new StepError('prepare', 'the canonical suite needs the memcached port, which is off on an instance with TLS');
   return [
+    ...MODE_WORDS[scenario.mode],
     `--server=${target.host}`,
-    `--port=${target.port}`,
+    `--port=${memcached ? target.memcachedPort : target.port}`,
     auth,
-    ...(target.caFile ? ['--tls', `--cacert=${target.caFile}`] : []),
+    ...(target.caFile && !memcached ? ['--tls', `--cacert=${target.caFile}`] : []),
     ...scenario.flags,
     '--print-percentiles=50,99,99.9',
     '--hide-histogram',

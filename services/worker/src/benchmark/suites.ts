@@ -5,10 +5,19 @@
 import { parseCustomFlags, type BenchmarkSuite } from '@basalt/api-client/rules';
 import type { InstanceTypeRow } from '@basalt/db';
 import { StepError } from '../errors.js';
+import { canonicalSuite } from './suite-canonical.js';
+import { ycsbStandard } from './suite-ycsb.js';
+
+/**
+ * Which basalt-bench mode runs a scenario: memtier_benchmark's flags, `ycsb load|run` (the
+ * Redis port), or `canonical` (the memcached port).
+ */
+export type ScenarioMode = 'memtier' | 'ycsb-load' | 'ycsb-run' | 'canonical';
 
 export interface Scenario {
   name: string;
-  /** write-only, read-only, mixed-1:1, or custom. */
+  mode: ScenarioMode;
+  /** write-only, read-only, mixed-1:1, custom, ycsb-load, uniform-read, ..., canonical. */
   workload: string;
   /** Bytes; undefined when sizes vary (a custom --data-size-range or --data-size-list). */
   valueSize: number | undefined;
@@ -18,6 +27,14 @@ export interface Scenario {
   flags: string[];
   /** Longest the client may run before the job stops it and fails. */
   timeoutMs: number;
+  /**
+   * Before it runs, the engine's cache bound is set to this multiple of the data the suite
+   * loaded (INFO used_memory after the load): 7 for memory:data 7:1, 0.25 for 1:4. The job
+   * puts the instance's own bound back when the run ends.
+   */
+  memoryToData?: number;
+  /** How the suite was scaled to the instance type and this machine (written with the results). */
+  scaling?: string;
 }
 
 /**
@@ -47,7 +64,8 @@ function memtierStandard(type: InstanceTypeRow): Scenario[] {
   const perConnection = (total: number) => Math.max(1, Math.ceil(total / connections));
   const common = ['--threads=1', `--clients=${connections}`, '--random-data', '--distinct-client-seed', '--key-prefix=memtier-', '--key-minimum=1', `--key-maximum=${STANDARD_KEYS}`];
   return STANDARD_SIZES.flatMap((size): Scenario[] => {
-    const base = { valueSize: size, connections, timeoutMs: STANDARD_TIMEOUT_MS };
+    const scaling = `${connections} connections (8 per vCPU of the type's ${type.vcpu}, at most 64; the papers' 128 and 512 are for 8-52 vCPU machines), 1 client thread, ${STANDARD_KEYS} keys, ${STANDARD_READS} reads and ${STANDARD_MIXED} mixed requests per scenario`;
+    const base = { mode: 'memtier' as const, valueSize: size, connections, timeoutMs: STANDARD_TIMEOUT_MS, scaling };
     const label = size >= 1024 ? `${size / 1024} KB` : `${size} B`;
     return [
       {
@@ -86,6 +104,7 @@ function custom(flags: unknown): Scenario[] {
   return [
     {
       name: 'custom',
+      mode: 'memtier',
       workload: 'custom',
       valueSize: fixedSize ? Number(v['data-size'] ?? 32) : undefined,
       connections: threads * clients,
@@ -102,6 +121,10 @@ export function planScenarios(suite: BenchmarkSuite, type: InstanceTypeRow, para
       return memtierStandard(type);
     case 'custom':
       return custom(parameters.flags);
+    case 'canonical':
+      return canonicalSuite(type);
+    case 'ycsb-standard':
+      return ycsbStandard(type);
     default:
       throw new StepError('plan', `unknown benchmark suite ${JSON.stringify(suite)}`);
   }

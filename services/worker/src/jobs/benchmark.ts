@@ -13,6 +13,7 @@ import type { OperationRun } from '../operation.js';
 import { runBench } from '../benchmark/bench-process.js';
 import { releaseClientNamespace } from '../benchmark/client-namespace.js';
 import { prepareTarget, type PreparedTarget } from '../benchmark/client-target.js';
+import { cacheCounters, counterDelta, setMaxmemory, type CacheCounters } from '../benchmark/engine-control.js';
 import { clientArgs, displayCommand, writeAuthFile } from '../benchmark/scenario-command.js';
 import { scenarioFigures } from '../benchmark/scenario-figures.js';
 import { planScenarios, type Scenario } from '../benchmark/suites.js';
@@ -61,12 +62,37 @@ async function runSuite(ctx: JobContext, benchmarks: BenchmarksRepository, paylo
       client_namespace: prepared.namespace?.name ?? null,
     });
     await run.step('run_scenarios', async () => {
-      for (const [index, scenario] of scenarios.entries()) {
-        if (cancel.signal.aborted) throw cancelled();
-        await runScenario(ctx, run, benchmarks, row, prepared, runDir, scenario, index, scenarios.length, cancel.signal);
+      // Bytes of data in the engine after a suite's load: what a memory:data ratio is made from.
+      let loaded: number | undefined;
+      let boundChanged = false;
+      try {
+        for (const [index, scenario] of scenarios.entries()) {
+          if (cancel.signal.aborted) throw cancelled();
+          if (scenario.memoryToData !== undefined) {
+            if (loaded === undefined) throw new StepError('run_scenarios', `${scenario.name}: no data was loaded before it`);
+            boundChanged = true;
+            await setMaxmemory(prepared.engine, Math.max(1, loaded * scenario.memoryToData));
+          }
+          const counted = scenario.mode === 'ycsb-load' || scenario.mode === 'ycsb-run';
+          const before = counted ? await cacheCounters(prepared.engine) : undefined;
+          await runScenario(ctx, run, benchmarks, row, prepared, runDir, scenario, index, scenarios.length, cancel.signal, before);
+          if (scenario.mode === 'ycsb-load') loaded = (await cacheCounters(prepared.engine)).used_memory;
+        }
+      } finally {
+        if (boundChanged) {
+          await setMaxmemory(prepared.engine, prepared.maxmemory).catch((error: Error) => ctx.log(`[${row.id}] could not restore maxmemory ${prepared.maxmemory}: ${error.message}`));
+        }
       }
     });
-    await benchmarks.update(row.id, { results: { suite: row.workload, scenarios: scenarios.length, engine_version: prepared.engineVersion } });
+    await benchmarks.update(row.id, {
+      results: {
+        suite: row.workload,
+        scenarios: scenarios.length,
+        engine_version: prepared.engineVersion,
+        scaling: [...new Set(scenarios.map((s) => s.scaling).filter((s): s is string => !!s))],
+        client: { address: prepared.clientAddress, network_namespace: prepared.namespace ? true : false, bridge: prepared.namespace ? ctx.config.bridge : null },
+      },
+    });
   } finally {
     cancel.stop();
     fs.rmSync(runDir, { recursive: true, force: true });
@@ -116,6 +142,8 @@ async function runScenario(
   index: number,
   count: number,
   signal: AbortSignal,
+  /** The engine's cache counters before the scenario: the ones after it are recorded beside its report. */
+  before?: CacheCounters,
 ): Promise<void> {
   const label = `scenario ${index + 1} of ${count}: ${scenario.name}`;
   const jsonFile = path.join(runDir, `scenario-${index + 1}.json`);
@@ -143,6 +171,8 @@ async function runScenario(
   if (outcome.kind === 'failed') throw new StepError('run_scenarios', `${label}: ${outcome.message}`, outcome.exitCode, outcome.stderrTail);
 
   const figures = scenarioFigures(outcome.report);
+  // basalt-bench's JSON as it wrote it, and beside it what the engine counted (cold reads).
+  const report = before ? { ...outcome.report, 'engine counters': counterDelta(before, await cacheCounters(prepared.engine)) } : outcome.report;
   await benchmarks.insertScenario({
     benchmarkId: row.id,
     position: index + 1,
@@ -164,10 +194,11 @@ async function runScenario(
     instanceType: row.instanceType,
     startedAt,
     finishedAt,
-    report: outcome.report,
+    report,
   });
   await ctx.repo.updateOperation(run.operationId, { progress: Math.min(99, Math.floor(((index + 1) / count) * 100)) });
-  await run.event('benchmark_scenario_finished', 'run_scenarios', `${label}: ${Math.round(figures.qps)} ops/s, p99 ${figures.p99LatencyMs ?? '?'} ms`, {
+  const cold = before ? `, ${(report['engine counters'] as { cold_reads: number }).cold_reads} cold reads` : '';
+  await run.event('benchmark_scenario_finished', 'run_scenarios', `${label}: ${Math.round(figures.qps)} ops/s, p99 ${figures.p99LatencyMs ?? '?'} ms${cold}`, {
     scenario: index + 1,
     of: count,
     qps: figures.qps,

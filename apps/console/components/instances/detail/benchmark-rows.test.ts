@@ -7,6 +7,7 @@ const scenario = {
   tool: 'basalt-bench 0.1.0',
   command_line: "basalt-bench --server=10.77.0.5 --port=6379 '--authenticate=default:<password>' --ratio=1:0 --timeout=10",
   memtier_command: "memtier_benchmark --server=10.77.0.5 --port=6379 '--authenticate=default:<password>' --ratio=1:0",
+  ycsb_command: null,
   workload: 'write-only',
   value_size: 128,
   connections: 8,
@@ -41,6 +42,7 @@ describe('benchmarkRows', () => {
         errors: 0,
         command: scenario.command_line,
         memtierCommand: scenario.memtier_command,
+        ycsbCommand: null,
       },
     ])
     expect(benchmarkRows({ scenarios: [] })).toEqual([])

@@ -15,7 +15,9 @@ export interface BenchmarkRow {
   p999Ms: number | null
   errors: number
   command: string
-  memtierCommand: string
+  /** The same run with memtier_benchmark or YCSB, when the scenario has such a twin. */
+  memtierCommand: string | null
+  ycsbCommand: string | null
 }
 
 export function benchmarkRows(benchmark: Pick<Benchmark, 'scenarios'>): BenchmarkRow[] {
@@ -33,6 +35,7 @@ export function benchmarkRows(benchmark: Pick<Benchmark, 'scenarios'>): Benchmar
     errors: s.errors,
     command: s.command_line,
     memtierCommand: s.memtier_command,
+    ycsbCommand: s.ycsb_command,
   }))
 }
 

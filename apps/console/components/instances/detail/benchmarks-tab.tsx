@@ -139,8 +139,13 @@ function LatestRun({ projectId, instanceId, benchmark }: { projectId: string; in
                 ))}
               </TBody>
             </Table>
-            <CodeBlock value={rows.map((r) => r.memtierCommand).join('\n')} label="memtier_benchmark commands" />
-            <CodeBlock value={rows.map((r) => r.command).join('\n')} label="Benchmark commands" />
+            {rows.some((r) => r.memtierCommand) ? (
+              <CodeBlock value={rows.flatMap((r) => (r.memtierCommand ? [r.memtierCommand] : [])).join('\n')} label="memtier_benchmark commands" />
+            ) : null}
+            {rows.some((r) => r.ycsbCommand) ? (
+              <CodeBlock value={rows.flatMap((r) => (r.ycsbCommand ? [r.ycsbCommand] : [])).join('\n')} label="YCSB commands (redis binding, string command group)" />
+            ) : null}
+            <CodeBlock value={rows.map((r) => r.command).join('\n')} label="basalt-bench commands (as run)" />
           </>
         )}
       </CardBody>

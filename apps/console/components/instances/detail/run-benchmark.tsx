@@ -70,7 +70,9 @@ export function RunBenchmark({ projectId, instance }: { projectId: string; insta
         <p className="text-xs text-muted">
           The load runs as the instance&apos;s <code>default</code> user (or the first user that may write) and writes its
           keys into database 0, where they stay: memtier-standard uses <code>memtier-1</code> to <code>memtier-20000</code>;
-          a custom run its own --key-prefix and range (memtier&apos;s defaults: <code>memtier-0</code> to
+          ycsb-standard YCSB&apos;s <code>user…</code> keys (50 000 per vCPU), and lowers the cache bound (maxmemory) for
+          its memory:data runs, restoring it when it ends; canonical 8–16 byte keys starting with <code>c</code> over the
+          memcached port; a custom run its own --key-prefix and range (memtier&apos;s defaults: <code>memtier-0</code> to
           <code>memtier-10000000</code>).
         </p>
         {!running ? <p className="text-xs text-muted">Benchmarks run against a running instance.</p> : null}
