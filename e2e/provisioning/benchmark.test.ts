@@ -66,7 +66,7 @@ async function events(operationId: string) {
 }
 
 type Totals = Record<string, number>;
-const stats = (report: Record<string, unknown>, row: 'Sets' | 'Gets' | 'Totals') => (report['ALL STATS'] as Record<string, Totals>)[row]!;
+const stats = (report: Record<string, unknown>, row: 'Sets' | 'Gets' | 'Reads' | 'Totals') => (report['ALL STATS'] as Record<string, Totals>)[row]!;
 
 describe('benchmarks through the API and the worker', () => {
   test('the shortened memtier-standard stores one row per scenario, and its counts are what the engine served', { timeout: 400_000 }, async () => {
@@ -118,6 +118,57 @@ describe('benchmarks through the API and the worker', () => {
     expect(messages).toContain('benchmark_scenario_started: scenario 1 of 6: write-only 128 B, ping-pong');
     expect(messages.some((m) => m.startsWith('benchmark_scenario_finished: scenario 6 of 6: mixed 1:1 4 KB, pipeline 32: '))).toBe(true);
     expect((await platform.getInstance(instanceId)).status).toBe('running');
+  });
+
+  test('canonical over the memcached port: stored rows whose counts are what the engine counted per memcached command', { timeout: 300_000 }, async () => {
+    const before = commandCalls();
+    const { benchmark, operationId } = await start({ workload: 'canonical' });
+    const operation = await platform.waitForOperation(operationId, 240_000);
+    expect(operation.status, JSON.stringify(operation.error) + platform.workerLog().slice(-2000)).toBe('succeeded');
+    const after = commandCalls();
+    const run = await getRun(benchmark.id);
+    expect(run.scenarios.map((s) => s.workload)).toEqual(['canonical-load', 'canonical']);
+    const sent: Record<string, number> = { get: 0, set: 0, add: 0, delete: 0 };
+    for (const s of run.scenarios) {
+      const report = s.report as { canonical: { 'memcached commands': Record<string, number>; 'read keys asked': number; 'read keys returned': number } };
+      for (const command of Object.keys(sent)) sent[command]! += report.canonical['memcached commands'][command]!;
+      expect(s.requests).toBe(stats(s.report!, 'Totals').Count);
+      expect(s.errors).toBe(0);
+      expect(s.command_line).toMatch(/^basalt-bench canonical --server=\S+ --port=11211 /);
+      // Every key a batched read asked for was there.
+      expect(report.canonical['read keys returned']).toBe(report.canonical['read keys asked']);
+      console.log(`${s.name}: ${Math.round(s.qps)} requests/s, p99 ${s.p99_latency_ms} ms, ${s.requests} requests`);
+    }
+    for (const command of Object.keys(sent)) expect(delta(before, after, `memcached|${command}`), command).toBe(sent[command]);
+    const mixed = run.scenarios[1]!;
+    expect(stats(mixed.report!, 'Reads').Count).toBe(sent.get);
+    expect(sent.get! / mixed.requests).toBeCloseTo(64 / 77, 1);
+    expect(run.results).toMatchObject({ scaling: [expect.stringMatching(/^64 connections/)] });
+  });
+
+  test('ycsb-standard: 7:1 from memory, 1:4 really from disk (the engine counted cold reads), the cache bound restored', { timeout: 400_000 }, async () => {
+    const maxmemory = () => Number(/^maxmemory:(\d+)/m.exec(redisCli(endpoint.host, endpoint.port, owner, 'INFO', 'memory'))![1]);
+    const bound = maxmemory();
+    const before = commandCalls();
+    const { benchmark, operationId } = await start({ workload: 'ycsb-standard' });
+    const operation = await platform.waitForOperation(operationId, 360_000);
+    expect(operation.status, JSON.stringify(operation.error) + platform.workerLog().slice(-2000)).toBe('succeeded');
+    const after = commandCalls();
+    const run = await getRun(benchmark.id);
+    expect(run.scenarios).toHaveLength(7);
+    let ops = 0;
+    for (const s of run.scenarios) {
+      const counters = (s.report as { 'engine counters': { cold_reads: number; maxmemory: number } })['engine counters'];
+      expect(s.errors).toBe(0);
+      ops += s.requests;
+      console.log(`${s.name}: ${Math.round(s.qps)} ops/s, p99 ${s.p99_latency_ms} ms, ${counters.cold_reads} cold reads, maxmemory ${counters.maxmemory}`);
+    }
+    const cold = (i: number) => (run.scenarios[i]!.report as { 'engine counters': { cold_reads: number } })['engine counters'].cold_reads;
+    // 7:1: the data fits the cache; 1:4: most reads miss it and read the value from disk.
+    expect(cold(1)).toBe(0);
+    expect(cold(4)).toBeGreaterThan(run.scenarios[4]!.requests / 2);
+    expect(delta(before, after, 'get') + delta(before, after, 'set')).toBe(ops);
+    expect(maxmemory()).toBe(bound);
   });
 
   test("a custom run's stored figures are basalt-bench's JSON, and the engine saw exactly its requests", { timeout: 300_000 }, async () => {
