@@ -181,9 +181,31 @@ pub fn render(shared: &Shared, security: &Security) -> String {
     out.one("basalt_slowlog_length", "gauge", "Entries in the slow log.", shared.slowlog.len());
     out.one("basalt_log_appended_lsn", "gauge", "Log sequence number of the last write appended (the position a replica's offset is compared with).", store.appended_lsn);
     out.one("basalt_log_durable_lsn", "gauge", "Log sequence number known to be on disk.", store.durable_lsn);
-    // Replication (issue 15, being built): when the server keeps replicas, add here, from the
-    // same source as INFO replication, basalt_replication_offset (per replica, label
-    // `replica`) and basalt_replication_lag_seconds; the API's "replication lag" series reads
-    // max(basalt_replication_lag_seconds) and shows none until a node exports it.
+    // Replication (issue 15), from the same source as INFO replication. The API's
+    // "replication lag" series reads max(basalt_replication_lag_seconds).
+    let repl = &shared.repl;
+    let offset = repl.offset();
+    out.one("basalt_replication_is_primary", "gauge", "1 on a primary, 0 on a replica.", u8::from(!repl.is_replica()));
+    out.one("basalt_replication_offset", "gauge", "Bytes of the replication stream this node holds (master_repl_offset).", offset);
+    let peers = crate::replication::info::peers(repl, offset);
+    out.one("basalt_replication_connected_replicas", "gauge", "Replicas connected to this primary.", peers.len());
+    if !peers.is_empty() {
+        out.family("basalt_replication_replica_offset", "gauge", "Offset each replica acknowledged (its log holds the stream up to it).");
+        for p in &peers {
+            out.sample("basalt_replication_replica_offset", &format!("replica=\"{}:{}\"", label(&p.ip), p.port), p.offset);
+        }
+        out.family("basalt_replication_lag_bytes", "gauge", "Bytes of the stream a replica does not hold yet.");
+        for p in &peers {
+            out.sample("basalt_replication_lag_bytes", &format!("replica=\"{}:{}\"", label(&p.ip), p.port), p.lag_bytes);
+        }
+        out.family("basalt_replication_lag_seconds", "gauge", "Seconds since a replica last acknowledged.");
+        for p in &peers {
+            out.sample("basalt_replication_lag_seconds", &format!("replica=\"{}:{}\"", label(&p.ip), p.port), p.lag_secs);
+        }
+    }
+    if let Some((up, last_io)) = crate::replication::info::link(repl) {
+        out.one("basalt_replication_link_up", "gauge", "On a replica: 1 while the link to its primary is up.", u8::from(up));
+        out.one("basalt_replication_last_io_seconds", "gauge", "On a replica: seconds since its primary last sent anything.", last_io.min(1 << 31));
+    }
     out.0
 }

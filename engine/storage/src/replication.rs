@@ -75,7 +75,7 @@ impl Db {
     /// readable even if compaction deletes them meanwhile (their files are held open).
     pub fn log_copy_at_end<R>(&self, f: impl FnOnce() -> R) -> Result<(LogCopy, R), StorageError> {
         let wal = &self.inner().wal;
-        let (seg, seg_len, lsn, mut files, r) = wal.at_end(f);
+        let (crate::wal::LogEnd { seg, seg_len, lsn, mut files }, r) = wal.at_end(f);
         if wal.written() < lsn {
             wal.write_out()?;
         }

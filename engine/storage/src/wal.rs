@@ -19,6 +19,15 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, RwLock};
 use std::task::Waker;
 use std::time::{Duration, Instant};
 
+/// The end of the log at one point: the active segment, its length including the buffer, the
+/// last LSN, and the open segment files (see `Wal::at_end`).
+pub(crate) struct LogEnd {
+    pub seg: u32,
+    pub seg_len: u64,
+    pub lsn: u64,
+    pub files: Vec<(u32, Arc<File>)>,
+}
+
 /// Where a put's value lies in the log.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Loc {
@@ -243,14 +252,13 @@ impl Wal {
         (lsn, seg, off)
     }
 
-    /// Runs `f` while no record can be appended, with the log's end: (active segment, its
-    /// length including the buffer, last LSN) and the open segment files (replication takes
-    /// a full copy of the log from this point).
-    pub(crate) fn at_end<R>(&self, f: impl FnOnce() -> R) -> (u32, u64, u64, Vec<(u32, Arc<File>)>, R) {
+    /// Runs `f` while no record can be appended, with the log's end at that point
+    /// (replication takes a full copy of the log up to it).
+    pub(crate) fn at_end<R>(&self, f: impl FnOnce() -> R) -> (LogEnd, R) {
         let b = lock(&self.buf);
         let files = self.files.read().unwrap_or_else(|e| e.into_inner()).iter().map(|(s, f)| (*s, f.clone())).collect();
         let r = f();
-        (b.seg, b.seg_len, b.next_lsn - 1, files, r)
+        (LogEnd { seg: b.seg, seg_len: b.seg_len, lsn: b.next_lsn - 1, files }, r)
     }
 
     /// Moves the buffer to the segment files (no fsync).

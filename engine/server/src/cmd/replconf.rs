@@ -6,7 +6,7 @@ use crate::error::{CmdError, CmdResult};
 use crate::resp::Args;
 
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
-    if args.len() % 2 == 0 {
+    if args.len().is_multiple_of(2) {
         return Err(CmdError::Syntax);
     }
     for i in (1..args.len()).step_by(2) {

@@ -19,7 +19,10 @@ pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
     if target.as_ref().is_some_and(|(h, p)| is_self(ctx, h, *p)) {
         return Err(CmdError::msg("ERR Can't replicate myself"));
     }
-    ctx.shared.repl.replicaof(target).map_err(CmdError::Other)?;
+    // Alone (as EXEC): no write that passed the role check before the change can still be
+    // appending, so nothing reaches this node's log that its new primary does not send.
+    let shared = ctx.shared;
+    crate::multi::alone(shared, || shared.repl.replicaof(target)).map_err(CmdError::Other)?;
     ctx.reply.ok();
     Ok(())
 }

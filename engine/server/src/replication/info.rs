@@ -43,9 +43,8 @@ fn line(out: &mut String, name: &str, value: impl std::fmt::Display) {
 
 /// The lines of `# Replication` (without the header).
 pub fn section(repl: &Replication, out: &mut String) {
-    let st = lock(&repl.state);
     let offset = repl.offset();
-    let now = basalt_storage::now_ms();
+    let st = lock(&repl.state);
     match &st.master {
         Some((host, port)) => {
             line(out, "role", "slave");
@@ -67,18 +66,15 @@ pub fn section(repl: &Replication, out: &mut String) {
         }
         None => line(out, "role", "master"),
     }
-    let peers = lock(&repl.peers).clone();
+    drop(st);
+    let peers = peers(repl, offset);
+    let st = lock(&repl.state);
     line(out, "connected_slaves", peers.len());
     for (i, p) in peers.iter().enumerate() {
-        let ack = p.ack.load(Relaxed);
-        let state = if p.online.load(Relaxed) { "online" } else { "send_bulk" };
-        let lag = now.saturating_sub(p.ack_ms.load(Relaxed)) / 1000;
         let _ = write!(
             out,
-            "slave{i}:ip={},port={},state={state},offset={ack},lag={lag},lag_bytes={}\r\n",
-            p.ip,
-            p.port,
-            offset.saturating_sub(ack)
+            "slave{i}:ip={},port={},state={},offset={},lag={},lag_bytes={}\r\n",
+            p.ip, p.port, p.state, p.offset, p.lag_secs, p.lag_bytes
         );
     }
     line(out, "master_failover_state", "no-failover");
@@ -100,4 +96,44 @@ pub fn section(repl: &Replication, out: &mut String) {
     line(out, "sync_full", repl.full_syncs.load(Relaxed));
     line(out, "sync_partial_ok", repl.partial_ok.load(Relaxed));
     line(out, "sync_partial_err", repl.partial_err.load(Relaxed));
+}
+
+/// One connected replica as INFO and `/metrics` show it.
+pub struct PeerView {
+    pub ip: String,
+    pub port: u16,
+    pub state: &'static str,
+    /// The offset its log holds.
+    pub offset: u64,
+    /// Seconds since its last acknowledgement.
+    pub lag_secs: u64,
+    /// What it does not hold yet: this node's offset minus its own.
+    pub lag_bytes: u64,
+}
+
+pub fn peers(repl: &Replication, offset: u64) -> Vec<PeerView> {
+    let now = basalt_storage::now_ms();
+    lock(&repl.peers)
+        .iter()
+        .map(|p| {
+            let ack = p.ack.load(Relaxed);
+            PeerView {
+                ip: p.ip.clone(),
+                port: p.port,
+                state: if p.online.load(Relaxed) { "online" } else { "send_bulk" },
+                offset: ack,
+                lag_secs: now.saturating_sub(p.ack_ms.load(Relaxed)) / 1000,
+                lag_bytes: offset.saturating_sub(ack),
+            }
+        })
+        .collect()
+}
+
+/// Whether this node is a replica whose link to its primary is up, and seconds since it last
+/// heard from it.
+pub fn link(repl: &Replication) -> Option<(bool, u64)> {
+    let st = lock(&repl.state);
+    st.master.as_ref()?;
+    let up = st.link == super::Link::Connected;
+    Some((up, st.last_io.map(|t| t.elapsed().as_secs()).unwrap_or(u64::MAX)))
 }
