@@ -27,6 +27,17 @@ const OP_SWAP_DB: u8 = 6;
 pub(crate) const OP_REPL_POS: u8 = 200;
 /// Bytes of a replication position op.
 pub(crate) const REPL_POS_LEN: usize = 1 + 40 + 8;
+/// `7 key-len key body-len body`: element-level changes of the collection under `key`
+/// (`delta::encode`), applied to the value the key holds at that point of the log.
+const OP_DELTA: u8 = 7;
+
+/// Associated data of a sealed delta body is this prefix and the plaintext key, so a sealed
+/// delta can never be read as a sealed value of the same key, nor the reverse.
+pub(crate) const DELTA_AAD: &[u8] = b"delta:";
+
+pub(crate) fn delta_aad(key: &[u8]) -> Vec<u8> {
+    [DELTA_AAD, key].concat()
+}
 
 const TAG_STR: u8 = 0;
 const TAG_HASH: u8 = 1;
@@ -43,7 +54,8 @@ const FLAGS_PREFIX: usize = 5;
 pub(crate) struct RecordBuf {
     pub buf: Vec<u8>,
     nops: u32,
-    /// For each put, in order: (offset of the value within the record, value length, op length).
+    /// For each put and delta op, in order: (offset of the value or delta body within the
+    /// record, its length, op length).
     pub puts: Vec<(usize, usize, usize)>,
     /// The database the next op applies to (each record starts in 0).
     db: u32,
@@ -111,6 +123,29 @@ impl RecordBuf {
                 c.seal_tail(KEY_AAD, &mut self.buf, nonce_at);
             }
         }
+    }
+
+    /// A delta op: `deltas` change the collection under `key`; with a cipher the key is sealed
+    /// as a put's key and the body with AAD [`delta_aad`].
+    pub fn delta(&mut self, cipher: Option<&Cipher>, key: &[u8], deltas: &[crate::delta::Delta]) {
+        self.nops += 1;
+        let start = self.buf.len();
+        self.buf.push(OP_DELTA);
+        self.key_field(cipher, key);
+        let len_at = self.buf.len();
+        self.buf.extend_from_slice(&[0u8; 4]);
+        let body_at = self.buf.len();
+        match cipher {
+            None => crate::delta::encode(deltas, &mut self.buf),
+            Some(c) => {
+                let nonce_at = Cipher::reserve_nonce(&mut self.buf);
+                crate::delta::encode(deltas, &mut self.buf);
+                c.seal_tail(&delta_aad(key), &mut self.buf, nonce_at);
+            }
+        }
+        let blen = self.buf.len() - body_at;
+        self.buf[len_at..body_at].copy_from_slice(&(blen as u32).to_le_bytes());
+        self.puts.push((body_at, blen, self.buf.len() - start));
     }
 
     pub fn del(&mut self, cipher: Option<&Cipher>, key: &[u8]) {
@@ -200,6 +235,8 @@ pub(crate) enum Op<'a> {
     /// `value_at` is the offset of the value within the segment.
     Put { key: &'a [u8], expires_at_ms: Option<u64>, value: &'a [u8], value_at: usize, op_len: usize },
     Del { key: &'a [u8] },
+    /// `body_at` is the offset of the (stored) delta body within the segment.
+    Delta { key: &'a [u8], body: &'a [u8], body_at: usize, op_len: usize },
     FlushAll,
     Select(usize),
     FlushDb(usize),
@@ -248,6 +285,13 @@ pub(crate) fn parse_record(data: &[u8], pos: usize) -> Result<(Vec<Op<'_>>, usiz
                 ops.push(Op::Put { key, expires_at_ms, value, value_at, op_len: r.pos - start });
             }
             OP_DEL => ops.push(Op::Del { key: r.bytes()? }),
+            OP_DELTA => {
+                let key = r.bytes()?;
+                let blen = r.u32()? as usize;
+                let body_at = r.pos;
+                let body = r.take(blen)?;
+                ops.push(Op::Delta { key, body, body_at, op_len: r.pos - start });
+            }
             OP_FLUSH => ops.push(Op::FlushAll),
             OP_SELECT => ops.push(Op::Select(r.u32()? as usize)),
             OP_FLUSH_DB => ops.push(Op::FlushDb(r.u32()? as usize)),

@@ -7,6 +7,7 @@ use crate::at_rest::open_field;
 use crate::codec::{parse_record, Op, RecordBuf, KEY_AAD};
 use crate::db::Inner;
 use crate::error::StorageError;
+use crate::shard::drop_chain;
 use crate::wal::{segment_path, Loc};
 use std::sync::atomic::Ordering::{Acquire, Relaxed};
 
@@ -42,32 +43,56 @@ fn compact_segment(inner: &Inner, seg: u32) -> Result<(), StorageError> {
             reason: format!("{bad:?}"),
         })?;
         for op in ops {
-            let Op::Put { key: stored_key, value, value_at, .. } = op else { continue };
+            let (stored_key, put) = match op {
+                Op::Put { key, value, value_at, .. } => (key, Some((value, value_at))),
+                Op::Delta { key, .. } => (key, None),
+                _ => continue,
+            };
             inner.wal.check_writable()?;
             let _not_while_a_replica_applies = crate::wal::lock(&inner.wal.apply_gate);
             // Sealed keys are opened to find the item; key and value are copied as stored.
-            let key = open_field(inner.opts.cipher.as_deref(), KEY_AAD, stored_key).map_err(|reason| {
-                StorageError::Corrupt { path: path.clone(), offset: value_at as u64, reason }
-            })?;
-            // The item is found by its place in the log, in whichever database it is now
-            // (SWAPDB and MOVE move items without rewriting their records).
-            let live = (0..inner.databases).find_map(|db| {
-                let shard = inner.shard(inner.shard_index(db, &key));
-                let item = shard.map.get(&*key)?;
-                (item.loc.seg == seg && item.loc.off == value_at as u64 && !item.entry.is_expired(now)).then_some(())?;
-                Some((db, shard))
-            });
-            let Some((db, mut shard)) = live else { continue };
-            let Some(item) = shard.map.get_mut(&*key) else { continue };
-            let mut rec = RecordBuf::new();
-            rec.in_db(db);
-            rec.put_stored(stored_key, item.entry.expires_at_ms, value);
-            rec.finish();
-            let (lsn, new_seg, off) = inner.wal.append(&rec);
-            let (value_at, len, op_len) = rec.puts[0];
-            let loc = Loc { seg: new_seg, off: off + value_at as u64, len: len as u32, op_len: op_len as u32, lsn };
-            inner.counters.live_bytes.fetch_add(op_len as i64 - item.loc.op_len as i64, Relaxed);
-            item.loc = loc;
+            let key = open_field(inner.opts.cipher.as_deref(), KEY_AAD, stored_key)
+                .map_err(|reason| StorageError::Corrupt { path: path.clone(), offset: pos as u64, reason })?;
+            // The item is found in whichever database it is now (SWAPDB and MOVE move items
+            // without rewriting their records).
+            for db in 0..inner.databases {
+                let mut shard = inner.shard(inner.shard_index(db, &key));
+                let Some(item) = shard.map.get_mut(&*key) else { continue };
+                if item.entry.is_expired(now) || item.first_seg() != seg {
+                    continue;
+                }
+                let mut rec = RecordBuf::new();
+                rec.in_db(db);
+                if item.chain.is_empty() {
+                    // A value logged whole is copied as stored, when this op is its record.
+                    match put {
+                        Some((value, value_at)) if item.loc.off == value_at as u64 => {
+                            rec.put_stored(stored_key, item.entry.expires_at_ms, value)
+                        }
+                        _ => continue,
+                    }
+                } else {
+                    // A value made of a put and delta ops, some in this segment: logged whole
+                    // (folded) after them, so the ops of this segment are no longer needed.
+                    // One in a transaction not yet logged waits for a later compaction.
+                    if item.pending() {
+                        return Ok(());
+                    }
+                    let (value, flags) = if item.resident {
+                        (item.entry.value.clone(), item.entry.flags)
+                    } else {
+                        inner.load(&key, &item.loc, &item.chain)?
+                    };
+                    rec.put(inner.opts.cipher.as_deref(), &key, item.entry.expires_at_ms, &value, flags);
+                }
+                rec.finish();
+                let (lsn, new_seg, off) = inner.wal.append(&rec);
+                let (value_at, len, op_len) = rec.puts[0];
+                let loc = Loc { seg: new_seg, off: off + value_at as u64, len: len as u32, op_len: op_len as u32, lsn };
+                inner.counters.live_bytes.fetch_add(op_len as i64 - item.loc.op_len as i64, Relaxed);
+                drop_chain(&inner.counters, &mut item.chain);
+                item.loc = loc;
+            }
         }
         pos = next;
     }

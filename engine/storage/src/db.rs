@@ -6,6 +6,7 @@ use crate::options::{Fsync, Options};
 use crate::shard::{access_clock, placeholder, Shard};
 use crate::slot::{Slot, Txn};
 use crate::stats::{Counters, Stats};
+use crate::delta::{self, Delta};
 use crate::value::{Entry, Kind};
 use crate::wal::{lock, Loc, Wal};
 use crate::capture::{self, PendingPut, PENDING_LSN, PENDING_SEG};
@@ -96,11 +97,31 @@ impl Inner {
         lock(&self.shards[i])
     }
 
-    /// Reads a value (and the flags stored with it) back from the log.
-    fn load(&self, key: &[u8], loc: &Loc) -> Result<(crate::value::Value, u32), StorageError> {
-        if self.wal.written() < loc.lsn {
+    /// Reads a value (and the flags stored with it) back from the log: the whole value at
+    /// `loc`, then each delta op of `chain` applied to it.
+    pub(crate) fn load(&self, key: &[u8], loc: &Loc, chain: &[Loc]) -> Result<(crate::value::Value, u32), StorageError> {
+        if self.wal.written() < chain.last().map_or(loc.lsn, |d| d.lsn) {
             self.wal.write_out()?;
         }
+        let corrupt = |at: &Loc, reason: String| StorageError::Corrupt {
+            path: crate::wal::segment_path(self.wal.dir(), at.seg),
+            offset: at.off,
+            reason,
+        };
+        let (mut value, flags) =
+            decode_value(&Bytes::from(self.read_field(key, loc)?)).map_err(|r| corrupt(loc, r.into()))?;
+        if !chain.is_empty() {
+            let aad = crate::codec::delta_aad(key);
+            for d in chain {
+                let body = Bytes::from(self.read_field(&aad, d)?);
+                delta::apply_encoded(&mut value, &body).map_err(|r| corrupt(d, r.into()))?;
+            }
+        }
+        Ok((value, flags))
+    }
+
+    /// The stored field at `loc`, opened with `aad` when the store is encrypted.
+    fn read_field(&self, aad: &[u8], loc: &Loc) -> Result<Vec<u8>, StorageError> {
         let file = self.wal.files.read().unwrap_or_else(|e| e.into_inner()).get(&loc.seg).cloned();
         let path = crate::wal::segment_path(self.wal.dir(), loc.seg);
         let file = file.ok_or_else(|| StorageError::Corrupt {
@@ -112,17 +133,13 @@ impl Inner {
         file.read_exact_at(&mut buf, loc.off)
             .map_err(|e| StorageError::io(format!("read value from {}", path.display()), e))?;
         if let Some(c) = self.opts.cipher.as_deref() {
-            crate::at_rest::open_in_vec(c, key, &mut buf).map_err(|reason| StorageError::Corrupt {
+            crate::at_rest::open_in_vec(c, aad, &mut buf).map_err(|reason| StorageError::Corrupt {
                 path: path.clone(),
                 offset: loc.off,
                 reason,
             })?;
         }
-        decode_value(&Bytes::from(buf)).map_err(|reason| StorageError::Corrupt {
-            path,
-            offset: loc.off,
-            reason: reason.into(),
-        })
+        Ok(buf)
     }
 
     /// Finds `key` of database `db`, dropping it if expired and loading its value if cold.
@@ -147,7 +164,7 @@ impl Inner {
             c.cache_hits.fetch_add(1, Relaxed);
         } else {
             // The flags stayed in the item while the value was on disk.
-            let (value, _flags) = self.load(key, &item.loc)?;
+            let (value, _flags) = self.load(key, &item.loc, &item.chain)?;
             item.mem = value.mem_size() as u64;
             item.entry.value = value;
             item.resident = true;
@@ -218,8 +235,24 @@ pub(crate) struct Change<'k> {
     pub key: &'k [u8],
     pub entry: Option<Entry>,
     pub existed: bool,
+    /// The entry changed whole: logged as a put (or a delete).
     pub dirty: bool,
+    /// Otherwise, element-level changes of the collection (`Slot::apply`): logged as a delta op.
+    pub deltas: Vec<Delta>,
+    /// Change of the value's memory size made by `deltas`.
+    pub mem: i64,
 }
+
+impl<'k> Change<'k> {
+    pub(crate) fn whole(shard: usize, db: usize, global: usize, key: &'k [u8], entry: Option<Entry>, existed: bool) -> Self {
+        Change { shard, db, global, key, entry, existed, dirty: true, deltas: Vec::new(), mem: 0 }
+    }
+}
+
+/// A key's value is logged whole again (folding its delta chain) once it depends on more
+/// delta ops than this and than twice its elements: a collection updated in place forever
+/// costs O(1) bytes per change amortized, and its chain stays as long as the collection.
+const FOLD_MIN_CHAIN: usize = 64;
 
 impl Db {
     /// Opens (or creates) the store in `opts.dir`, replaying its log.
@@ -363,8 +396,15 @@ impl Db {
             for db in 0..inner.databases {
                 let mut shard = inner.shard(db * inner.per_db + put.slot);
                 if let Some(item) = shard.map.get_mut(&put.key) {
+                    let placed = Loc { seg, off: off + put.at, len: len as u32, op_len: op_len as u32, lsn };
                     if item.loc.seg == PENDING_SEG && item.loc.off == put.at {
-                        item.loc = Loc { seg, off: off + put.at, len: len as u32, op_len: op_len as u32, lsn };
+                        item.loc = placed;
+                        break;
+                    }
+                    // A delta op: pending ones are the last of the item's chain.
+                    let pending = item.chain.iter_mut().rev().take_while(|d| d.seg == PENDING_SEG);
+                    if let Some(d) = pending.into_iter().find(|d| d.off == put.at) {
+                        *d = placed;
                         break;
                     }
                 }
@@ -392,7 +432,25 @@ impl Db {
         let cipher = inner.opts.cipher.as_deref();
         let mut rec = RecordBuf::with_capacity(estimate + if cipher.is_some() { 64 * changes.len() } else { 0 });
         for ch in changes.iter_mut() {
+            if !ch.dirty && !ch.deltas.is_empty() {
+                // A delta change that empties the collection deletes the key; one whose key
+                // depends on a long chain folds it by logging the value whole.
+                let fold = match (&ch.entry, guards[ch.shard].map.get(ch.key)) {
+                    (Some(e), Some(item)) => {
+                        e.value.is_empty_collection()
+                            || (item.chain.len() >= FOLD_MIN_CHAIN && item.chain.len() >= 2 * delta::elements(&e.value))
+                    }
+                    _ => true,
+                };
+                if fold {
+                    ch.dirty = true;
+                }
+            }
             if !ch.dirty {
+                if let (false, Some(_)) = (ch.deltas.is_empty(), &ch.entry) {
+                    rec.in_db(ch.db);
+                    rec.delta(cipher, ch.key, &ch.deltas);
+                }
                 continue;
             }
             if ch.entry.as_ref().is_some_and(|e| e.value.is_empty_collection()) {
@@ -415,14 +473,15 @@ impl Db {
         for ch in changes.iter_mut() {
             let shard = &mut *guards[ch.shard];
             let entry = ch.entry.take();
-            if !ch.dirty {
+            let logs_delta = !ch.dirty && !ch.deltas.is_empty();
+            if !ch.dirty && !logs_delta {
                 Inner::put_back(shard, ch.key, entry);
                 continue;
             }
             inner.watches.touch(ch.db, ch.key);
             match entry {
                 Some(e) => {
-                    let &(value_at, len, op_len) = puts.next().expect("one put per live change");
+                    let &(value_at, len, op_len) = puts.next().expect("one put or delta op per live change");
                     let loc = Loc {
                         seg,
                         off: off + value_at as u64,
@@ -434,7 +493,11 @@ impl Db {
                         let slot = ch.global % inner.per_db;
                         capture::note_put(PendingPut { slot, key: Bytes::copy_from_slice(ch.key), at: loc.off });
                     }
-                    shard.upsert(&inner.counters, ch.key, e, loc, now);
+                    if logs_delta {
+                        shard.add_delta(&inner.counters, ch.key, e.value, loc, ch.mem, now);
+                    } else {
+                        shard.upsert(&inner.counters, ch.key, e, loc, now);
+                    }
                 }
                 None => {
                     shard.remove(&inner.counters, ch.key);
@@ -512,8 +575,8 @@ impl Db {
         }
         let Some(entry) = inner.take(from, &mut guards[gs], key, now)? else { return Ok((false, 0)) };
         let mut changes = [
-            Change { shard: gs, db: from, global: src, key, entry: None, existed: true, dirty: true },
-            Change { shard: gd, db: to, global: dst, key, entry: Some(entry), existed: false, dirty: true },
+            Change::whole(gs, from, src, key, None, true),
+            Change::whole(gd, to, dst, key, Some(entry), false),
         ];
         let lsn = self.commit(&mut guards, &mut changes, now);
         Ok((true, lsn))

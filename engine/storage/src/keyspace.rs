@@ -93,10 +93,10 @@ impl<'a> Keyspace<'a> {
         let mut shard = inner.shard(si);
         let mut entry = inner.take(self.index, &mut shard, key, now)?;
         let existed = entry.is_some();
-        let mut slot = Slot { key, entry: &mut entry, dirty: false, now_ms: now };
+        let mut slot = Slot { key, entry: &mut entry, dirty: false, now_ms: now, deltas: Vec::new(), mem: 0 };
         let r = f(&mut slot);
-        let dirty = slot.dirty;
-        let change = Change { shard: 0, db: self.index, global: si, key, entry, existed, dirty };
+        let (dirty, deltas, mem) = (slot.dirty, std::mem::take(&mut slot.deltas), slot.mem);
+        let change = Change { shard: 0, db: self.index, global: si, key, entry, existed, dirty, deltas, mem };
         let lsn = self.db.commit(&mut [shard], &mut [change], now);
         inner.maybe_evict(si);
         Ok((r, lsn))
@@ -157,6 +157,8 @@ impl<'a> Keyspace<'a> {
                 entry,
                 existed: txn.existed[i],
                 dirty: txn.dirty[i],
+                deltas: Vec::new(),
+                mem: 0,
             });
         }
         let lsn = self.db.commit(&mut guards, &mut changes, now);

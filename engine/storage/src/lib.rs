@@ -22,6 +22,7 @@
 //! - `watch.rs`    — WATCH: dirty flags set by every change of a watched key.
 //! - `slot.rs`     — [`Slot`] and [`Txn`]: what update and batch closures see and change.
 //! - `value.rs`    — the value model: [`Entry`], [`Value`], [`Kind`], [`ZSet`].
+//! - `delta.rs`    — [`Delta`]: element-level changes of collections, their encoding and apply.
 //! - `shard.rs`    — one shard: the key map, the expiry index, memory accounting, eviction.
 //! - `codec.rs`    — byte format of log records and of values.
 //! - `wal.rs`      — the write-ahead log: segments, append buffer, group commit, waiters, poison.
@@ -40,14 +41,25 @@
 //! (put), `2 key-len key` (delete), `3` (flush all), `4 db(u32)` (the following ops of this
 //! record apply to database `db`; each record starts in database 0, so logs from before
 //! databases existed read as database 0), `5 db(u32)` (flush one database), `6 a(u32) b(u32)`
-//! (swap two databases). A value starts with its type tag
+//! (swap two databases), `7 key-len key body-len body` (delta: element-level changes of the
+//! collection the key holds, applied in order to its value at that point of the log; body =
+//! `count (u32)` then per change a tag and its fields: `1 field value` hash set, `2 field`
+//! hash delete, `3 element` / `4 element` list push left / right, `5` / `6` list pop left /
+//! right, `7 member` / `8 member` set add / remove, `9 score (f64 bits) member` sorted-set
+//! add or new score, `10 member` sorted-set remove; each field `len (u32) bytes`). A delta of
+//! a missing key changes nothing (its earlier records were compacted into a later whole put).
+//! A key's value is its last put with the delta ops after it applied (`delta::apply`, the one
+//! apply of recovery, cold reads and commands); it is logged whole again when its chain of
+//! delta ops outgrows it, and compaction of a segment holding any of them logs it whole.
+//! A value starts with its type tag
 //! (0 string, 1 hash, 2 list, 3 set, 4 zset). A value with memcached flags ([`Entry::flags`]
 //! not 0) is prefixed by `5 flags(u32)`; values without flags, and every log written before
 //! the prefix existed, carry none and read with flags 0.
 //! With [`Options::cipher`] set, each key field is `nonce | AES-256-GCM(key) | tag` (AAD `k`)
 //! and each value field `nonce | AES-256-GCM(value) | tag` (AAD = the plaintext key; the
 //! flags prefix is inside, so flags are sealed with the value); the lengths count the sealed
-//! bytes, and framing, expiry and CRC stay in the clear.
+//! bytes, and framing, expiry and CRC stay in the clear. A delta's key is sealed as a put's
+//! key and its body with AAD `delta:` + plaintext key.
 
 mod at_rest;
 mod capture;
@@ -55,6 +67,7 @@ mod cipher;
 mod codec;
 mod compact;
 mod db;
+mod delta;
 mod error;
 mod keyspace;
 mod options;
@@ -70,6 +83,7 @@ mod worker;
 
 pub use cipher::{Cipher, CipherError};
 pub use db::{Db, Durable, Lsn, ScanPage};
+pub use delta::{Delta, Outcome};
 pub use error::StorageError;
 pub use replication::{record_len, LogCopy, ReplPos, StreamHook, RECORD_HEADER};
 pub use keyspace::Keyspace;

@@ -3,7 +3,8 @@
 //! damaged record anywhere else is corruption and stops the open.
 
 use crate::at_rest::open_field;
-use crate::codec::{decode_value, encoded_head, parse_record, BadRecord, Op, KEY_AAD};
+use crate::codec::{decode_value, delta_aad, encoded_head, parse_record, BadRecord, Op, KEY_AAD};
+use crate::delta;
 use crate::db::shard_of;
 use crate::error::StorageError;
 use crate::options::Options;
@@ -215,6 +216,27 @@ pub(crate) fn apply(
                 let head = encoded_head(&value).ok_or_else(|| corrupt("unknown value type"))?;
                 shard.insert_cold(c, &key, head, expires_at_ms, loc);
             }
+        }
+        Op::Delta { key, body, body_at, op_len } => {
+            let corrupt = |reason: &str| StorageError::Corrupt {
+                path: path.to_path_buf(),
+                offset: body_at as u64,
+                reason: reason.to_string(),
+            };
+            let key = open_field(cipher, KEY_AAD, key).map_err(|e| corrupt(&e))?;
+            let mut shard = lock(&shards[shard_of_key(&key)]);
+            // A delta of a missing key (expired at replay, or its older records compacted
+            // away because a later whole put of it folds this delta in) changes nothing.
+            let Some(item) = shard.map.get_mut(&*key) else { return Ok(()) };
+            let loc = Loc { seg, off: base + body_at as u64, len: body.len() as u32, op_len: op_len as u32, lsn };
+            let mut mem = 0;
+            if item.resident {
+                let body = open_field(cipher, &delta_aad(&key), body).map_err(|e| corrupt(&e))?;
+                let body = Bytes::copy_from_slice(&body);
+                mem = delta::apply_encoded(&mut item.entry.value, &body).map_err(corrupt)?;
+            }
+            let value = std::mem::replace(&mut item.entry.value, crate::shard::placeholder());
+            shard.add_delta(c, &key, value, loc, mem, now);
         }
         Op::Del { key } => {
             let key = open_field(cipher, KEY_AAD, key)

@@ -13,6 +13,8 @@ use std::sync::atomic::Ordering::Relaxed;
 
 /// Memory charged per key on top of its bytes (map slot, metadata).
 pub(crate) const KEY_OVERHEAD: u64 = 160;
+/// Memory charged per delta op an item depends on (its place in the log), resident or not.
+pub(crate) const CHAIN_ENTRY: u64 = std::mem::size_of::<Loc>() as u64;
 
 pub(crate) struct Item {
     /// The entry; its value is a placeholder while `resident` is false.
@@ -20,6 +22,9 @@ pub(crate) struct Item {
     pub resident: bool,
     pub kind: Kind,
     pub loc: Loc,
+    /// The delta ops logged after `loc`, in log order: the value is the one at `loc` with
+    /// each of them applied (see `delta.rs`). Emptied by every whole put.
+    pub chain: Vec<Loc>,
     /// Bytes charged for the value while resident.
     pub mem: u64,
     /// Coarse last-access time (unix ms / 64) for eviction.
@@ -31,6 +36,34 @@ pub(crate) struct Shard {
     /// (expires_at_ms, key) of every key with an expiry.
     pub expires: BTreeSet<(u64, Bytes)>,
     rng: u64,
+}
+
+impl Item {
+    /// LSN of the last record the value depends on (it can be read back once written).
+    pub fn last_lsn(&self) -> u64 {
+        self.chain.last().map_or(self.loc.lsn, |d| d.lsn)
+    }
+
+    /// The oldest segment the value depends on.
+    pub fn first_seg(&self) -> u32 {
+        self.loc.seg.min(self.chain.first().map_or(u32::MAX, |d| d.seg))
+    }
+
+    /// Whether any record the value depends on is still in a pending transaction record.
+    pub fn pending(&self) -> bool {
+        self.loc.seg == crate::capture::PENDING_SEG || self.chain.last().is_some_and(|d| d.seg == crate::capture::PENDING_SEG)
+    }
+}
+
+/// Releases the accounting of a chain of delta ops (the item no longer depends on them).
+pub(crate) fn drop_chain(c: &Counters, chain: &mut Vec<Loc>) {
+    if chain.is_empty() {
+        return;
+    }
+    let live: i64 = chain.iter().map(|d| d.op_len as i64).sum();
+    c.live_bytes.fetch_sub(live, Relaxed);
+    c.used_memory.fetch_sub(CHAIN_ENTRY * chain.len() as u64, Relaxed);
+    *chain = Vec::new();
 }
 
 pub(crate) fn placeholder() -> Value {
@@ -69,8 +102,9 @@ impl Shard {
                     c.used_memory.fetch_sub(item.mem, Relaxed);
                 }
                 c.live_bytes.fetch_sub(item.loc.op_len as i64, Relaxed);
+                drop_chain(c, &mut item.chain);
                 let old_exp = item.entry.expires_at_ms;
-                *item = Item { entry, resident: true, kind, loc, mem, access: access_clock(now_ms) };
+                *item = Item { entry, resident: true, kind, loc, chain: Vec::new(), mem, access: access_clock(now_ms) };
                 if old_exp != new_exp {
                     let k = k.clone();
                     if let Some(t) = old_exp {
@@ -91,7 +125,7 @@ impl Shard {
                     self.expires.insert((t, k.clone()));
                     c.expires.fetch_add(1, Relaxed);
                 }
-                self.map.insert(k, Item { entry, resident: true, kind, loc, mem, access: access_clock(now_ms) });
+                self.map.insert(k, Item { entry, resident: true, kind, loc, chain: Vec::new(), mem, access: access_clock(now_ms) });
             }
         }
     }
@@ -109,7 +143,7 @@ impl Shard {
             c.expires.fetch_add(1, Relaxed);
         }
         let entry = Entry { value: placeholder(), expires_at_ms, flags };
-        self.map.insert(k, Item { entry, resident: false, kind, loc, mem: 0, access: 0 });
+        self.map.insert(k, Item { entry, resident: false, kind, loc, chain: Vec::new(), mem: 0, access: 0 });
     }
 
     /// Removes `key`; returns whether it was there.
@@ -129,7 +163,27 @@ impl Shard {
         }
     }
 
-    fn forget(&mut self, c: &Counters, k: Bytes, item: Item) {
+    /// Puts back the value of an existing `key` changed by delta ops logged at `loc`
+    /// (`mem` is the change of its size): the item depends on one more op.
+    pub fn add_delta(&mut self, c: &Counters, key: &[u8], value: crate::value::Value, loc: Loc, mem: i64, now_ms: u64) {
+        let Some(item) = self.map.get_mut(key) else { return };
+        item.entry.value = value;
+        item.access = access_clock(now_ms);
+        if item.resident {
+            item.mem = (item.mem as i64 + mem).max(0) as u64;
+            if mem >= 0 {
+                c.used_memory.fetch_add(mem as u64, Relaxed);
+            } else {
+                c.used_memory.fetch_sub(mem.unsigned_abs(), Relaxed);
+            }
+        }
+        c.live_bytes.fetch_add(loc.op_len as i64, Relaxed);
+        c.used_memory.fetch_add(CHAIN_ENTRY, Relaxed);
+        item.chain.push(loc);
+    }
+
+    fn forget(&mut self, c: &Counters, k: Bytes, mut item: Item) {
+        drop_chain(c, &mut item.chain);
         if item.resident {
             c.used_memory.fetch_sub(item.mem, Relaxed);
         }
@@ -177,7 +231,7 @@ impl Shard {
             for _ in 0..5 {
                 let i = (self.random() % self.map.len() as u64) as usize;
                 let item = &self.map[i];
-                if item.resident && item.loc.lsn <= written_lsn && best.is_none_or(|(_, a)| item.access < a) {
+                if item.resident && item.last_lsn() <= written_lsn && best.is_none_or(|(_, a)| item.access < a) {
                     best = Some((i, item.access));
                 }
             }

@@ -2,6 +2,7 @@
 //! already gone, cold values already loaded) and methods that record whether it changed.
 //! Only changed keys are logged; a collection left empty deletes its key, as in Redis.
 
+use crate::delta::{self, Delta, Outcome};
 use crate::value::Entry;
 use bytes::Bytes;
 use std::collections::HashMap;
@@ -10,11 +11,31 @@ use std::collections::HashMap;
 pub struct Slot<'a> {
     pub(crate) key: &'a [u8],
     pub(crate) entry: &'a mut Option<Entry>,
+    /// The whole entry changed (put, remove, get_mut): it is logged whole.
     pub(crate) dirty: bool,
     pub(crate) now_ms: u64,
+    /// Element-level changes made by [`Slot::apply`] while not `dirty`: logged as they are.
+    pub(crate) deltas: Vec<Delta>,
+    /// Change of the value's memory size made by those deltas.
+    pub(crate) mem: i64,
 }
 
 impl<'a> Slot<'a> {
+    /// Applies an element-level change to the collection the key holds, through the same
+    /// function replay uses. The write is then logged as its deltas, at the cost of the change,
+    /// unless the entry is also replaced or changed whole in this closure (then it is logged
+    /// whole). None when the key is missing or holds another type (check the type first; to
+    /// create a collection, `put` an empty one and apply to it).
+    pub fn apply(&mut self, change: Delta) -> Option<Outcome> {
+        let entry = self.entry.as_mut()?;
+        let out = delta::apply(&mut entry.value, &change)?;
+        if out.changed && !self.dirty {
+            self.mem += out.mem;
+            self.deltas.push(change);
+        }
+        Some(out)
+    }
+
     pub fn key(&self) -> &[u8] {
         self.key
     }

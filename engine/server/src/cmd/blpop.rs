@@ -1,12 +1,11 @@
 //! BLPOP key [key ...] timeout: pops the head of the first non-empty list, waiting up to
 //! `timeout` seconds (0: forever) for one; replies [key, element] or a null array.
 
-use super::util::{existing_collection_mut, pick_list};
 use super::Ctx;
 use crate::blocking::{parse_timeout, BlockRequest};
 use crate::error::{CmdError, CmdResult};
 use crate::resp::Args;
-use basalt_storage::{Kind, Value};
+use basalt_storage::{Delta, Value};
 use bytes::Bytes;
 use std::time::Instant;
 
@@ -44,8 +43,7 @@ pub fn pop_one(ctx: &mut Ctx<'_>, key: &[u8], left: bool) -> Result<Option<Bytes
             Some(Value::List(_)) => {}
             Some(_) => return Err(CmdError::WrongType),
         }
-        let Some(list) = existing_collection_mut(slot, Kind::List, pick_list)? else { return Ok(None) };
-        Ok(if left { list.pop_front() } else { list.pop_back() })
+        Ok(slot.apply(Delta::ListPop { left }).and_then(|o| o.popped))
     })?;
     ctx.wrote(lsn);
     popped

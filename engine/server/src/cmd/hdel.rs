@@ -1,10 +1,11 @@
 //! HDEL key field [field ...]: replies with the number removed; an emptied hash is deleted.
 
-use super::util::{existing_collection_mut, pick_hash};
+use super::util::apply;
 use super::Ctx;
 use crate::error::{CmdError, CmdResult};
 use crate::resp::Args;
-use basalt_storage::{Kind, Value};
+use basalt_storage::{Delta, Value};
+use bytes::Bytes;
 
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
     let (removed, lsn) = ctx.db().update(args.get(1), |slot| -> Result<i64, CmdError> {
@@ -15,8 +16,7 @@ pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
             Some(Value::Hash(_)) => {}
             Some(_) => return Err(CmdError::WrongType),
         }
-        let Some(hash) = existing_collection_mut(slot, Kind::Hash, pick_hash)? else { return Ok(0) };
-        Ok(args.tail(2).iter().filter(|f| hash.remove(*f).is_some()).count() as i64)
+        Ok(args.tail(2).iter().filter(|f| apply(slot, Delta::HashDel(Bytes::copy_from_slice(f)))).count() as i64)
     })?;
     ctx.wrote(lsn);
     ctx.reply.int(removed?);

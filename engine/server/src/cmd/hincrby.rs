@@ -1,10 +1,11 @@
 //! HINCRBY key field increment
 
-use super::util::{collection_mut, new_hash, pick_hash};
+use super::util::{apply, ensure_collection, new_hash};
 use super::{arg_i64, Ctx};
 use crate::error::{CmdError, CmdResult};
 use crate::resp::number::{parse_i64, push_i64};
 use crate::resp::Args;
+use basalt_storage::Delta;
 use bytes::Bytes;
 
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
@@ -21,10 +22,10 @@ pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
             Some(_) => return Err(CmdError::WrongType),
         };
         let next = current.checked_add(delta).ok_or(CmdError::Overflow)?;
-        let hash = collection_mut(slot, new_hash, pick_hash)?;
+        ensure_collection(slot, new_hash)?;
         let mut text = Vec::with_capacity(20);
         push_i64(&mut text, next);
-        hash.insert(Bytes::copy_from_slice(field), Bytes::from(text));
+        apply(slot, Delta::HashSet(Bytes::copy_from_slice(field), Bytes::from(text)));
         Ok(next)
     })?;
     ctx.wrote(lsn);

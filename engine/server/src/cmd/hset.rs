@@ -1,9 +1,10 @@
 //! HSET key field value [field value ...]: replies with the number of new fields.
 
-use super::util::{collection_mut, new_hash, pick_hash};
+use super::util::{apply, ensure_collection, new_hash};
 use super::Ctx;
 use crate::error::{CmdError, CmdResult};
 use crate::resp::Args;
+use basalt_storage::Delta;
 use bytes::Bytes;
 
 /// Sets the field/value pairs from `args[2..]`; returns how many fields were new.
@@ -12,12 +13,12 @@ pub fn set_fields(ctx: &mut Ctx<'_>, args: Args<'_>, name: &'static str) -> Resu
         return Err(CmdError::WrongArgs(name));
     }
     let (added, lsn) = ctx.db().update(args.get(1), |slot| -> Result<i64, CmdError> {
-        let hash = collection_mut(slot, new_hash, pick_hash)?;
+        ensure_collection(slot, new_hash)?;
         let mut added = 0;
         let mut i = 2;
         while i + 1 < args.len() {
-            let old = hash.insert(Bytes::copy_from_slice(args.get(i)), Bytes::copy_from_slice(args.get(i + 1)));
-            added += old.is_none() as i64;
+            let (field, value) = (Bytes::copy_from_slice(args.get(i)), Bytes::copy_from_slice(args.get(i + 1)));
+            added += apply(slot, Delta::HashSet(field, value)) as i64;
             i += 2;
         }
         Ok(added)

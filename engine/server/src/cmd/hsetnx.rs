@@ -1,10 +1,10 @@
 //! HSETNX key field value
 
-use super::util::{collection_mut, new_hash, pick_hash};
+use super::util::{apply, ensure_collection, new_hash};
 use super::Ctx;
 use crate::error::{CmdError, CmdResult};
 use crate::resp::Args;
-use basalt_storage::Value;
+use basalt_storage::{Delta, Value};
 use bytes::Bytes;
 
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
@@ -16,8 +16,8 @@ pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
             Some(Value::Hash(_)) | None => {}
             Some(_) => return Err(CmdError::WrongType),
         }
-        let hash = collection_mut(slot, new_hash, pick_hash)?;
-        hash.insert(Bytes::copy_from_slice(field), Bytes::copy_from_slice(args.get(3)));
+        ensure_collection(slot, new_hash)?;
+        apply(slot, Delta::HashSet(Bytes::copy_from_slice(field), Bytes::copy_from_slice(args.get(3))));
         Ok(true)
     })?;
     ctx.wrote(lsn);

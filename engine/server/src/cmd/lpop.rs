@@ -1,10 +1,9 @@
 //! LPOP key [count]: one element (or null), or with a count an array (null if the key is missing).
 
-use super::util::{existing_collection_mut, pick_list};
 use super::{arg_i64, Ctx};
 use crate::error::{CmdError, CmdResult};
 use crate::resp::Args;
-use basalt_storage::{Kind, Value};
+use basalt_storage::{Delta, Value};
 use bytes::Bytes;
 
 /// Pops from the head (`left`) or tail; shared with RPOP.
@@ -29,12 +28,12 @@ pub fn pop(ctx: &mut Ctx<'_>, args: Args<'_>, left: bool) -> CmdResult {
             Some(Value::List(_)) => {}
             Some(_) => return Err(CmdError::WrongType),
         }
-        let Some(list) = existing_collection_mut(slot, Kind::List, pick_list)? else { return Ok(None) };
-        let n = count.unwrap_or(1).min(list.len());
-        let mut out = Vec::with_capacity(n);
-        for _ in 0..n {
-            let element = if left { list.pop_front() } else { list.pop_back() };
-            out.extend(element);
+        let mut out = Vec::new();
+        for _ in 0..count.unwrap_or(1) {
+            match slot.apply(Delta::ListPop { left }).and_then(|o| o.popped) {
+                Some(element) => out.push(element),
+                None => break,
+            }
         }
         Ok(Some(out))
     })?;

@@ -1,10 +1,10 @@
 //! SADD key member [member ...]: replies with the number of new members.
 
-use super::util::{collection_mut, new_set, pick_set};
+use super::util::{apply, ensure_collection, new_set};
 use super::Ctx;
 use crate::error::{CmdError, CmdResult};
 use crate::resp::Args;
-use basalt_storage::Value;
+use basalt_storage::{Delta, Value};
 use bytes::Bytes;
 
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
@@ -14,8 +14,8 @@ pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
                 return Ok(0);
             }
         }
-        let set = collection_mut(slot, new_set, pick_set)?;
-        Ok(args.tail(2).iter().filter(|m| set.insert(Bytes::copy_from_slice(m))).count() as i64)
+        ensure_collection(slot, new_set)?;
+        Ok(args.tail(2).iter().filter(|m| apply(slot, Delta::SetAdd(Bytes::copy_from_slice(m)))).count() as i64)
     })?;
     ctx.wrote(lsn);
     ctx.reply.int(added?);

@@ -1,10 +1,11 @@
 //! SREM key member [member ...]: replies with the number removed; an emptied set is deleted.
 
-use super::util::{existing_collection_mut, pick_set};
+use super::util::apply;
 use super::Ctx;
 use crate::error::{CmdError, CmdResult};
 use crate::resp::Args;
-use basalt_storage::{Kind, Value};
+use basalt_storage::{Delta, Value};
+use bytes::Bytes;
 
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
     let (removed, lsn) = ctx.db().update(args.get(1), |slot| -> Result<i64, CmdError> {
@@ -14,8 +15,7 @@ pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
             Some(Value::Set(_)) => {}
             Some(_) => return Err(CmdError::WrongType),
         }
-        let Some(set) = existing_collection_mut(slot, Kind::Set, pick_set)? else { return Ok(0) };
-        Ok(args.tail(2).iter().filter(|m| set.remove(*m)).count() as i64)
+        Ok(args.tail(2).iter().filter(|m| apply(slot, Delta::SetRem(Bytes::copy_from_slice(m)))).count() as i64)
     })?;
     ctx.wrote(lsn);
     ctx.reply.int(removed?);

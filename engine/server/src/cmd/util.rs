@@ -4,7 +4,7 @@
 use super::{arg_i64, is};
 use crate::error::CmdError;
 use crate::resp::Args;
-use basalt_storage::{Entry, Slot, Value};
+use basalt_storage::{Delta, Entry, Slot, Value};
 use bytes::Bytes;
 
 /// The string a key holds, or WRONGTYPE.
@@ -96,6 +96,27 @@ pub fn collection_mut<'s, T>(
     }
     let entry = slot.get_mut().expect("entry present");
     pick(&mut entry.value).ok_or(CmdError::WrongType)
+}
+
+/// Readies the slot for element-level changes (`Slot::apply`, logged at the cost of the
+/// change): a missing key gets an empty collection of `make`'s type (a new key is logged
+/// whole, small as it is), a key of another type is WRONGTYPE.
+pub fn ensure_collection(slot: &mut Slot<'_>, make: fn() -> Value) -> Result<(), CmdError> {
+    let fresh = make();
+    match slot.get() {
+        None => {
+            slot.put(Entry::new(fresh));
+            Ok(())
+        }
+        Some(entry) if entry.value.kind() != fresh.kind() => Err(CmdError::WrongType),
+        Some(_) => Ok(()),
+    }
+}
+
+/// Applies `change` to the collection the slot holds (checked by the caller) and says whether
+/// it was counted (a field or member added or removed).
+pub fn apply(slot: &mut Slot<'_>, change: Delta) -> bool {
+    slot.apply(change).is_some_and(|out| out.counted)
 }
 
 /// Like `collection_mut` but never creates: None when the key is missing.

@@ -1,10 +1,10 @@
 //! ZADD key [NX | XX] [GT | LT] [CH] [INCR] score member [score member ...]
 
-use super::util::{collection_mut, new_zset, pick_zset};
+use super::util::{ensure_collection, new_zset};
 use super::{arg_f64, is, Ctx};
 use crate::error::{CmdError, CmdResult};
 use crate::resp::Args;
-use basalt_storage::Value;
+use basalt_storage::{Delta, Value};
 use bytes::Bytes;
 
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
@@ -92,9 +92,9 @@ pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
             }
         }
         if !changes.is_empty() {
-            let zset = collection_mut(slot, new_zset, pick_zset)?;
+            ensure_collection(slot, new_zset)?;
             for (member, score, _) in changes {
-                zset.insert(Bytes::copy_from_slice(member), score);
+                slot.apply(Delta::ZAdd(Bytes::copy_from_slice(member), score));
             }
         }
         Ok((if ch { added + updated } else { added }, incr_result))

@@ -79,6 +79,19 @@ impl Engine {
     }
 }
 
+/// Sends SIGKILL to `pid` after `min_ms` plus a pseudo-random part of `spread_ms` (from
+/// `rng`, advanced), from a thread the caller joins.
+pub fn kill9_later(pid: u32, rng: &mut u64, min_ms: u64, spread_ms: u64) -> std::thread::JoinHandle<()> {
+    *rng ^= *rng << 13;
+    *rng ^= *rng >> 7;
+    *rng ^= *rng << 17;
+    let after = Duration::from_millis(min_ms + *rng % spread_ms);
+    std::thread::spawn(move || {
+        std::thread::sleep(after);
+        let _ = std::process::Command::new("kill").args(["-9", &pid.to_string()]).status();
+    })
+}
+
 impl Drop for Engine {
     fn drop(&mut self) {
         self.kill9();

@@ -80,3 +80,19 @@ pub fn get_in(db: &Db, index: usize, key: &str) -> Option<String> {
         })
         .unwrap()
 }
+
+/// Each sampled cut (about 40) of the last segment of `dir` between `before` and its end, as
+/// a fresh store: a copy of that segment truncated at the cut, opened. `check` sees each.
+pub fn each_cut(dir: &Path, before: u64, check: impl Fn(u64, &Db)) {
+    let log = segments(dir).pop().unwrap();
+    let bytes = std::fs::read(&log).unwrap();
+    let end = bytes.len() as u64;
+    assert!(end > before, "a record was written after {before}");
+    for cut in (before + 1..end).step_by(((end - before) / 40).max(1) as usize) {
+        let copy_dir = TempDir::new("cut");
+        let copy = copy_dir.path().join(log.file_name().unwrap());
+        std::fs::write(&copy, &bytes).unwrap();
+        std::fs::OpenOptions::new().write(true).open(&copy).unwrap().set_len(cut).unwrap();
+        check(cut, &open(copy_dir.path(), Fsync::Always));
+    }
+}
