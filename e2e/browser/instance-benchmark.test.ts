@@ -10,6 +10,7 @@ import { startTestPlatform } from '../support/platform.js';
 import { launchChromium } from './support/browser.js';
 import { collectPageErrors } from './support/page-errors.js';
 import { snap } from './support/screenshots.js';
+import { createRunningInstance, deleteInstanceAndWait } from './support/instance.js';
 import { apiSession, logInThroughForm } from './support/session.js';
 
 let platform: Awaited<ReturnType<typeof startTestPlatform>>;
@@ -26,18 +27,7 @@ beforeAll(async () => {
   platform = await startTestPlatform({ console: true, worker: true });
   if (!platform.consoleUrl) throw new Error('the console is not built: run `npm run build -w @basalt/console` (the bootstrap does)');
   ({ api, projectId } = await apiSession(platform.apiUrl, platform.admin));
-  const created = await api.POST('/v1/projects/{project}/instances', {
-    params: { path: { project: projectId } },
-    body: { name: 'bench-console', instance_type: 'kv.standard.small', region: 'local', engine_version: '1.0', tls_enabled: false, deletion_protection: false },
-  });
-  expect(created.response.status).toBe(202);
-  instanceId = created.data!.instance.id;
-  for (let waited = 0; ; waited++) {
-    const current = (await api.GET('/v1/projects/{project}/instances/{instance}', instancePath())).data;
-    if (current?.status === 'running') break;
-    if (current?.status === 'create_failed' || waited > 240) throw new Error(`instance ${current?.status} after ${waited} s: ${JSON.stringify(current?.fault)}`);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
+  instanceId = (await createRunningInstance(api, projectId, 'bench-console')).instance.id;
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1440, height: 1000 }, baseURL: platform.consoleUrl });
   pageErrors = collectPageErrors(page);
@@ -52,13 +42,7 @@ afterEach(() => {
 afterAll(async () => {
   await browser?.close();
   // A VM left behind would outlive the test: delete the instance and wait for it.
-  if (instanceId) {
-    await api.DELETE('/v1/projects/{project}/instances/{instance}', instancePath()).catch(() => {});
-    for (let waited = 0; waited < 240; waited++) {
-      if ((await api.GET('/v1/projects/{project}/instances/{instance}', instancePath())).data?.status === 'deleted') break;
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-    }
-  }
+  if (instanceId) await deleteInstanceAndWait(api, projectId, instanceId);
   await platform?.stop();
 }, 300_000);
 

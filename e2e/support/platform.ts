@@ -8,7 +8,8 @@ import { createDatabase } from './database.js';
 
 type Platform = { apiUrl: string; consoleUrl: string | null; admin: { email: string; password: string }; stop: () => Promise<void> };
 
-export async function startTestPlatform(opts: { worker?: boolean; console?: boolean } = {}): Promise<Platform> {
+/** `env` goes to every process (e.g. BASALT_PROMETHEUS_URL of a Prometheus the test started). */
+export async function startTestPlatform(opts: { worker?: boolean; console?: boolean; env?: Record<string, string> } = {}): Promise<Platform> {
   const { startPlatform } = await import(path.join(ROOT, 'scripts', 'lib', 'platform.mjs'));
   const { freePort } = await import(path.join(ROOT, 'scripts', 'lib', 'net.mjs'));
   const db = await createDatabase('e2e');
@@ -17,7 +18,7 @@ export async function startTestPlatform(opts: { worker?: boolean; console?: bool
   const secrets = { adminEmail: admin.email, adminPassword: admin.password, masterKey: Buffer.alloc(32, 7).toString('base64') };
   const platform = await startPlatform({
     dataDir, databaseUrl: db.url, apiPort: await freePort(), consolePort: await freePort(), secrets,
-    worker: opts.worker ?? false, console: opts.console ?? false,
+    worker: opts.worker ?? false, console: opts.console ?? false, env: opts.env ?? {},
   });
   return {
     apiUrl: platform.apiUrl,
