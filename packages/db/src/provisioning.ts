@@ -204,44 +204,49 @@ export class ProvisioningRepository {
   }
 
   /**
-   * Gives a benchmark run's client an address of the region's pool (its network namespace on
-   * the bridge, region `local`), under the same lock and from the same free list as the
-   * nodes, and records it with its namespace on the run: no VM is ever given it while the
-   * run holds it. A run that already holds one keeps it.
+   * Gives a benchmark run's client (or its peer server) an address of the region's pool (a
+   * network namespace on the bridge, region `local`), under the same lock and from the same
+   * free list as the nodes, and records it with its namespace on the run: no VM is ever given
+   * it while the run holds it. A run that already holds one keeps it.
    */
-  async allocateClientAddress(benchmarkId: string, region: string, poolCidr: string, namespace: string, reserved: string[]): Promise<string> {
+  async allocateClientAddress(benchmarkId: string, region: string, poolCidr: string, namespace: string, reserved: string[], role: RunAddressRole = 'client'): Promise<string> {
+    const [addressColumn, namespaceColumn] = role === 'client' ? (['clientAddress', 'clientNamespace'] as const) : (['peerAddress', 'peerNamespace'] as const);
     return this.db.transaction(async (tx) => {
       await lockPool(tx, region);
-      const [mine] = await tx.select({ address: benchmarks.clientAddress }).from(benchmarks).where(eq(benchmarks.id, benchmarkId));
+      const [mine] = await tx.select({ address: benchmarks[addressColumn] }).from(benchmarks).where(eq(benchmarks.id, benchmarkId));
       if (mine?.address) {
-        await tx.update(benchmarks).set({ clientNamespace: namespace }).where(eq(benchmarks.id, benchmarkId));
+        await tx.update(benchmarks).set({ [namespaceColumn]: namespace }).where(eq(benchmarks.id, benchmarkId));
         return mine.address;
       }
       const taken = new Set([...reserved, ...(await takenAddresses(tx, region))]);
       for (const address of hostAddresses(poolCidr)) {
         if (taken.has(address)) continue;
-        await tx.update(benchmarks).set({ clientAddress: address, clientNamespace: namespace }).where(eq(benchmarks.id, benchmarkId));
+        await tx.update(benchmarks).set({ [addressColumn]: address, [namespaceColumn]: namespace }).where(eq(benchmarks.id, benchmarkId));
         return address;
       }
-      throw new Error(`region ${region}: no free address left in ${poolCidr} for a benchmark client`);
+      throw new Error(`region ${region}: no free address left in ${poolCidr} for a benchmark ${role}`);
     });
   }
 
-  /** The run's client is gone (its namespace removed): its address is free again. */
-  async releaseClientAddress(benchmarkId: string): Promise<void> {
-    await this.db.update(benchmarks).set({ clientAddress: null, clientNamespace: null }).where(eq(benchmarks.id, benchmarkId));
+  /** The run's client (or peer) is gone (its namespace removed): its address is free again. */
+  async releaseClientAddress(benchmarkId: string, role: RunAddressRole = 'client'): Promise<void> {
+    const values = role === 'client' ? { clientAddress: null, clientNamespace: null } : { peerAddress: null, peerNamespace: null };
+    await this.db.update(benchmarks).set(values).where(eq(benchmarks.id, benchmarkId));
   }
 
   /** Runs that still record a client namespace, with their status (a worker's start sweeps finished ones). */
-  listBenchmarkClients(): Promise<{ id: string; status: string; namespace: string }[]> {
+  listBenchmarkClients(): Promise<{ id: string; status: string; namespace: string | null; peerNamespace: string | null }[]> {
     return this.db
-      .select({ id: benchmarks.id, status: benchmarks.status, namespace: sql<string>`${benchmarks.clientNamespace}` })
+      .select({ id: benchmarks.id, status: benchmarks.status, namespace: benchmarks.clientNamespace, peerNamespace: benchmarks.peerNamespace })
       .from(benchmarks)
-      .where(sql`${benchmarks.clientNamespace} IS NOT NULL`);
+      .where(sql`${benchmarks.clientNamespace} IS NOT NULL OR ${benchmarks.peerNamespace} IS NOT NULL`);
   }
 }
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** Who of a benchmark run holds a pool address: its client, or its peer server. */
+export type RunAddressRole = 'client' | 'peer';
 
 /** One allocation at a time per region, across every worker. */
 async function lockPool(tx: Tx, region: string): Promise<void> {
@@ -256,19 +261,19 @@ function allocationsOf(db: Db | Tx, instanceId: string): Promise<AddressAllocati
     .orderBy(asc(addressAllocations.createdAt), asc(addressAllocations.name));
 }
 
-/** Addresses held in a region: every live instance's, and every benchmark client's whose instance is there. */
+/** Addresses held in a region: every live instance's, and every benchmark client's and peer's whose instance is there. */
 async function takenAddresses(tx: Tx, region: string): Promise<string[]> {
   const held = await tx
     .select({ address: addressAllocations.address })
     .from(addressAllocations)
     .innerJoin(instances, eq(instances.id, addressAllocations.instanceId))
     .where(and(eq(addressAllocations.region, region), ne(instances.status, 'deleted')));
-  const clients = await tx
-    .select({ address: benchmarks.clientAddress })
+  const runs = await tx
+    .select({ client: benchmarks.clientAddress, peer: benchmarks.peerAddress })
     .from(benchmarks)
     .innerJoin(instances, eq(instances.id, benchmarks.instanceId))
-    .where(and(eq(instances.region, region), sql`${benchmarks.clientAddress} IS NOT NULL`));
-  return [...held.map((a) => a.address), ...clients.map((c) => c.address!)];
+    .where(and(eq(instances.region, region), sql`(${benchmarks.clientAddress} IS NOT NULL OR ${benchmarks.peerAddress} IS NOT NULL)`));
+  return [...held.map((a) => a.address), ...runs.flatMap((r) => [r.client, r.peer].filter((a): a is string => a !== null))];
 }
 
 /** Host addresses of an IPv4 CIDR in order (network and broadcast addresses left out). */

@@ -323,6 +323,9 @@ export const benchmarks = pgTable(
      */
     clientAddress: text('client_address'),
     clientNamespace: text('client_namespace'),
+    /** The same for the run's peer server (Redis / memcached from Debian) in a namespace of its own. */
+    peerAddress: text('peer_address'),
+    peerNamespace: text('peer_namespace'),
   },
   (t) => [
     index('benchmarks_instance_idx').on(t.instanceId, t.createdAt),
@@ -359,11 +362,13 @@ export const benchmarkScenarios = pgTable(
     errors: bigint('errors', { mode: 'number' }).notNull(),
     engineVersion: text('engine_version').notNull(),
     instanceType: text('instance_type').notNull(),
+    /** Which server was measured: `basalt` (the instance), or the peer (`redis`, `memcached`) of the same run. */
+    server: text('server').notNull().default('basalt'),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
     finishedAt: timestamp('finished_at', { withTimezone: true }).notNull(),
     report: jsonb('report').notNull(),
   },
-  (t) => [uniqueIndex('benchmark_scenarios_position_uq').on(t.benchmarkId, t.position)],
+  (t) => [uniqueIndex('benchmark_scenarios_position_uq').on(t.benchmarkId, t.position, t.server)],
 );
 
 export const auditLog = pgTable(
