@@ -88,32 +88,59 @@ describe('a standard instance', () => {
     }
   });
 
-  test('POST /failover switches over to the replica with no acknowledged write lost', async () => {
+  /** Runs `action` while a client writes through the primary endpoint; the failed-write windows, with no acknowledged write missing. */
+  async function underWrites(prefix: string, action: () => Promise<void>): Promise<{ windows: number[]; acked: number }> {
     const client = connect(endpointOf(instance, 'primary'), user);
     await client.connect();
-    const writer = new AckWriter(client, 'switch');
+    const writer = new AckWriter(client, prefix);
     try {
       writer.start();
       await writer.waitForAcks(200);
-      const before = primaryNode(instance);
-      const { data, response } = await platform.client.POST('/v1/projects/{project}/instances/{instance}/failover', {
-        params: { path: { project: platform.projectId, instance: instance.id } },
-      });
-      expect(response.status).toBe(202);
-      const operation = await platform.waitForOperation(data!.operation!.id, 120_000);
-      expect(operation.status, JSON.stringify(operation.error)).toBe('succeeded');
+      await action();
       await writer.waitForAcks(writer.acked.length + 100);
       await writer.stop();
-      const windows = writer.outages.map((o) => o.endedAt - o.startedAt);
-      console.log(`switchover: write failures ${JSON.stringify(windows)} ms; ${writer.acked.length} acknowledged`);
       expect(await missingKeys(client, writer.acked)).toEqual([]);
-      const after = await platform.getInstance(instance.id);
-      expect(primaryNode(after).name).not.toBe(before.name);
-      expect(after.nodes.map((n) => n.status)).toEqual(['running', 'running']);
-      instance = after;
+      return { windows: writer.outages.map((o) => o.endedAt - o.startedAt), acked: writer.acked.length };
     } finally {
       await writer.stop();
       client.disconnect();
     }
+  }
+
+  /** POSTs an instance action and waits for its operation to succeed. */
+  async function act(action: 'failover' | 'restart') {
+    const path = { project: platform.projectId, instance: instance.id };
+    const { data, response } =
+      action === 'failover'
+        ? await platform.client.POST('/v1/projects/{project}/instances/{instance}/failover', { params: { path } })
+        : await platform.client.POST('/v1/projects/{project}/instances/{instance}/restart', { params: { path } });
+    expect(response.status).toBe(202);
+    const operation = await platform.waitForOperation(data!.operation!.id, 300_000);
+    expect(operation.status, JSON.stringify(operation.error)).toBe('succeeded');
+    return operation;
+  }
+
+  test('POST /failover switches over to the replica with no acknowledged write lost', async () => {
+    const before = primaryNode(instance);
+    const { windows, acked } = await underWrites('switch', async () => void (await act('failover')));
+    console.log(`switchover: write failures ${JSON.stringify(windows)} ms; ${acked} acknowledged`);
+    const after = await platform.getInstance(instance.id);
+    expect(primaryNode(after).name).not.toBe(before.name);
+    expect(after.nodes.map((n) => n.status)).toEqual(['running', 'running']);
+    instance = after;
+  });
+
+  test('POST /restart rolls node by node: writes pause only for the switchover, none lost', async () => {
+    const before = primaryNode(instance);
+    let steps: string[] = [];
+    const { windows, acked } = await underWrites('restart', async () => {
+      steps = (await act('restart')).steps.map((step) => step.name);
+    });
+    console.log(`rolling restart: write failures ${JSON.stringify(windows)} ms; ${acked} acknowledged; steps ${JSON.stringify(steps)}`);
+    const after = await platform.getInstance(instance.id);
+    expect(primaryNode(after).name).not.toBe(before.name);
+    expect(after.status).toBe('running');
+    expect(after.nodes.map((n) => n.status)).toEqual(['running', 'running']);
+    instance = after;
   });
 });

@@ -73,6 +73,31 @@ export function killVm(dataDir: string, nodeName: string): void {
   }
 }
 
+/** The network namespace of the node's VM (its init, the child of systemd-nspawn). */
+export function vmNetns(dataDir: string, nodeName: string): string {
+  const pid = nspawnPid(dataDir, nodeName);
+  const tasks = fs.readdirSync(`/proc/${pid}/task`);
+  const child = tasks.map((task) => fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim()).find(Boolean)?.split(' ')[0];
+  if (!child) throw new Error(`VM ${nodeName} has no init process`);
+  return `/proc/${child}/ns/net`;
+}
+
+/**
+ * A write sent from inside the node's VM to its own engine on loopback (the only way to reach
+ * a VM cut off from the bridge): redis-cli's first reply line, or its error.
+ */
+export function writeInsideVm(netns: string, user: Credentials, key: string): string {
+  try {
+    return execFileSync(
+      'nsenter',
+      [`--net=${netns}`, 'redis-cli', '-h', '127.0.0.1', '-p', '6379', '--user', user.username, '--pass', user.password, '--no-auth-warning', 'SET', key, key],
+      { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'pipe'] },
+    ).trim();
+  } catch (error) {
+    return `failed: ${String((error as { stderr?: string }).stderr ?? error).trim()}`;
+  }
+}
+
 /** The host side of the node VM's veth ("vb-" + machine name). */
 export function hostVeth(dataDir: string, nodeName: string): string {
   return `vb-${machineOf(vmDir(dataDir, nodeName))}`;

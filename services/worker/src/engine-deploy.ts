@@ -39,20 +39,24 @@ export async function deployEngine(
   region: RegionRow,
   nodes: Node[],
   playbook: 'engine.yml' | 'restart.yml' | 'live-config.yml' = 'engine.yml',
+  /** Only these nodes (a rolling restart, node by node); every node otherwise. */
+  only?: string[],
 ): Promise<PlaybookResult> {
   const type = await ctx.catalog.getInstanceType(instance.instanceType);
   if (!type) throw new StepError('ansible', `unknown instance type ${instance.instanceType}`);
   // Ansible's SSH goes to the nodes' addresses: only where the kernel keeps it on this host.
-  for (const node of nodes) if (node.ssh_user) await onHostRoute(ctx, 'ansible', node.private_ip);
+  const targets = only ? nodes.filter((node) => only.includes(node.name)) : nodes;
+  for (const node of targets) if (node.ssh_user) await onHostRoute(ctx, 'ansible', node.private_ip);
   const [users, allowlist, ssh] = await Promise.all([
     ctx.repo.listUsers(instance.id),
     ctx.repo.listAllowlist(instance.id),
     regionSsh(ctx.config.sshDir, region.id),
   ]);
   const primary = nodes.find((node) => node.role === 'primary');
-  const hosts = Object.fromEntries(nodes.map((node) => [node.name, { ...hostVars(node, ssh), ...replicaVars(instance, node, primary) }]));
+  const hosts = Object.fromEntries(targets.map((node) => [node.name, { ...hostVars(node, ssh), ...replicaVars(instance, node, primary) }]));
   const credentials = controlCredentials(ctx);
-  const control = await credentials.prepare(instance.id, CONTROL_ROTATION_AFTER_SECONDS[playbook]);
+  // A deploy to some nodes only never rotates the control password: the others would not learn it.
+  const control = await credentials.prepare(instance.id, only ? undefined : CONTROL_ROTATION_AFTER_SECONDS[playbook]);
   const replication = instance.architecture === 'standard' ? { mode: replicationModeOf(instance), password: await credentials.replicationPassword(instance.id) } : undefined;
   const vars = engineVars({
     type,
@@ -88,7 +92,7 @@ export async function deployEngine(
     RETRY,
   );
   // Every node now knows the next password: it is the only one from here on.
-  if (control.next) await credentials.promote(instance.id, control.next);
+  if (control.next && !only) await credentials.promote(instance.id, control.next);
   await run.event('ansible_stats', step, `${playbook}: ${result.changed} task(s) changed`, { changed: result.changed, hosts: result.stats });
   return result;
 }

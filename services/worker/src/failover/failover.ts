@@ -104,7 +104,8 @@ async function failOver(ctx: JobContext, run: OperationRun, instance: InstanceRo
   await rebuildReplica(ctx, run, { ...instance, nodes: promoted }, region, primary.name, mode === 'sync' && others.length === 0);
 }
 
-async function switchOver(ctx: JobContext, run: OperationRun, instance: InstanceRow, region: RegionRow, nodes: Node[], primary: Node): Promise<void> {
+/** The zero-loss switchover; returns the nodes with their new roles (also written to the row). */
+export async function switchOver(ctx: JobContext, run: OperationRun, instance: InstanceRow, region: RegionRow, nodes: Node[], primary: Node): Promise<Node[]> {
   const engines = new EngineReplication(ctx, instance.id);
   const replicas = nodes.filter((node) => node.role === 'replica' && node.status === 'running');
   const { chosen } = await run.step('choose_replica', () => mostUpToDate(engines, replicas));
@@ -151,6 +152,7 @@ async function switchOver(ctx: JobContext, run: OperationRun, instance: Instance
     await ctx.repo.updateInstance(instance.id, { nodes: swapped, endpoints: endpointsAfter(instance, swapped) });
     await run.event('switchover', 'move_endpoint', `primary endpoint ${floating.primary} now on ${chosen.name}`);
   });
+  return swapped;
 }
 
 /** The reachable replica whose log goes furthest, with every replica's offset. */

@@ -12,6 +12,7 @@ import { applyStack } from '../stack.js';
 import { deployEngine, floatingAddressesOf, readonlyHolder } from '../engine-deploy.js';
 import { vmSizeOf } from '../engine-settings.js';
 import { poolAddresses } from '../jobs/nodes.js';
+import { allocate } from '../jobs/provision.js';
 import { assignAddress, unassignAddress } from '../local-vm.js';
 import { StepError } from '../errors.js';
 import { EngineReplication } from './engine-replication.js';
@@ -28,7 +29,19 @@ export async function rebuildReplica(ctx: JobContext, run: OperationRun, instanc
   await run.event('failover', 'terraform_apply', `rebuilding ${nodeName} as a fresh replica`);
 
   const current = { ...instance, nodes: rebuilding };
-  const applied = await applyStack(ctx, run, current, region, vmSizeOf(type), await poolAddresses(ctx, instance.id), [nodeName]);
+  let applied: Node[];
+  try {
+    applied = await applyStack(ctx, run, current, region, vmSizeOf(type), await poolAddresses(ctx, instance.id), [nodeName]);
+  } catch (error) {
+    // While the node was down its address looked free to whatever else shares the bridge (a
+    // control plane of another clone), which may have taken it: the node gets another one.
+    if (!/already answers on the bridge/.test((error as Error).message)) throw error;
+    const old = (await ctx.repo.listAddresses(instance.id)).find((a) => a.name === nodeName)?.address;
+    await run.event('failover', 'terraform_apply', `${old} of ${nodeName} is in use by another VM on the bridge; giving ${nodeName} another address`);
+    if (old) await ctx.repo.releaseAddresses(instance.id, [old]);
+    await allocate(ctx, instance, region.id, region.addressPool);
+    applied = await applyStack(ctx, run, current, region, vmSizeOf(type), await poolAddresses(ctx, instance.id), [nodeName]);
+  }
   await deployEngine(ctx, run, current, region, applied);
 
   const engines = new EngineReplication(ctx, instance.id);

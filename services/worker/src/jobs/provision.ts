@@ -24,10 +24,12 @@ export const PROVISION_STEPS = ['allocate_addresses', 'terraform_init', 'terrafo
  * what neither knows (another control plane on this host), an address that already answers
  * on the bridge is skipped. That probe never leaves the host (address-probe.ts).
  */
-async function allocate(ctx: JobContext, instance: InstanceRow, regionId: string, pool: string): Promise<AddressAllocation[]> {
+export async function allocate(ctx: JobContext, instance: InstanceRow, regionId: string, pool: string): Promise<AddressAllocation[]> {
   const network = poolNetwork(pool);
   const wanted = wantedAddresses(instance);
   const vmsHere = await vmAddressesOnHost(ctx.config.vmsDir);
+  // A floating address the instance already holds answers from its own VM: not a conflict.
+  const floatingHeld = new Set((await ctx.repo.listAddresses(instance.id)).filter((a) => a.kind !== 'node').map((a) => a.address));
   const skipped: string[] = [];
   for (let attempt = 0; attempt < 32; attempt++) {
     const given = await ctx.repo.allocateAddresses(instance.id, regionId, pool, wanted, [network.gateway, ...skipped]);
@@ -35,7 +37,7 @@ async function allocate(ctx: JobContext, instance: InstanceRow, regionId: string
     for (const held of given) {
       // A process VM records the loopback twin it listens on.
       const owner = vmsHere.get(held.address) ?? vmsHere.get(loopbackTwin(held.address));
-      if (owner === held.name) continue;
+      if (owner === held.name || floatingHeld.has(held.address)) continue;
       if (owner !== undefined || (await answers(ctx, held.address))) taken.push(held.address);
     }
     if (taken.length === 0) return given;

@@ -1,9 +1,13 @@
-// restart: the engine restarts on every node (systemd), data stays on disk.
+// restart: the engine restarts on every node (systemd), data stays on disk. A standard
+// instance rolls (issue 15): each replica restarts and catches up first, then a switchover
+// hands the primary's place to a restarted replica (writes pause only for it), and the old
+// primary restarts last, as a replica.
 import type { RestartJob } from '@basalt/db';
 import type { JobContext } from '../context.js';
 import { runOperation, type Outcome } from './run-operation.js';
 import { checkEndpoints, deployEngine } from '../engine-deploy.js';
 import { requireNodes } from './nodes.js';
+import { rollingRestart } from '../failover/rolling-restart.js';
 
 export function restart(ctx: JobContext, payload: RestartJob): Promise<Outcome> {
   return runOperation(ctx, payload, {
@@ -11,6 +15,12 @@ export function restart(ctx: JobContext, payload: RestartJob): Promise<Outcome> 
     failureStatus: 'error',
     work: async ({ instance, region, run }) => {
       const nodes = requireNodes(instance, 'load');
+      if (instance.architecture === 'standard') {
+        const rolled = await rollingRestart(ctx, run, instance, region, nodes);
+        await checkEndpoints(ctx, run, instance, region, rolled);
+        await ctx.repo.updateInstance(instance.id, { status: 'running', health: 'healthy', fault: null });
+        return;
+      }
       await deployEngine(ctx, run, instance, region, nodes, 'restart.yml');
       await checkEndpoints(ctx, run, instance, region, nodes);
       await ctx.repo.updateInstance(instance.id, { status: 'running', health: 'healthy', fault: null });
