@@ -75,8 +75,19 @@ describe('benchmarks through the API and the worker', () => {
     const operation = await platform.waitForOperation(operationId, 360_000);
     expect(operation.status, JSON.stringify(operation.error) + platform.workerLog().slice(-2000)).toBe('succeeded');
     const after = commandCalls();
-    const run = await getRun(benchmark.id);
+    const all = await getRun(benchmark.id);
+    const run = { ...all, scenarios: all.scenarios.filter((s) => s.server === 'basalt') };
     expect(run.status).toBe('succeeded');
+    // The peer column: Redis from Debian ran every scenario in the same run, in a namespace and a cgroup of the VM's size.
+    const peers = all.scenarios.filter((s) => s.server === 'redis');
+    expect(peers.map((s) => s.position)).toEqual([1, 2, 3, 4, 5, 6]);
+    for (const p of peers) {
+      expect(p).toMatchObject({ errors: 0, engine_version: expect.stringMatching(/^Redis 7\./) });
+      const mine = run.scenarios.find((s) => s.position === p.position)!;
+      console.log(`${p.name}: Basalt ${Math.round(mine.qps)} | ${p.engine_version} ${Math.round(p.qps)} ops/s | ratio ${(mine.qps / p.qps).toFixed(2)}`);
+    }
+    expect(all.results).toMatchObject({ peer: { server: 'redis', placement: expect.stringContaining('cgroup of 1 vCPU / 2048 MiB') } });
+    expect(execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' })).not.toContain('basalt-peer-');
     expect(run.scenarios.map((s) => s.name)).toEqual([
       'write-only 128 B, ping-pong',
       'read-only 128 B, ping-pong',
@@ -126,8 +137,12 @@ describe('benchmarks through the API and the worker', () => {
     const operation = await platform.waitForOperation(operationId, 240_000);
     expect(operation.status, JSON.stringify(operation.error) + platform.workerLog().slice(-2000)).toBe('succeeded');
     const after = commandCalls();
-    const run = await getRun(benchmark.id);
+    const all = await getRun(benchmark.id);
+    const run = { ...all, scenarios: all.scenarios.filter((s) => s.server === 'basalt') };
     expect(run.scenarios.map((s) => s.workload)).toEqual(['canonical-load', 'canonical']);
+    const peers = all.scenarios.filter((s) => s.server === 'memcached');
+    expect(peers.map((s) => [s.position, s.errors])).toEqual([[1, 0], [2, 0]]);
+    console.log(`canonical: Basalt ${Math.round(run.scenarios[1]!.qps)} | ${peers[1]!.engine_version} ${Math.round(peers[1]!.qps)} requests/s`);
     const sent: Record<string, number> = { get: 0, set: 0, add: 0, delete: 0 };
     for (const s of run.scenarios) {
       const report = s.report as { canonical: { 'memcached commands': Record<string, number>; 'read keys asked': number; 'read keys returned': number } };
@@ -149,13 +164,19 @@ describe('benchmarks through the API and the worker', () => {
   test('ycsb-standard: 7:1 from memory, 1:4 really from disk (the engine counted cold reads), the cache bound restored', { timeout: 400_000 }, async () => {
     const maxmemory = () => Number(/^maxmemory:(\d+)/m.exec(redisCli(endpoint.host, endpoint.port, owner, 'INFO', 'memory'))![1]);
     const bound = maxmemory();
+    // memory:data is the engine's whole data set: start from an empty one, as a report's fresh instance does.
+    expect(redisCli(endpoint.host, endpoint.port, owner, 'FLUSHALL').trim()).toBe('OK');
     const before = commandCalls();
     const { benchmark, operationId } = await start({ workload: 'ycsb-standard' });
     const operation = await platform.waitForOperation(operationId, 360_000);
     expect(operation.status, JSON.stringify(operation.error) + platform.workerLog().slice(-2000)).toBe('succeeded');
     const after = commandCalls();
-    const run = await getRun(benchmark.id);
+    const all = await getRun(benchmark.id);
+    const run = { ...all, scenarios: all.scenarios.filter((s) => s.server === 'basalt') };
     expect(run.scenarios).toHaveLength(7);
+    // Redis ran the load and the 7:1 runs; no peer figure for data larger than memory.
+    expect(all.scenarios.filter((s) => s.server === 'redis').map((s) => s.position)).toEqual([1, 2, 3, 4]);
+    expect((all.results as { peer_skipped: unknown[] }).peer_skipped).toHaveLength(3);
     let ops = 0;
     for (const s of run.scenarios) {
       const counters = (s.report as { 'engine counters': { cold_reads: number; maxmemory: number } })['engine counters'];

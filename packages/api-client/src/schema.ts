@@ -726,6 +726,11 @@ export interface components {
             position: number;
             /** @example write-only 128 B, ping-pong */
             name: string;
+            /**
+             * @description The server measured: the instance (basalt) or the run's peer, Redis 7 or memcached from Debian, measured in the same run on the same VM size (its version in engine_version)
+             * @enum {string}
+             */
+            server: "basalt" | "redis" | "memcached";
             /** @example basalt-bench 0.1.0 */
             tool: string;
             /** @description The exact command the worker ran, the password shown as <password> */

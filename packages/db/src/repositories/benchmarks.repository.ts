@@ -66,14 +66,14 @@ export class BenchmarksRepository {
       .limit(limit);
   }
 
-  /** The scenarios of the given runs, in the order they ran. */
+  /** The scenarios of the given runs, in the order they ran (the instance, then its peer). */
   listScenarios(benchmarkIds: string[]): Promise<BenchmarkScenarioRow[]> {
     if (benchmarkIds.length === 0) return Promise.resolve([]);
     return this.db
       .select()
       .from(benchmarkScenarios)
       .where(inArray(benchmarkScenarios.benchmarkId, benchmarkIds))
-      .orderBy(asc(benchmarkScenarios.benchmarkId), asc(benchmarkScenarios.position));
+      .orderBy(asc(benchmarkScenarios.benchmarkId), asc(benchmarkScenarios.position), asc(benchmarkScenarios.server));
   }
 
   /** The same without the tool's JSON reports (hundreds of KB each), for lists. */
@@ -84,7 +84,7 @@ export class BenchmarksRepository {
       .select(columns)
       .from(benchmarkScenarios)
       .where(inArray(benchmarkScenarios.benchmarkId, benchmarkIds))
-      .orderBy(asc(benchmarkScenarios.benchmarkId), asc(benchmarkScenarios.position));
+      .orderBy(asc(benchmarkScenarios.benchmarkId), asc(benchmarkScenarios.position), asc(benchmarkScenarios.server));
   }
 
   /** Links a run to the operation that carries it (started in the same request). */

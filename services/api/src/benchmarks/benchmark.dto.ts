@@ -9,6 +9,11 @@ export const BENCHMARK_STATUSES = ['pending', 'running', 'succeeded', 'failed', 
 export class BenchmarkScenarioDto {
   @ApiProperty({ example: 1 }) position: number;
   @ApiProperty({ example: 'write-only 128 B, ping-pong' }) name: string;
+  @ApiProperty({
+    enum: ['basalt', 'redis', 'memcached'],
+    description: "The server measured: the instance (basalt) or the run's peer, Redis 7 or memcached from Debian, measured in the same run on the same VM size (its version in engine_version)",
+  })
+  server: string;
   @ApiProperty({ example: 'basalt-bench 0.1.0' }) tool: string;
   @ApiProperty({ description: 'The exact command the worker ran, the password shown as <password>' }) command_line: string;
   @ApiProperty({ nullable: true, type: String, description: 'The same run with memtier_benchmark (memtier scenarios; null otherwise)' }) memtier_command: string | null;
@@ -85,6 +90,7 @@ export function toBenchmarkScenarioDto(row: BenchmarkScenarioSummary | Benchmark
   return {
     position: row.position,
     name: row.name,
+    server: row.server,
     tool: row.tool,
     command_line: row.commandLine,
     memtier_command: memtierCommandOf(row.commandLine),

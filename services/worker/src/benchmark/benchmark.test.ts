@@ -13,7 +13,7 @@ import { parseProgressLine, runBench } from './bench-process.js';
 import { inNamespace, namespaceNames } from './client-namespace.js';
 import { clientArgs, displayCommand, writeAuthFile, type ClientTarget } from './scenario-command.js';
 import { scenarioFigures } from './scenario-figures.js';
-import { planScenarios } from './suites.js';
+import { peerOf, planScenarios } from './suites.js';
 
 const small = { vcpu: 1 } as InstanceTypeRow;
 const large = { vcpu: 16 } as InstanceTypeRow;
@@ -62,6 +62,8 @@ describe('suites', () => {
     expect(plan[1]!.flags).toContain('--operationcount=50000');
     expect(plan[4]!.flags).toContain('--operationcount=1562');
     expect(plan[5]!.flags).toEqual(expect.arrayContaining(['--workload=c', '--requestdistribution=zipfian', '--fieldlength=100', '--recordcount=50000']));
+    expect(plan.map((s) => s.peerSkip !== undefined)).toEqual([false, false, false, false, true, true, true]);
+    expect([peerOf('memtier-standard'), peerOf('ycsb-standard'), peerOf('canonical'), peerOf('custom')]).toEqual(['redis', 'redis', 'memcached', undefined]);
     const line = displayCommand(target, plan[2]!);
     expect(line.startsWith("basalt-bench ycsb run --server=10.77.0.9 --port=6379 '--authenticate=default:<password>' --workload=c ")).toBe(true);
   });

@@ -10,10 +10,12 @@ import type { JobContext } from '../context.js';
 import { StepError } from '../errors.js';
 import { poolNetwork } from '../ipam.js';
 import { outputTail, runCommand, type RunResult } from '../process.js';
+import { stopPeer } from './peer-server.js';
 
 const STEP = 'prepare';
 /** Every namespace of a benchmark client starts with this (`ip netns list` is host-wide). */
 const PREFIX = 'basalt-bench-';
+const PEER_PREFIX = 'basalt-peer-';
 /** The client's side of the veth, inside its namespace. */
 const INSIDE = 'eth0';
 
@@ -24,11 +26,14 @@ export interface ClientNamespace {
   hostInterface: string;
 }
 
+/** Who of a run has a namespace on the bridge: its client, or its peer server (peer-server.ts). */
+export type NamespaceRole = 'client' | 'peer';
+
 /** Names of a run's namespace and host-side veth (12 hex digits of the run's id: 15 characters). */
-export function namespaceNames(benchmarkId: string): { name: string; hostInterface: string } {
+export function namespaceNames(benchmarkId: string, role: NamespaceRole = 'client'): { name: string; hostInterface: string } {
   const hex = benchmarkId.replace(/-/g, '').slice(0, 12);
   if (!/^[0-9a-f]{12}$/.test(hex)) throw new Error(`not a run id: ${benchmarkId}`);
-  return { name: `${PREFIX}${hex}`, hostInterface: `bbh${hex}` };
+  return role === 'client' ? { name: `${PREFIX}${hex}`, hostInterface: `bbh${hex}` } : { name: `${PEER_PREFIX}${hex}`, hostInterface: `bbp${hex}` };
 }
 
 async function ip(args: string[]): Promise<RunResult> {
@@ -61,13 +66,14 @@ export async function createClientNamespace(
   benchmarkId: string,
   region: Pick<RegionRow, 'id' | 'addressPool'>,
   target: string,
+  role: NamespaceRole = 'client',
 ): Promise<ClientNamespace> {
-  const { name, hostInterface } = namespaceNames(benchmarkId);
+  const { name, hostInterface } = namespaceNames(benchmarkId, role);
   await removeNamespace(name, hostInterface);
   const network = poolNetwork(region.addressPool);
   let address: string;
   try {
-    address = await ctx.repo.allocateClientAddress(benchmarkId, region.id, region.addressPool, name, [network.gateway]);
+    address = await ctx.repo.allocateClientAddress(benchmarkId, region.id, region.addressPool, name, [network.gateway], role);
   } catch (error) {
     throw new StepError(STEP, (error as Error).message);
   }
@@ -81,7 +87,7 @@ export async function createClientNamespace(
     await ipOrFail(['-n', name, 'link', 'set', 'dev', 'lo', 'up']);
     await requireBridgePath(name, hostInterface, ctx.config.bridge, target);
   } catch (error) {
-    await releaseClientNamespace(ctx, benchmarkId).catch(() => {});
+    await releaseClientNamespace(ctx, benchmarkId, role).catch(() => {});
     throw error;
   }
   return { name, address, hostInterface };
@@ -97,10 +103,10 @@ async function requireBridgePath(name: string, hostInterface: string, bridge: st
 }
 
 /** Removes the run's namespace, then frees its address (in that order: the address is never free while in use). */
-export async function releaseClientNamespace(ctx: JobContext, benchmarkId: string): Promise<void> {
-  const { name, hostInterface } = namespaceNames(benchmarkId);
+export async function releaseClientNamespace(ctx: JobContext, benchmarkId: string, role: NamespaceRole = 'client'): Promise<void> {
+  const { name, hostInterface } = namespaceNames(benchmarkId, role);
   await removeNamespace(name, hostInterface);
-  await ctx.repo.releaseClientAddress(benchmarkId);
+  await ctx.repo.releaseClientAddress(benchmarkId, role);
 }
 
 /** argv that runs `binary` inside the namespace (`ip netns exec` execs it: the child's pid is the client's). */
@@ -116,9 +122,10 @@ export function inNamespace(namespace: string, binary: string, args: string[]): 
  */
 export async function sweepClientNamespaces(ctx: JobContext): Promise<number> {
   let removed = 0;
-  for (const client of await ctx.repo.listBenchmarkClients()) {
-    if (client.status === 'pending' || client.status === 'running') continue;
-    await releaseClientNamespace(ctx, client.id);
+  for (const run of await ctx.repo.listBenchmarkClients()) {
+    if (run.status === 'pending' || run.status === 'running') continue;
+    if (run.peerNamespace) await stopPeer(ctx, run.id);
+    if (run.namespace) await releaseClientNamespace(ctx, run.id);
     removed++;
   }
   return removed;

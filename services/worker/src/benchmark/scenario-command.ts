@@ -14,7 +14,8 @@ export interface ClientTarget {
   /** The engine's memcached port (the canonical suite); undefined where it is off (TLS). */
   memcachedPort?: number;
   username: string;
-  password: string;
+  /** Undefined: the server takes no login (the memcached peer). */
+  password: string | undefined;
   /** With TLS: the instance's CA certificate, written to this file. */
   caFile?: string;
 }
@@ -38,7 +39,7 @@ function argvOf(target: ClientTarget, scenario: Scenario, jsonFile: string, auth
     ...MODE_WORDS[scenario.mode],
     `--server=${target.host}`,
     `--port=${memcached ? target.memcachedPort : target.port}`,
-    auth,
+    ...(target.password === undefined ? [] : [auth]),
     ...(target.caFile && !memcached ? ['--tls', `--cacert=${target.caFile}`] : []),
     ...scenario.flags,
     '--print-percentiles=50,99,99.9',
@@ -49,8 +50,8 @@ function argvOf(target: ClientTarget, scenario: Scenario, jsonFile: string, auth
 }
 
 /** Writes the client's credentials (mode 0600) into the run's directory; returns the file. */
-export function writeAuthFile(runDir: string, target: ClientTarget): string {
-  const file = path.join(runDir, 'authenticate');
+export function writeAuthFile(runDir: string, target: ClientTarget, name = 'authenticate'): string {
+  const file = path.join(runDir, name);
   fs.writeFileSync(file, `${target.username}:${target.password}\n`, { mode: 0o600 });
   return file;
 }

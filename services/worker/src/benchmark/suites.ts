@@ -35,6 +35,14 @@ export interface Scenario {
   memoryToData?: number;
   /** How the suite was scaled to the instance type and this machine (written with the results). */
   scaling?: string;
+  /** Why the run's peer does not run this scenario (it would not measure the same thing). */
+  peerSkip?: string;
+}
+
+/** The peer each standard suite is measured beside in the same run (none for custom). */
+export function peerOf(suite: BenchmarkSuite): 'redis' | 'memcached' | undefined {
+  if (suite === 'canonical') return 'memcached';
+  return suite === 'custom' ? undefined : 'redis';
 }
 
 /**

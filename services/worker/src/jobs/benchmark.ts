@@ -14,9 +14,12 @@ import { runBench } from '../benchmark/bench-process.js';
 import { releaseClientNamespace } from '../benchmark/client-namespace.js';
 import { prepareTarget, type PreparedTarget } from '../benchmark/client-target.js';
 import { cacheCounters, counterDelta, setMaxmemory, type CacheCounters } from '../benchmark/engine-control.js';
+import { startPeer, stopPeer, type Peer, type PeerKind } from '../benchmark/peer-server.js';
+import type { ClientTarget } from '../benchmark/scenario-command.js';
+import { infoAs } from '../resp.js';
 import { clientArgs, displayCommand, writeAuthFile } from '../benchmark/scenario-command.js';
 import { scenarioFigures } from '../benchmark/scenario-figures.js';
-import { planScenarios, type Scenario } from '../benchmark/suites.js';
+import { peerOf, planScenarios, type Scenario } from '../benchmark/suites.js';
 import { runOperation, type InstanceWork, type Outcome } from './run-operation.js';
 
 /** How often the job looks for a cancel request while its client runs. */
@@ -34,6 +37,7 @@ export async function benchmark(ctx: JobContext, payload: BenchmarkJob): Promise
         await runSuite(ctx, benchmarks, payload, args);
       } finally {
         // Also after a failure before the namespace was made: a crashed attempt's may be left.
+        await stopPeer(ctx, payload.benchmark_id).catch((error: Error) => ctx.log(`[${payload.benchmark_id}] benchmark peer cleanup: ${error.message}`));
         await releaseClientNamespace(ctx, payload.benchmark_id).catch((error: Error) => ctx.log(`[${payload.benchmark_id}] benchmark client cleanup: ${error.message}`));
       }
     },
@@ -50,6 +54,7 @@ async function runSuite(ctx: JobContext, benchmarks: BenchmarksRepository, paylo
   const runDir = path.join(ctx.config.runsDir, instance.id, run.operationId, 'benchmark');
   fs.mkdirSync(runDir, { recursive: true, mode: 0o700 });
   const cancel = watchCancel(benchmarks, row.id);
+  let peer: Peer | undefined;
   try {
     const { scenarios, prepared } = await run.step('prepare', async () => ({
       scenarios: planScenarios(row.workload as BenchmarkSuite, type, row.parameters as Record<string, unknown>),
@@ -61,6 +66,16 @@ async function runSuite(ctx: JobContext, benchmarks: BenchmarksRepository, paylo
       client_address: prepared.clientAddress,
       client_namespace: prepared.namespace?.name ?? null,
     });
+    // The peer column (standard suites, a client on the bridge): Redis or memcached in the same run.
+    const peerKind = peerOf(row.workload as BenchmarkSuite);
+    let peerNote: string | null = peerKind ? null : 'no peer for a custom run';
+    if (peerKind && !prepared.namespace) peerNote = 'no peer: the instance runs as a process VM on loopback (no bridge, no VM size to give a peer)';
+    if (peerKind && prepared.namespace) {
+      const fsync = (await infoAs(prepared.engine.host, prepared.engine.port, prepared.engine.user, prepared.engine.password, 'persistence', prepared.engine.secure)).appendfsync ?? 'everysec';
+      peer = await run.step('prepare', () => startPeer(ctx, row.id, region, type, peerKind, fsync, runDir));
+      peerNote = peer.placement;
+      await run.event('benchmark_peer', 'prepare', `peer: ${peer.version}, ${peer.placement}`, { server: peer.kind, version: peer.version });
+    }
     await run.step('run_scenarios', async () => {
       // Bytes of data in the engine after a suite's load: what a memory:data ratio is made from.
       let loaded: number | undefined;
@@ -75,8 +90,14 @@ async function runSuite(ctx: JobContext, benchmarks: BenchmarksRepository, paylo
           }
           const counted = scenario.mode === 'ycsb-load' || scenario.mode === 'ycsb-run';
           const before = counted ? await cacheCounters(prepared.engine) : undefined;
-          await runScenario(ctx, run, benchmarks, row, prepared, runDir, scenario, index, scenarios.length, cancel.signal, before);
+          const basalt: Against = { server: 'basalt', target: prepared.target, version: prepared.engineVersion, before };
+          await runScenario(ctx, run, benchmarks, row, prepared, runDir, scenario, index, scenarios.length, cancel.signal, basalt);
           if (scenario.mode === 'ycsb-load') loaded = (await cacheCounters(prepared.engine)).used_memory;
+          if (peer && !scenario.peerSkip) {
+            if (cancel.signal.aborted) throw cancelled();
+            const against: Against = { server: peer.kind, target: peer.target, version: peer.version };
+            await runScenario(ctx, run, benchmarks, row, prepared, runDir, scenario, index, scenarios.length, cancel.signal, against);
+          }
         }
       } finally {
         if (boundChanged) {
@@ -91,10 +112,14 @@ async function runSuite(ctx: JobContext, benchmarks: BenchmarksRepository, paylo
         engine_version: prepared.engineVersion,
         scaling: [...new Set(scenarios.map((s) => s.scaling).filter((s): s is string => !!s))],
         client: { address: prepared.clientAddress, network_namespace: prepared.namespace ? true : false, bridge: prepared.namespace ? ctx.config.bridge : null },
+        peer: peer ? { server: peer.kind, version: peer.version, placement: peer.placement } : null,
+        peer_note: peerNote,
+        peer_skipped: scenarios.filter((s) => s.peerSkip).map((s) => ({ name: s.name, why: s.peerSkip })),
       },
     });
   } finally {
     cancel.stop();
+    if (peer) await stopPeer(ctx, row.id).catch((error: Error) => ctx.log(`[${row.id}] could not stop the peer: ${error.message}`));
     fs.rmSync(runDir, { recursive: true, force: true });
   }
 }
@@ -107,6 +132,15 @@ async function loadRun(benchmarks: BenchmarksRepository, id: string): Promise<Be
 }
 
 const cancelled = () => new StepError('run_scenarios', 'cancelled by a user');
+
+/** Which server a scenario runs against: the instance's engine, or the run's peer. */
+interface Against {
+  server: 'basalt' | PeerKind;
+  target: ClientTarget;
+  version: string;
+  /** The engine's cache counters before the scenario (the instance only). */
+  before?: CacheCounters;
+}
 
 /** The run's status once its operation has finished (a skipped or busy job changes nothing). */
 async function recordStatus(benchmarks: BenchmarksRepository, id: string, outcome: Outcome): Promise<void> {
@@ -142,18 +176,19 @@ async function runScenario(
   index: number,
   count: number,
   signal: AbortSignal,
-  /** The engine's cache counters before the scenario: the ones after it are recorded beside its report. */
-  before?: CacheCounters,
+  /** The server measured: the instance (with its cache counters before), or the run's peer. */
+  against: Against,
 ): Promise<void> {
-  const label = `scenario ${index + 1} of ${count}: ${scenario.name}`;
-  const jsonFile = path.join(runDir, `scenario-${index + 1}.json`);
+  const before = against.before;
+  const label = `scenario ${index + 1} of ${count}: ${scenario.name}${against.server === 'basalt' ? '' : ` (${against.version})`}`;
+  const jsonFile = path.join(runDir, `scenario-${index + 1}-${against.server}.json`);
   fs.rmSync(jsonFile, { force: true });
-  await run.event('benchmark_scenario_started', 'run_scenarios', label, { scenario: index + 1, of: count, name: scenario.name });
+  await run.event('benchmark_scenario_started', 'run_scenarios', label, { scenario: index + 1, of: count, name: scenario.name, server: against.server });
   let lastEvent = 0;
   const startedAt = new Date();
   const outcome = await runBench({
     binary: ctx.config.benchBinary,
-    args: clientArgs(prepared.target, scenario, jsonFile, writeAuthFile(runDir, prepared.target)),
+    args: clientArgs(against.target, scenario, jsonFile, writeAuthFile(runDir, against.target, `authenticate-${against.server}`)),
     jsonFile,
     timeoutMs: scenario.timeoutMs,
     namespace: prepared.namespace?.name,
@@ -178,7 +213,7 @@ async function runScenario(
     position: index + 1,
     name: scenario.name,
     tool: figures.tool,
-    commandLine: displayCommand(prepared.target, scenario),
+    commandLine: displayCommand(against.target, scenario),
     workload: scenario.workload,
     valueSize: scenario.valueSize ?? null,
     connections: scenario.connections,
@@ -190,19 +225,21 @@ async function runScenario(
     p99LatencyMs: figures.p99LatencyMs,
     p999LatencyMs: figures.p999LatencyMs,
     errors: figures.errors,
-    engineVersion: prepared.engineVersion,
+    engineVersion: against.version,
     instanceType: row.instanceType,
+    server: against.server,
     startedAt,
     finishedAt,
     report,
   });
-  await ctx.repo.updateOperation(run.operationId, { progress: Math.min(99, Math.floor(((index + 1) / count) * 100)) });
+  if (against.server === 'basalt') await ctx.repo.updateOperation(run.operationId, { progress: Math.min(99, Math.floor(((index + 1) / count) * 100)) });
   const cold = before ? `, ${(report['engine counters'] as { cold_reads: number }).cold_reads} cold reads` : '';
   await run.event('benchmark_scenario_finished', 'run_scenarios', `${label}: ${Math.round(figures.qps)} ops/s, p99 ${figures.p99LatencyMs ?? '?'} ms${cold}`, {
     scenario: index + 1,
     of: count,
     qps: figures.qps,
     errors: figures.errors,
+    server: against.server,
   });
   if (outcome.exitCode !== 0) {
     throw new StepError('run_scenarios', `${label}: basalt-bench reported ${figures.errors} error(s)`, outcome.exitCode, outcome.stderrTail);

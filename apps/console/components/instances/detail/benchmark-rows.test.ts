@@ -4,6 +4,7 @@ import { benchmarkRows } from './benchmark-rows'
 const scenario = {
   position: 1,
   name: 'write-only 128 B, ping-pong',
+  server: 'basalt' as const,
   tool: 'basalt-bench 0.1.0',
   command_line: "basalt-bench --server=10.77.0.5 --port=6379 '--authenticate=default:<password>' --ratio=1:0 --timeout=10",
   memtier_command: "memtier_benchmark --server=10.77.0.5 --port=6379 '--authenticate=default:<password>' --ratio=1:0",
@@ -43,8 +44,11 @@ describe('benchmarkRows', () => {
         command: scenario.command_line,
         memtierCommand: scenario.memtier_command,
         ycsbCommand: null,
+        peer: null,
       },
     ])
     expect(benchmarkRows({ scenarios: [] })).toEqual([])
+    const peer = { ...scenario, server: 'redis' as const, qps: 10013.7, p99_latency_ms: 2.4, engine_version: 'Redis 7.0.15' }
+    expect(benchmarkRows({ scenarios: [scenario, peer] }).map((r) => r.peer)).toEqual([{ server: 'redis', version: 'Redis 7.0.15', opsPerSec: 10013.7, p99Ms: 2.4, ratio: 15020.5 / 10013.7 }])
   })
 })

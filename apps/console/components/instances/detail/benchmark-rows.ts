@@ -20,8 +20,30 @@ export interface BenchmarkRow {
   ycsbCommand: string | null
 }
 
-export function benchmarkRows(benchmark: Pick<Benchmark, 'scenarios'>): BenchmarkRow[] {
-  return benchmark.scenarios.map((s) => ({
+/** The run's peer (Redis or memcached, same run, same VM size) on the same scenario. */
+export interface PeerFigures {
+  server: string
+  version: string
+  opsPerSec: number
+  p99Ms: number | null
+  /** Basalt's ops/s over the peer's. */
+  ratio: number
+}
+
+/** One row per scenario measured on the instance; the peer's figures beside it when it ran too. */
+export function benchmarkRows(benchmark: Pick<Benchmark, 'scenarios'>): (BenchmarkRow & { peer: PeerFigures | null })[] {
+  const peers = new Map(benchmark.scenarios.filter((s) => s.server !== 'basalt').map((s) => [s.position, s]))
+  return benchmark.scenarios.filter((s) => s.server === 'basalt').map((s) => {
+    const peer = peers.get(s.position)
+    return {
+      ...rowOf(s),
+      peer: peer ? { server: peer.server, version: peer.engine_version, opsPerSec: peer.qps, p99Ms: peer.p99_latency_ms, ratio: peer.qps > 0 ? s.qps / peer.qps : 0 } : null,
+    }
+  })
+}
+
+function rowOf(s: Benchmark['scenarios'][number]): BenchmarkRow {
+  return {
     label: s.name,
     workload: s.workload,
     valueSize: s.value_size,
@@ -36,7 +58,7 @@ export function benchmarkRows(benchmark: Pick<Benchmark, 'scenarios'>): Benchmar
     command: s.command_line,
     memtierCommand: s.memtier_command,
     ycsbCommand: s.ycsb_command,
-  }))
+  }
 }
 
 /** Animations make charts flicker in screenshots and slow tests; browsers driven by tools say so. */

@@ -120,6 +120,9 @@ function LatestRun({ projectId, instanceId, benchmark }: { projectId: string; in
                   <Th className="text-right">p99 (ms)</Th>
                   <Th className="text-right">p99.9 (ms)</Th>
                   <Th className="text-right">Errors</Th>
+                  <Th className="text-right">Peer ops/s</Th>
+                  <Th className="text-right">Peer p99 (ms)</Th>
+                  <Th className="text-right">Basalt / peer</Th>
                 </tr>
               </THead>
               <TBody>
@@ -135,6 +138,9 @@ function LatestRun({ projectId, instanceId, benchmark }: { projectId: string; in
                     <Td className="text-right tabular-nums">{formatNumber(row.p99Ms)}</Td>
                     <Td className="text-right tabular-nums">{formatNumber(row.p999Ms)}</Td>
                     <Td className="text-right tabular-nums">{row.errors}</Td>
+                    <Td className="text-right tabular-nums" title={row.peer?.version}>{row.peer ? formatNumber(row.peer.opsPerSec) : '—'}</Td>
+                    <Td className="text-right tabular-nums">{row.peer ? formatNumber(row.peer.p99Ms) : '—'}</Td>
+                    <Td className="text-right tabular-nums">{row.peer ? `${row.peer.ratio.toFixed(2)}×` : '—'}</Td>
                   </Tr>
                 ))}
               </TBody>

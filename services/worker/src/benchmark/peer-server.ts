@@ -1,0 +1,136 @@
+// The peer column: the same scenarios against Redis 7 (redis-server from Debian, AOF with the
+// instance's fsync policy) or memcached from Debian, in the same run, on a "VM" of the same
+// size. In region `local` a VM is a systemd-nspawn container: a network namespace on the
+// bridge plus a cgroup with the type's CPU and memory limits. The peer gets exactly those two:
+// a namespace of its own with a pool address (client-namespace.ts, role `peer`) and a cgroup
+// sized like the instance's VM (the local target's cgroup.sh), so Basalt and the peer serve
+// from the same limits over the same bridge to the same client. It lives for the run only:
+// stopped when the run ends, by a retry before it starts again, and by the reconciler's sweep.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import type { InstanceTypeRow, RegionRow } from '@basalt/db';
+import type { JobContext } from '../context.js';
+import { vmSizeOf } from '../engine-settings.js';
+import { StepError } from '../errors.js';
+import { requireHostRoute } from '../host-route.js';
+import { poolNetwork } from '../ipam.js';
+import { runCommand } from '../process.js';
+import { createClientNamespace, namespaceNames, releaseClientNamespace } from './client-namespace.js';
+import type { ClientTarget } from './scenario-command.js';
+
+export type PeerKind = 'redis' | 'memcached';
+
+export interface Peer {
+  kind: PeerKind;
+  /** e.g. "Redis 7.0.15", "memcached 1.6.18". */
+  version: string;
+  target: ClientTarget;
+  process: ChildProcess;
+  /** How it was placed and sized, for the results. */
+  placement: string;
+}
+
+const REDIS_PORT = 6379;
+const MEMCACHED_PORT = 11211;
+const STEP = 'prepare';
+
+function cgroupScript(ctx: JobContext): string {
+  return path.join(ctx.config.root, 'infra', 'terraform', 'modules', 'local', 'scripts', 'cgroup.sh');
+}
+
+/** The peer's cgroup, named like a VM's, under the same `basalt` group. */
+function cgroupName(benchmarkId: string): string {
+  return namespaceNames(benchmarkId, 'peer').name;
+}
+
+/** Runs a function of cgroup.sh with positional arguments (never customer text). */
+async function cgroup(ctx: JobContext, fn: 'create' | 'kill' | 'remove', name: string, ...args: string[]): Promise<void> {
+  const body = fn === 'create' ? 'cgroup_create "$1" && cgroup_set_limits "$1" "$2" "$3"' : `cgroup_${fn} "$1"`;
+  const result = await runCommand('bash', ['-c', `. "$0" && ${body}`, cgroupScript(ctx), name, ...args], { env: { PATH: process.env.PATH }, timeoutMs: 20_000 });
+  if (result.exitCode !== 0 && fn === 'create') throw new StepError(STEP, `peer cgroup ${name}: ${result.stderr.trim() || `exit ${result.exitCode}`}`);
+}
+
+async function versionOf(kind: PeerKind): Promise<string> {
+  const result = await runCommand(kind === 'redis' ? 'redis-server' : 'memcached', ['--version'], { env: { PATH: process.env.PATH }, timeoutMs: 5_000 });
+  const text = `${result.stdout} ${result.stderr}`;
+  if (kind === 'redis') return `Redis ${/v=(\S+)/.exec(text)?.[1] ?? '?'}`;
+  return `memcached ${/memcached (\S+)/.exec(text)?.[1] ?? '?'}`;
+}
+
+async function waitListening(host: string, port: number, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new StepError(STEP, `the peer server exited with ${child.exitCode} before it listened`);
+    const up = await new Promise<boolean>((resolve) => {
+      const socket = net.connect({ host, port });
+      socket.once('connect', () => (socket.destroy(), resolve(true)));
+      socket.once('error', () => resolve(false));
+    });
+    if (up) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new StepError(STEP, `the peer server did not listen on ${host}:${port} within ${timeoutMs / 1000} s`);
+}
+
+/**
+ * Starts the peer for a run: its namespace and address on the bridge, a cgroup with the VM
+ * size of `type`, and the server in both. `fsync` is the instance's (always, everysec, no).
+ */
+export async function startPeer(
+  ctx: JobContext,
+  benchmarkId: string,
+  region: Pick<RegionRow, 'id' | 'addressPool'>,
+  type: InstanceTypeRow,
+  kind: PeerKind,
+  fsync: string,
+  runDir: string,
+): Promise<Peer> {
+  await stopPeer(ctx, benchmarkId);
+  const size = vmSizeOf(type);
+  const namespace = await createClientNamespace(ctx, benchmarkId, region, poolNetwork(region.addressPool).gateway, 'peer');
+  const name = cgroupName(benchmarkId);
+  try {
+    await requireHostRoute(namespace.address, ctx.config.bridge);
+    await cgroup(ctx, 'create', name, String(size.cpus), String(size.memory_mb));
+    const dir = path.join(runDir, 'peer');
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    fs.chmodSync(dir, 0o777);
+    // Like the engine: a quarter of the VM's memory left to the OS and connections.
+    const dataMb = Math.floor(size.memory_mb * 0.75);
+    const password = randomBytes(18).toString('base64url');
+    const server =
+      kind === 'redis'
+        ? ['redis-server', '--bind', namespace.address, '--port', String(REDIS_PORT), '--dir', dir, '--appendonly', 'yes', '--appendfsync', fsync, '--save', '', '--maxmemory', `${dataMb}mb`, '--maxmemory-policy', 'noeviction', '--protected-mode', 'no', '--daemonize', 'no', '--logfile', '', '--requirepass', password]
+        : ['memcached', '-l', namespace.address, '-p', String(MEMCACHED_PORT), '-U', '0', '-m', String(dataMb), '-c', '10000', '-t', String(Math.max(1, size.cpus)), '-u', 'nobody'];
+    // bash enters the cgroup first, then execs the server in the namespace: it never runs outside them.
+    const child = spawn('bash', ['-c', '. "$0" && cgroup_enter "$1" $$ && shift && exec ip netns exec "$@"', cgroupScript(ctx), name, namespace.name, ...server], {
+      env: { PATH: process.env.PATH },
+      stdio: 'ignore',
+    });
+    const port = kind === 'redis' ? REDIS_PORT : MEMCACHED_PORT;
+    await waitListening(namespace.address, port, child, 15_000);
+    const target: ClientTarget =
+      kind === 'redis' ? { host: namespace.address, port, username: 'default', password } : { host: namespace.address, port, memcachedPort: port, username: '', password: undefined };
+    return {
+      kind,
+      version: await versionOf(kind),
+      target,
+      process: child,
+      placement: `${kind === 'redis' ? 'Redis' : 'memcached'} in a network namespace of its own at ${namespace.address} on ${ctx.config.bridge} and a cgroup of ${size.cpus} vCPU / ${size.memory_mb} MiB (the size of the instance's VM, which is a container with the same two)${kind === 'redis' ? `, AOF appendfsync ${fsync}, maxmemory ${dataMb} MB noeviction` : `, -m ${dataMb} MB`}`,
+    };
+  } catch (error) {
+    await stopPeer(ctx, benchmarkId).catch(() => {});
+    throw error;
+  }
+}
+
+/** Stops the run's peer (whatever a crashed attempt left): its processes, cgroup, namespace and address. */
+export async function stopPeer(ctx: JobContext, benchmarkId: string): Promise<void> {
+  const name = cgroupName(benchmarkId);
+  await cgroup(ctx, 'kill', name);
+  await cgroup(ctx, 'remove', name);
+  await releaseClientNamespace(ctx, benchmarkId, 'peer');
+}
