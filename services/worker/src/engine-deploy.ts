@@ -57,7 +57,10 @@ export async function deployEngine(
   const credentials = controlCredentials(ctx);
   // A deploy to some nodes only never rotates the control password: the others would not learn it.
   const control = await credentials.prepare(instance.id, only ? undefined : CONTROL_ROTATION_AFTER_SECONDS[playbook]);
-  const replication = instance.architecture === 'standard' ? { mode: replicationModeOf(instance), password: await credentials.replicationPassword(instance.id) } : undefined;
+  const replication =
+    instance.architecture === 'standard'
+      ? { mode: replicationModeOf(instance), password: await credentials.replicationPassword(instance.id), peers: nodes.map((node) => node.private_ip) }
+      : undefined;
   const vars = engineVars({
     type,
     parameters: instance.parameters as Record<string, unknown>,

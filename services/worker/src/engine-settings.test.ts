@@ -52,6 +52,14 @@ describe('engine settings from the instance', () => {
     });
   });
 
+  it("admits a standard instance's own nodes through a customer's allowlist, and leaves an empty one open", () => {
+    const allowlist = [{ cidr: '10.77.0.1/32' }, { cidr: '192.0.2.0/24' }] as never;
+    const replication = { mode: 'sync' as const, password: 'repl-secret', peers: ['10.77.0.5', '10.77.0.6'] };
+    expect(engineVars({ ...base, allowlist, replication }).engine_allowlist).toEqual(['10.77.0.1/32', '192.0.2.0/24', '10.77.0.5/32', '10.77.0.6/32']);
+    expect(engineVars({ ...base, replication }).engine_allowlist).toEqual([]);
+    expect(engineVars({ ...base, allowlist }).engine_allowlist).toEqual(['10.77.0.1/32', '192.0.2.0/24']);
+  });
+
   it('turns TLS on only with an engine that has it, and says so otherwise', () => {
     const tlsBase = { ...base, instanceId: 'i-1' };
     const vars = engineVars({ ...tlsBase, features: new Set(['users', 'tls']), tls: true });

@@ -29,6 +29,13 @@ function intParameter(parameters: Record<string, unknown>, name: string, min: nu
   return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max ? value : undefined;
 }
 
+/** The customer's networks plus the instance's own nodes; empty (everyone) stays empty. */
+function allowlistWithPeers(allowlist: AllowlistEntryRow[], peers: string[]): string[] {
+  const cidrs = allowlist.map((entry) => entry.cidr);
+  if (cidrs.length === 0) return cidrs;
+  return [...new Set([...cidrs, ...peers.map((ip) => `${ip}/32`)])];
+}
+
 export function engineVars(options: {
   type: InstanceTypeRow;
   /** The instance's parameters (fsync, maxclients, timeout), as the API validated them. */
@@ -44,8 +51,12 @@ export function engineVars(options: {
   tls?: boolean;
   /** Names the instance's CA and server certificate. */
   instanceId?: string;
-  /** A `standard` instance's replication (its replicas get `engine_replicaof` per host). */
-  replication?: { mode: ReplicationMode; password: string };
+  /**
+   * A `standard` instance's replication (its replicas get `engine_replicaof` per host); `peers`
+   * are every node's own address, which a customer's allowlist must not shut out: replicas
+   * stream from the primary, and after a failover from another node.
+   */
+  replication?: { mode: ReplicationMode; password: string; peers: string[] };
 }): Record<string, unknown> {
   if (options.tls && !options.features.has('tls')) {
     throw new StepError('ansible', 'the instance has tls_enabled but the engine binary being deployed has no TLS (--tls-port)');
@@ -75,7 +86,7 @@ export function engineVars(options: {
     engine_users_supported: true,
     engine_users_file_content: renderUsersFile(options.users, controlPasswords, options.replication?.password),
     engine_allowlist_supported: options.features.has('allowlist'),
-    engine_allowlist: options.allowlist.map((entry) => entry.cidr),
+    engine_allowlist: allowlistWithPeers(options.allowlist, options.replication?.peers ?? []),
     engine_tls_enabled: options.tls === true,
     engine_tls_port: ENGINE_TLS_PORT,
     engine_tls_name: options.instanceId ?? 'basalt',
