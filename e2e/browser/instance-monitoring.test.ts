@@ -2,7 +2,8 @@
 // with a real Prometheus of the test's own (scrape every 2 s), and a local VM. basalt-bench
 // drives a steady load; the API's ops/s over a minute of it agrees with basalt-bench's own
 // figure within ±15 %; the console's Monitoring tab shows the ops/s rise during the load; a
-// DEBUG SLEEP shows in the slow log; another project's member gets 404 on both endpoints;
+// DEBUG SLEEP shows in the slow log; another project's member gets 404 on both endpoints; an
+// instance whose scrapes fail for a minute is degraded (API and list) and healthy again after;
 // deleting the instance removes its scrape target. Nothing here writes what the worker
 // writes: the targets file and the instance rows are the worker's.
 import { execFile } from 'node:child_process';
@@ -189,6 +190,38 @@ describe('monitoring', () => {
     expect((await other.GET('/v1/projects/{project}/instances/{instance}/metrics', instancePath())).response.status).toBe(404);
     expect((await other.GET('/v1/projects/{project}/instances/{instance}/slowlog', instancePath())).response.status).toBe(404);
   }, 60_000);
+
+  test('health and metrics agree: an instance Prometheus cannot scrape for a minute is degraded, in the API and the list', async () => {
+    // The scrape token Prometheus reads (on every scrape) no longer matches the node's hash: the
+    // node still answers PING, but its metrics stop. Put back, the next scrape clears it.
+    const tokenFile = path.join(prometheus.sdDir, 'scrape-token');
+    const token = fs.readFileSync(tokenFile, 'utf8');
+    fs.writeFileSync(tokenFile, 'not-the-token');
+    try {
+      let instance = (await api.GET('/v1/projects/{project}/instances/{instance}', instancePath())).data!;
+      const broke = Date.now();
+      while (instance.health !== 'degraded' && Date.now() - broke < 120_000) {
+        await sleep(2000);
+        instance = (await api.GET('/v1/projects/{project}/instances/{instance}', instancePath())).data!;
+      }
+      console.log(`scrapes failing -> degraded after ${((Date.now() - broke) / 1000).toFixed(0)} s: ${instance.health_reason}`);
+      expect(instance.health).toBe('degraded');
+      expect(instance.health_reason).toMatch(/no metrics scraped from .* for a minute/);
+      expect(Date.now() - broke).toBeGreaterThanOrEqual(55_000);
+      await page.goto(`/projects/${projectId}/instances`);
+      const row = page.getByRole('row').filter({ hasText: 'monitored' });
+      await row.getByText(/no metrics scraped from .* for a minute/).waitFor();
+      await row.getByLabel('Operations per second').waitFor();
+    } finally {
+      fs.writeFileSync(tokenFile, token);
+    }
+    let health: string | null | undefined;
+    for (let i = 0; i < 30 && health !== 'healthy'; i++) {
+      await sleep(2000);
+      health = (await api.GET('/v1/projects/{project}/instances/{instance}', instancePath())).data!.health;
+    }
+    expect(health).toBe('healthy');
+  }, 200_000);
 
   test('deleting the instance removes its scrape target', async () => {
     expect(pageErrors.splice(0)).toEqual([]);
