@@ -24,3 +24,5 @@ export function createBasaltClient(options: BasaltClientOptions = {}): BasaltCli
 
 /** The error body every non-2xx response carries. */
 export type ApiError = components['schemas']['ErrorDto'];
+
+export { renderBenchmarkReport, type ReportEnvironment } from './benchmark-report.js';

@@ -1,0 +1,152 @@
+// A per-type benchmark report as markdown, laid out like the white papers Basalt follows
+// (method, environment, scaling, result tables, every command line) from the stored runs of
+// one instance of the type: each table reads "Basalt | peer | ratio", the peer measured in the
+// same run on the same VM size. Every figure and every sentence of the conclusions is computed
+// from the runs given; nothing is written by hand.
+import type { components } from './schema.js';
+
+type Benchmark = components['schemas']['BenchmarkDto'];
+type Scenario = Benchmark['scenarios'][number];
+
+export interface ReportEnvironment {
+  /** e.g. "kv.standard.small: 1 vCPU, 2 GiB". */
+  instanceType: string;
+  typeSize: string;
+  /** When the runs were made (ISO date-time). */
+  date: string;
+  /** The host: CPU model, cores, memory, kernel. */
+  host: string;
+  /** Load on the host while the runs went (others' work), as measured. */
+  load: string;
+  /** The Basalt commit the engine was built from. */
+  commit?: string;
+}
+
+const fmt = (n: number | null | undefined, digits = 0) => (n === null || n === undefined || !Number.isFinite(n) ? '—' : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
+const ms = (n: number | null | undefined) => fmt(n, 2);
+const valueLabel = (bytes: number | null) => (bytes === null ? 'varies' : bytes >= 1024 ? `${bytes / 1024} KB` : `${bytes} B`);
+
+interface Pair {
+  basalt: Scenario;
+  peer: Scenario | undefined;
+}
+
+function pairs(run: Benchmark): Pair[] {
+  const peers = new Map(run.scenarios.filter((s) => s.server !== 'basalt').map((s) => [s.position, s]));
+  return run.scenarios.filter((s) => s.server === 'basalt').map((basalt) => ({ basalt, peer: peers.get(basalt.position) }));
+}
+
+const coldReads = (s: Scenario) => (s.report?.['engine counters'] as { cold_reads?: number } | undefined)?.cold_reads;
+
+function table(run: Benchmark): string {
+  const rows = pairs(run);
+  const peerName = rows.find((r) => r.peer)?.peer?.engine_version ?? 'peer';
+  const withCold = rows.some((r) => coldReads(r.basalt) !== undefined);
+  const head = ['Scenario', 'Value', 'Conns', 'Pipeline', 'Basalt ops/s', `${peerName} ops/s`, 'Basalt / peer', 'Basalt avg ms', 'Basalt p99 ms', 'Basalt p99.9 ms', 'Peer p99 ms', ...(withCold ? ['Cold reads'] : [])];
+  const lines = [`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`];
+  for (const { basalt: b, peer: p } of rows) {
+    lines.push(
+      `| ${[
+        b.name,
+        valueLabel(b.value_size),
+        fmt(b.connections),
+        fmt(b.pipeline),
+        fmt(b.qps),
+        p ? fmt(p.qps) : '—',
+        p && p.qps > 0 ? `${fmt(b.qps / p.qps, 2)}×` : '—',
+        ms(b.avg_latency_ms),
+        ms(b.p99_latency_ms),
+        ms(b.p999_latency_ms),
+        p ? ms(p.p99_latency_ms) : '—',
+        ...(withCold ? [fmt(coldReads(b))] : []),
+      ].join(' | ')} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+const geomean = (xs: number[]) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
+
+/** Sentences computed from the figures: ratio range and mean per suite, the cost of data on disk. */
+function conclusions(runs: Benchmark[]): string[] {
+  const out: string[] = [];
+  for (const run of runs) {
+    const ratios = pairs(run).flatMap(({ basalt, peer }) => (peer && peer.qps > 0 ? [{ name: basalt.name, r: basalt.qps / peer.qps }] : []));
+    if (ratios.length) {
+      const low = ratios.reduce((a, b) => (b.r < a.r ? b : a));
+      const high = ratios.reduce((a, b) => (b.r > a.r ? b : a));
+      const peer = pairs(run).find((p) => p.peer)?.peer?.engine_version ?? 'the peer';
+      out.push(
+        `${run.workload}: Basalt's throughput was ${fmt(geomean(ratios.map((x) => x.r)), 2)}× ${peer}'s (geometric mean of ${ratios.length} scenarios), from ${fmt(low.r, 2)}× (${low.name}) to ${fmt(high.r, 2)}× (${high.name}).`,
+      );
+    }
+    if (run.workload === 'ycsb-standard') {
+      const by = (label: string, workload: string) => run.scenarios.find((s) => s.server === 'basalt' && s.name.startsWith(label) && s.workload === workload);
+      for (const workload of ['uniform-read', 'zipfian-read', 'uniform-read-update']) {
+        const inMemory = by('memory:data 7:1', workload);
+        const onDisk = by('memory:data 1:4', workload);
+        if (!inMemory || !onDisk) continue;
+        const cold = coldReads(onDisk);
+        out.push(
+          `ycsb-standard ${workload}: with the data 4× the memory Basalt served ${fmt(onDisk.qps)} ops/s (${fmt((onDisk.qps / inMemory.qps) * 100)}% of the ${fmt(inMemory.qps)} ops/s with the data in memory), p99 ${ms(onDisk.p99_latency_ms)} ms against ${ms(inMemory.p99_latency_ms)} ms; ${fmt(cold)} of its ${fmt(onDisk.requests)} operations read a value from disk.`,
+        );
+      }
+    }
+  }
+  return out;
+}
+
+function commands(runs: Benchmark[]): string {
+  const blocks: string[] = [];
+  for (const run of runs) {
+    const mine = run.scenarios.filter((s) => s.server === 'basalt');
+    blocks.push(`### ${run.workload}\n\nbasalt-bench, as the worker ran them (the client in its own network namespace on the bridge; the password shown as \`<password>\`):\n\n\`\`\`sh\n${mine.map((s) => s.command_line).join('\n')}\n\`\`\``);
+    const memtier = mine.flatMap((s) => (s.memtier_command ? [s.memtier_command] : []));
+    if (memtier.length) blocks.push(`The same with memtier_benchmark:\n\n\`\`\`sh\n${memtier.join('\n')}\n\`\`\``);
+    const ycsb = mine.flatMap((s) => (s.ycsb_command ? [s.ycsb_command] : []));
+    if (ycsb.length) {
+      blocks.push(
+        `The same with YCSB (the Tair paper's modified YCSB for \`redis.command_group=string\`; before each memory:data group set \`CONFIG SET maxmemory\` to the figure in the table's scaling note):\n\n\`\`\`sh\n${ycsb.join('\n')}\n\`\`\``,
+      );
+    }
+  }
+  return blocks.join('\n\n');
+}
+
+export function renderBenchmarkReport(env: ReportEnvironment, runs: Benchmark[]): string {
+  const engine = runs.flatMap((r) => r.scenarios).find((s) => s.server === 'basalt')?.engine_version ?? '?';
+  const tool = runs.flatMap((r) => r.scenarios).find((s) => s.server === 'basalt')?.tool ?? 'basalt-bench';
+  const results = runs.map((r) => (r.results ?? {}) as { scaling?: string[]; peer?: { placement?: string } | null; peer_note?: string | null; peer_skipped?: { name: string; why: string }[]; client?: { address?: string } });
+  const sections = [
+    `# Basalt benchmark report: ${env.instanceType}`,
+    `Measured ${env.date.slice(0, 10)} (${env.date}) by Basalt's own benchmark pipeline on one fresh instance of \`${env.instanceType}\` (${env.typeSize}), engine basalt-server ${engine}${env.commit ? ` (commit ${env.commit})` : ''}, client ${tool}. Every figure below is Basalt's, measured on this machine; each table puts beside it a peer measured in the same run on the same VM size.`,
+    `## Method`,
+    [
+      '- **memtier-standard** follows the PolarDB/Tair memtier_benchmark matrix (value sizes, ping-pong and `--pipeline=32`, write-only, read-only after a load, mixed 1:1), shortened to what this host measures in seconds.',
+      "- **ycsb-standard** follows the Tair ESSD white paper's YCSB tables: load, uniform read (workload c), zipfian read (workload c), uniform 50% read 50% update (workload a), 1 field of 100 B, string commands, data in memory (memory:data ≈ 7:1) and data larger than memory (≈ 1:4, operations = records / 32). The engine's cold reads (values read back from disk) are counted by the engine itself (INFO cache misses).",
+      "- **canonical** follows RethinkDB's canonical workload over the memcached protocol: 1 delete per 4 updates per 8 inserts per 64 reads, reads batched 1–16 keys per get, keys 8–16 B, values 8–128 B, many connections, after a load of the key set.",
+      '- **Peer**: Redis 7 from Debian (AOF, the instance\'s fsync policy) for memtier and YCSB, memcached from Debian for canonical, measured scenario by scenario in the same run, placed and sized like the instance\'s VM. No peer figure where the peer cannot hold the data (YCSB at 1:4: Redis keeps every value in memory).',
+    ].join('\n'),
+    `## Environment`,
+    [
+      `- Host: ${env.host}.`,
+      `- Load: ${env.load}.`,
+      `- Instance: a local VM (systemd-nspawn container with its own network namespace on bridge basalt0 and a cgroup of ${env.typeSize}).`,
+      `- Client: basalt-bench in a network namespace of its own on the same bridge (address ${results[0]?.client?.address ?? '?'} from the region's pool), sharing the host's cores with the instance, the peer and everyone else's work: figures are for this shared host, not for dedicated hardware.`,
+      ...[...new Set(results.map((r) => r.peer?.placement ?? r.peer_note).filter((x): x is string => !!x))].map((p) => `- Peer: ${p}.`),
+    ].join('\n'),
+    `## Scaling`,
+    runs.map((r, i) => `- ${r.workload}: ${(results[i]?.scaling ?? []).join('; ') || 'as in the suite'}.`).join('\n'),
+    `## Results`,
+    ...runs.map((r, i) => {
+      const skipped = results[i]?.peer_skipped ?? [];
+      const note = skipped.length ? `\n\nNo peer figure for ${skipped.map((s) => s.name).join(', ')}: ${skipped[0]!.why}.` : '';
+      return `### ${r.workload}\n\n${table(r)}${note}`;
+    }),
+    `## Conclusions (computed from the tables)`,
+    conclusions(runs).map((c) => `- ${c}`).join('\n') || '- No scenario had a peer figure.',
+    `## Commands to rerun`,
+    commands(runs),
+  ];
+  return `${sections.join('\n\n')}\n`;
+}

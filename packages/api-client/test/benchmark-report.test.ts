@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { renderBenchmarkReport, type Schemas } from '../src/index.js';
+
+type Scenario = Schemas['BenchmarkDto']['scenarios'][number];
+
+const scenario = (over: Partial<Scenario>): Scenario => ({
+  position: 1,
+  name: 'write-only 128 B, ping-pong',
+  server: 'basalt',
+  tool: 'basalt-bench 0.1.0',
+  command_line: "basalt-bench --server=10.77.0.2 --port=6379 '--authenticate=default:<password>' --ratio=1:0 --timeout=10",
+  memtier_command: "memtier_benchmark --server=10.77.0.2 --port=6379 '--authenticate=default:<password>' --ratio=1:0",
+  ycsb_command: null,
+  workload: 'write-only',
+  value_size: 128,
+  connections: 8,
+  pipeline: 1,
+  requests: 20000,
+  qps: 30000,
+  avg_latency_ms: 0.25,
+  p50_latency_ms: 0.2,
+  p99_latency_ms: 1.5,
+  p999_latency_ms: 3,
+  errors: 0,
+  engine_version: '0.1.0',
+  instance_type: 'kv.standard.small',
+  started_at: '2026-11-23T22:00:00Z',
+  finished_at: '2026-11-23T22:00:01Z',
+  ...over,
+});
+
+const run = (workload: string, scenarios: Scenario[], results: Record<string, unknown>): Schemas['BenchmarkDto'] => ({
+  id: '00000000-0000-4000-8000-000000000001',
+  instance_id: null,
+  instance_type: 'kv.standard.small',
+  status: 'succeeded',
+  tool: 'basalt-bench',
+  workload,
+  parameters: {},
+  results,
+  scenarios,
+  operation_id: null,
+  created_at: '2026-11-23T22:00:00Z',
+  started_at: '2026-11-23T22:00:00Z',
+  finished_at: '2026-11-23T22:01:00Z',
+  cancel_requested_at: null,
+});
+
+const env = { instanceType: 'kv.standard.small', typeSize: '1 vCPU, 2 GiB', date: '2026-11-23T22:00:00.000Z', host: 'Test CPU, 2 cores', load: 'load 3.1', commit: 'abc1234' };
+
+describe('renderBenchmarkReport', () => {
+  const memtier = run(
+    'memtier-standard',
+    [
+      scenario({}),
+      scenario({ server: 'redis', engine_version: 'Redis 7.0.15', qps: 40000, p99_latency_ms: 1.1 }),
+      scenario({ position: 2, name: 'mixed 1:1 128 B, pipeline 32', pipeline: 32, qps: 300000 }),
+      scenario({ position: 2, name: 'mixed 1:1 128 B, pipeline 32', pipeline: 32, server: 'redis', engine_version: 'Redis 7.0.15', qps: 200000 }),
+    ],
+    { scaling: ['8 connections'], peer: { placement: 'Redis in a namespace' }, client: { address: '10.77.0.9' } },
+  );
+  const ycsb = run(
+    'ycsb-standard',
+    [
+      scenario({ name: 'memory:data 7:1, uniform read', workload: 'uniform-read', qps: 20000, p99_latency_ms: 2, report: { 'engine counters': { cold_reads: 0 } }, memtier_command: null, ycsb_command: './bin/ycsb run redis -s' }),
+      scenario({ position: 2, name: 'memory:data 1:4, uniform read', workload: 'uniform-read', qps: 5000, requests: 1562, p99_latency_ms: 8, report: { 'engine counters': { cold_reads: 1500 } }, memtier_command: null, ycsb_command: './bin/ycsb run redis -s' }),
+    ],
+    { scaling: ['50000 records'], peer_skipped: [{ name: 'memory:data 1:4, uniform read', why: 'Redis keeps every value in memory' }] },
+  );
+  const text = renderBenchmarkReport(env, [memtier, ycsb]);
+
+  it('puts Basalt beside its peer in the papers’ table shape', () => {
+    expect(text).toContain('# Basalt benchmark report: kv.standard.small');
+    expect(text).toContain('| Scenario | Value | Conns | Pipeline | Basalt ops/s | Redis 7.0.15 ops/s | Basalt / peer |');
+    expect(text).toContain('| write-only 128 B, ping-pong | 128 B | 8 | 1 | 30,000 | 40,000 | 0.75× | 0.25 | 1.50 | 3.00 | 1.10 |');
+    expect(text).toContain('| mixed 1:1 128 B, pipeline 32 | 128 B | 8 | 32 | 300,000 | 200,000 | 1.50× |');
+    expect(text).toContain('No peer figure for memory:data 1:4, uniform read: Redis keeps every value in memory.');
+  });
+
+  it('computes its conclusions from the figures', () => {
+    // geometric mean of 0.75 and 1.5
+    expect(text).toContain("memtier-standard: Basalt's throughput was 1.06× Redis 7.0.15's (geometric mean of 2 scenarios), from 0.75× (write-only 128 B, ping-pong) to 1.50× (mixed 1:1 128 B, pipeline 32).");
+    expect(text).toContain('ycsb-standard uniform-read: with the data 4× the memory Basalt served 5,000 ops/s (25% of the 20,000 ops/s with the data in memory), p99 8.00 ms against 2.00 ms; 1,500 of its 1,562 operations read a value from disk.');
+  });
+
+  it('gives every command to rerun, with memtier_benchmark and YCSB', () => {
+    expect(text).toContain(memtier.scenarios[0]!.memtier_command!);
+    expect(text).toContain('./bin/ycsb run redis -s');
+    expect(text).toContain('Measured 2026-11-23');
+    expect(text).toContain('Load: load 3.1.');
+  });
+});
