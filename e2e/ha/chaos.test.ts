@@ -10,6 +10,8 @@ import { startProvisioningPlatform, type ProvisioningPlatform } from '../provisi
 import { AckWriter, connect, endpointOf, killVm, missingKeys, percentile, primaryNode, sleep, type Credentials, type Instance } from './support/ha.js';
 
 const KILLS = Number(process.env.BASALT_HA_KILLS ?? 10);
+/** Clients writing at once, each on its own connection (1: one write in flight). */
+const WRITERS = Number(process.env.BASALT_HA_WRITERS ?? 1);
 let platform: ProvisioningPlatform;
 
 beforeAll(async () => {
@@ -44,40 +46,41 @@ async function chaos(mode: 'sync' | 'async') {
   const user: Credentials = data!.default_user;
   let instance = await platform.waitForStatus(data!.instance.id, ['running'], 300_000);
   const endpoint = endpointOf(instance, 'primary');
-  const client = connect(endpoint, user);
-  await client.connect();
-  const writer = new AckWriter(client, `chaos-${mode}`);
+  const clients = Array.from({ length: WRITERS }, () => connect(endpoint, user));
+  await Promise.all(clients.map((client) => client.connect()));
+  const writers = clients.map((client, i) => new AckWriter(client, `chaos-${mode}-${i}`));
+  const acked = () => writers.flatMap((writer) => writer.acked);
   const windows: number[] = [];
   const lost: number[] = [];
-  const checkedUpTo: string[] = [];
-  writer.start();
+  for (const writer of writers) writer.start();
   try {
     for (let kill = 1; kill <= KILLS; kill++) {
       instance = await settled(instance.id);
       expect(endpointOf(instance, 'primary')).toEqual(endpoint);
-      await writer.waitForAcks(writer.acked.length + 100);
+      await Promise.all(writers.map((writer) => writer.waitForAcks(writer.acked.length + 100)));
       const victim = primaryNode(instance);
       killVm(platform.dataDir, victim.name);
-      await writer.waitForRecovery(20, 60_000);
-      const outage = writer.outages.at(-1)!;
-      windows.push(outage.endedAt - outage.startedAt);
+      await Promise.all(writers.map((writer) => writer.waitForRecovery(20, 60_000)));
+      // The window in which writes failed: from the first failed write of any client to the last client's recovery.
+      const outages = writers.map((writer) => writer.outages.at(-1)!);
+      windows.push(Math.max(...outages.map((o) => o.endedAt)) - Math.min(...outages.map((o) => o.startedAt)));
       // Every write acknowledged so far, before and during the outage, on the new primary.
-      const acked = writer.acked.slice();
-      const missing = await missingKeys(client, acked);
+      const all = acked();
+      const missing = await missingKeys(clients[0]!, all);
       lost.push(missing.length - lost.reduce((a, b) => a + b, 0));
-      checkedUpTo.push(`${acked.length}`);
-      console.log(`${mode} kill ${kill}: ${victim.name} down, writes failed ${windows.at(-1)} ms, lost so far ${missing.length} of ${acked.length}`);
+      console.log(`${mode} kill ${kill}: ${victim.name} down, writes failed ${windows.at(-1)} ms, lost so far ${missing.length} of ${all.length}`);
     }
   } finally {
-    await writer.stop();
-    client.disconnect();
+    await Promise.all(writers.map((writer) => writer.stop()));
+    for (const client of clients) client.disconnect();
   }
   const sorted = windows.slice().sort((a, b) => a - b);
   const result = {
     mode,
+    writers: WRITERS,
     kills: windows.length,
     window_ms: { p50: percentile(sorted, 50), max: sorted.at(-1), all: windows },
-    acknowledged: writer.acked.length,
+    acknowledged: acked().length,
     lost_acknowledged: lost.reduce((a, b) => a + b, 0),
     lost_per_kill: lost,
   };

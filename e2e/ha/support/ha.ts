@@ -126,7 +126,8 @@ export function percentile(sorted: number[], p: number): number {
 /**
  * Writes unique keys one after the other through one endpoint, as a client of the instance
  * would, and records every acknowledgement and every span in which writes failed (from the
- * first failed write to the next acknowledged one). Bounded: at most `maxWrites` writes.
+ * moment the first failed write was sent to the next acknowledgement). Bounded: at most
+ * `maxWrites` writes.
  */
 export class AckWriter {
   readonly acked: string[] = [];
@@ -178,6 +179,7 @@ export class AckWriter {
   private async run(): Promise<void> {
     while (!this.stopped && this.next < this.maxWrites) {
       const key = `${this.prefix}:${this.next++}`;
+      const sentAt = Date.now();
       try {
         const reply = await this.client.set(key, key);
         if (reply !== 'OK') throw new Error(`SET answered ${reply}`);
@@ -188,7 +190,8 @@ export class AckWriter {
           this.errors = [];
         }
       } catch (error) {
-        this.failingSince ??= Date.now();
+        // The outage began when the first write that failed was sent (it may hang until its timeout).
+        this.failingSince ??= sentAt;
         if (this.errors.length < 50) this.errors.push((error as Error).message);
         await sleep(50);
       }

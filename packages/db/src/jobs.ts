@@ -58,9 +58,10 @@ export interface BenchmarkJob extends InstanceJobPayload {
  * `suspected_primary` unreachable; the primary is fenced and the most up-to-date replica
  * promoted. `switchover`: asked for through the API; the primary stops taking writes, a
  * replica catches up with all of them and takes over, and the old primary becomes a replica.
+ * `rebuild`: the monitor tries again to rebuild a fenced node whose rebuild failed.
  */
 export interface FailoverJob extends InstanceJobPayload {
-  mode: 'automatic' | 'switchover';
+  mode: 'automatic' | 'switchover' | 'rebuild';
   suspected_primary?: string;
 }
 

@@ -22,6 +22,7 @@ import { rebuildReplica } from './rebuild.js';
 
 export const FAILOVER_STEPS = ['check_primary', 'choose_replica', 'fence_primary', 'promote', 'move_endpoint', 'terraform_init', 'terraform_apply', 'ansible_deploy', 'replica_sync'];
 export const SWITCHOVER_STEPS = ['choose_replica', 'stop_writes', 'catch_up', 'promote', 'move_endpoint'];
+export const REBUILD_STEPS = ['terraform_init', 'terraform_apply', 'ansible_deploy', 'replica_sync'];
 
 /** How long the primary gets to answer again before the failover goes on (it was already missed by the monitor). */
 const RECHECK_MS = 700;
@@ -31,7 +32,7 @@ const CATCH_UP_MS = 10_000;
 export function failover(ctx: JobContext, payload: FailoverJob): Promise<Outcome> {
   const switchover = payload.mode === 'switchover';
   return runOperation(ctx, payload, {
-    steps: switchover ? SWITCHOVER_STEPS : FAILOVER_STEPS,
+    steps: switchover ? SWITCHOVER_STEPS : payload.mode === 'rebuild' ? REBUILD_STEPS : FAILOVER_STEPS,
     failureStatus: null,
     work: async ({ instance, region, run }) => {
       if (instance.architecture !== 'standard') throw new StepError('load', 'only a standard instance has replicas to fail over to');
@@ -39,6 +40,7 @@ export function failover(ctx: JobContext, payload: FailoverJob): Promise<Outcome
       const primary = nodes.find((node) => node.role === 'primary');
       if (!primary) throw new StepError('load', `instance ${instance.id} records no primary`);
       if (switchover) await switchOver(ctx, run, instance, region, nodes, primary);
+      else if (payload.mode === 'rebuild') await rebuildFenced(ctx, run, instance, region, nodes);
       else await failOver(ctx, run, instance, region, nodes, primary, payload.suspected_primary);
     },
   });
@@ -153,6 +155,17 @@ export async function switchOver(ctx: JobContext, run: OperationRun, instance: I
     await run.event('switchover', 'move_endpoint', `primary endpoint ${floating.primary} now on ${chosen.name}`);
   });
   return swapped;
+}
+
+/** A node a failover fenced and could not rebuild is rebuilt (the sync primary acknowledges alone until then). */
+async function rebuildFenced(ctx: JobContext, run: OperationRun, instance: InstanceRow, region: RegionRow, nodes: Node[]): Promise<void> {
+  const fenced = nodes.find((node) => node.status === 'fenced' || node.status === 'rebuilding');
+  if (!fenced) {
+    await run.event('notice', null, 'no node waits for a rebuild');
+    return;
+  }
+  const alone = !nodes.some((node) => node.role === 'replica' && node.status === 'running');
+  await rebuildReplica(ctx, run, instance, region, fenced.name, replicationModeOf(instance) === 'sync' && alone);
 }
 
 /** The reachable replica whose log goes furthest, with every replica's offset. */

@@ -1,6 +1,7 @@
 // The failover monitor (issue 15): every interval, PING the primary of every running
 // `standard` instance; a primary that misses MISSES_TO_FAIL rounds in a row gets an automatic
-// failover operation (its job queued in PostgreSQL, and run here at once). One worker at a
+// failover operation (its job queued in PostgreSQL, and run here at once); a node a failover
+// fenced but could not rebuild gets another rebuild a minute later. One worker at a
 // time watches (a lease), so however many workers run, an instance is failed over once; if
 // this worker dies mid-failover, its job and operation lease go to another worker. On the
 // rounds between, it records each replica's lag (from the primary's INFO replication).
@@ -20,11 +21,15 @@ const MISSES_TO_FAIL = 2;
 const PROBE_TIMEOUT_MS = 800;
 /** Replica lag is read every this many rounds. */
 const LAG_EVERY = 5;
+/** How long after a rebuild attempt the monitor tries again for a node still fenced. */
+const REBUILD_RETRY_MS = 60_000;
 
 export class FailoverMonitor {
   private readonly misses = new Map<string, number>();
   /** Instances whose failover this worker runs now. */
   private readonly running = new Set<string>();
+  /** When the monitor last started a rebuild of each instance's fenced node. */
+  private readonly lastRebuild = new Map<string, number>();
   private readonly loop: LeasedRounds;
   private rounds = 0;
 
@@ -57,6 +62,7 @@ export class FailoverMonitor {
     const nodes = recordedNodes(instance);
     const primary = nodes.find((node) => node.role === 'primary' && node.status === 'running');
     if (!primary) return;
+    if (nodes.some((node) => node.status === 'fenced' || node.status === 'rebuilding')) await this.retryRebuild(instance);
     const engines = new EngineReplication(this.ctx, instance.id);
     if (await engines.answers(primary, PROBE_TIMEOUT_MS)) {
       this.misses.delete(instance.id);
@@ -69,19 +75,24 @@ export class FailoverMonitor {
     this.misses.delete(instance.id);
     if (await this.operationUnderWay(instance)) return;
     this.ctx.log(`[${instance.id}] failover monitor: primary ${primary.name} missed ${missed} rounds; failing over`);
-    const job: Omit<FailoverJob, 'instance_id' | 'operation_id'> = { mode: 'automatic', suspected_primary: primary.name };
-    const { operation } = await startOperation(this.pool, this.boss, {
-      instance,
-      type: 'failover',
-      queue: 'failover',
-      userId: null,
-      params: job,
-      job,
-    });
+    await this.launch(instance, { mode: 'automatic', suspected_primary: primary.name });
+  }
+
+  /** A fenced node whose rebuild failed gets another one, at most every REBUILD_RETRY_MS. */
+  private async retryRebuild(instance: InstanceRow): Promise<void> {
+    if (Date.now() - (this.lastRebuild.get(instance.id) ?? 0) < REBUILD_RETRY_MS) return;
+    if (await this.operationUnderWay(instance)) return;
+    this.lastRebuild.set(instance.id, Date.now());
+    this.ctx.log(`[${instance.id}] failover monitor: a fenced node waits for its rebuild; trying again`);
+    await this.launch(instance, { mode: 'rebuild' });
+  }
+
+  private async launch(instance: InstanceRow, job: Omit<FailoverJob, 'instance_id' | 'operation_id'>): Promise<void> {
+    const { operation } = await startOperation(this.pool, this.boss, { instance, type: 'failover', queue: 'failover', userId: null, params: job, job });
     this.running.add(instance.id);
     void failover(this.ctx, { ...job, instance_id: instance.id, operation_id: operation.id })
-      .then((outcome) => this.ctx.log(`[${instance.id}] failover ${operation.id}: ${outcome}`))
-      .catch((error) => this.ctx.log(`[${instance.id}] failover ${operation.id}: ${(error as Error).message}`))
+      .then((outcome) => this.ctx.log(`[${instance.id}] ${job.mode} ${operation.id}: ${outcome}`))
+      .catch((error) => this.ctx.log(`[${instance.id}] ${job.mode} ${operation.id}: ${(error as Error).message}`))
       .finally(() => this.running.delete(instance.id));
   }
 

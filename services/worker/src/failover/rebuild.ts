@@ -13,7 +13,7 @@ import { deployEngine, floatingAddressesOf, readonlyHolder } from '../engine-dep
 import { vmSizeOf } from '../engine-settings.js';
 import { poolAddresses } from '../jobs/nodes.js';
 import { allocate } from '../jobs/provision.js';
-import { assignAddress, unassignAddress } from '../local-vm.js';
+import { assignAddress, clearFencedVmNetwork, unassignAddress } from '../local-vm.js';
 import { StepError } from '../errors.js';
 import { EngineReplication } from './engine-replication.js';
 import { endpointsAfter } from './failover.js';
@@ -28,6 +28,8 @@ export async function rebuildReplica(ctx: JobContext, run: OperationRun, instanc
   await ctx.repo.updateInstance(instance.id, { nodes: rebuilding });
   await run.event('failover', 'terraform_apply', `rebuilding ${nodeName} as a fresh replica`);
 
+  const old = instance.nodes.find((node) => node.name === nodeName);
+  if (old) await clearFencedVmNetwork(ctx, old);
   const current = { ...instance, nodes: rebuilding };
   let applied: Node[];
   try {
@@ -36,9 +38,9 @@ export async function rebuildReplica(ctx: JobContext, run: OperationRun, instanc
     // While the node was down its address looked free to whatever else shares the bridge (a
     // control plane of another clone), which may have taken it: the node gets another one.
     if (!/already answers on the bridge/.test((error as Error).message)) throw error;
-    const old = (await ctx.repo.listAddresses(instance.id)).find((a) => a.name === nodeName)?.address;
-    await run.event('failover', 'terraform_apply', `${old} of ${nodeName} is in use by another VM on the bridge; giving ${nodeName} another address`);
-    if (old) await ctx.repo.releaseAddresses(instance.id, [old]);
+    const taken = (await ctx.repo.listAddresses(instance.id)).find((a) => a.name === nodeName)?.address;
+    await run.event('failover', 'terraform_apply', `${taken} of ${nodeName} is in use by another VM on the bridge; giving ${nodeName} another address`);
+    if (taken) await ctx.repo.releaseAddresses(instance.id, [taken]);
     await allocate(ctx, instance, region.id, region.addressPool);
     applied = await applyStack(ctx, run, current, region, vmSizeOf(type), await poolAddresses(ctx, instance.id), [nodeName]);
   }
