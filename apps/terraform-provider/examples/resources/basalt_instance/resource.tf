@@ -32,3 +32,22 @@ output "sessions_uri" {
   value     = basalt_instance.sessions.connection_uri
   sensitive = true
 }
+
+# A primary with two replicas on separate VMs: writes are acknowledged once a replica holds
+# them (sync), so an automatic failover loses none; host/port follow the primary.
+resource "basalt_instance" "jobs" {
+  name          = "jobs-queue"
+  instance_type = "kv.standard.small"
+  region        = "local"
+  architecture  = "standard"
+  replicas      = 2
+
+  parameters = {
+    fsync            = "always"
+    replication_mode = "sync"
+  }
+}
+
+output "jobs_readonly_endpoint" {
+  value = "${basalt_instance.jobs.readonly_host}:${basalt_instance.jobs.readonly_port}"
+}
