@@ -29,3 +29,27 @@ pub fn parse_timeout(arg: &[u8]) -> Result<Option<Duration>, CmdError> {
     }
     Ok(if secs == 0.0 { None } else { Some(Duration::from_secs_f64(secs)) })
 }
+
+/// Connections parked in a blocking command now (`blocked_clients` of INFO clients).
+static BLOCKED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Counts a connection as blocked while it lives.
+pub struct Blocked(());
+
+impl Blocked {
+    pub fn enter() -> Blocked {
+        BLOCKED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Blocked(())
+    }
+}
+
+impl Drop for Blocked {
+    fn drop(&mut self) {
+        BLOCKED.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// How many connections are blocked.
+pub fn blocked_count() -> usize {
+    BLOCKED.load(std::sync::atomic::Ordering::Relaxed)
+}

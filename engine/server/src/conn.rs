@@ -247,6 +247,7 @@ where
     for (db, key) in &request.keys {
         shared.db.watch(*db, key, &flag);
     }
+    let _counted = crate::blocking::Blocked::enter();
     let gone = loop {
         let timeout = async {
             match request.deadline {
@@ -269,6 +270,13 @@ where
         let mark = reply.out.len();
         let outcome = dispatch::execute(shared, session, reply, command.args(), &mut pending.stats);
         session.unblocking = false;
+        if !timed_out && reply.out[mark..].starts_with(b"-WRONGTYPE") {
+            // Redis 7.0 serves a blocked client only from a key of the type it waits for; a
+            // key that became another type leaves it waiting.
+            reply.out.truncate(mark);
+            session.blocked = None;
+            continue;
+        }
         if session.blocked.is_none() && session.drop_reply() {
             reply.out.truncate(mark);
         }

@@ -18,6 +18,11 @@ pub struct Thresholds {
     pub zset_max_listpack_entries: usize,
     pub zset_max_listpack_value: usize,
     pub set_max_intset_entries: usize,
+    /// Quicklist node size and compression depth: Redis 7.0 lists are always `quicklist`,
+    /// so these change no encoding Basalt reports (nor its storage); they are kept so CONFIG
+    /// GET answers what CONFIG SET was given, as tools and Redis' suite expect.
+    pub list_max_listpack_size: i64,
+    pub list_compress_depth: i64,
 }
 
 impl Default for Thresholds {
@@ -28,6 +33,8 @@ impl Default for Thresholds {
             zset_max_listpack_entries: 128,
             zset_max_listpack_value: 64,
             set_max_intset_entries: 512,
+            list_max_listpack_size: -2,
+            list_compress_depth: 0,
         }
     }
 }
@@ -39,7 +46,12 @@ pub const PARAMETERS: &[&str] = &[
     "zset-max-listpack-entries",
     "zset-max-listpack-value",
     "set-max-intset-entries",
+    "list-max-listpack-size",
+    "list-compress-depth",
 ];
+
+/// The list settings (signed, with Redis' ranges) among them.
+pub const LIST_PARAMETERS: &[(&str, i64, i64)] = &[("list-max-listpack-size", i32::MIN as i64, i32::MAX as i64), ("list-compress-depth", 0, i32::MAX as i64)];
 
 /// Redis 6's names, still accepted by Redis 7.
 pub const ALIASES: &[(&str, &str)] = &[
@@ -47,6 +59,7 @@ pub const ALIASES: &[(&str, &str)] = &[
     ("hash-max-ziplist-value", "hash-max-listpack-value"),
     ("zset-max-ziplist-entries", "zset-max-listpack-entries"),
     ("zset-max-ziplist-value", "zset-max-listpack-value"),
+    ("list-max-ziplist-size", "list-max-listpack-size"),
 ];
 
 impl Thresholds {
@@ -61,8 +74,18 @@ impl Thresholds {
         })
     }
 
-    pub fn get(&self, parameter: &str) -> Option<usize> {
-        self.clone().slot(parameter).map(|v| *v)
+    pub fn list_slot(&mut self, parameter: &str) -> Option<&mut i64> {
+        Some(match parameter {
+            "list-max-listpack-size" => &mut self.list_max_listpack_size,
+            "list-compress-depth" => &mut self.list_compress_depth,
+            _ => return None,
+        })
+    }
+
+    pub fn get(&self, parameter: &str) -> Option<i64> {
+        let mut t = self.clone();
+        let list = t.list_slot(parameter).map(|v| *v);
+        list.or_else(|| t.slot(parameter).map(|v| *v as i64))
     }
 }
 

@@ -130,7 +130,7 @@ fn render_section(shared: &Shared, section: &str, out: &mut String) {
             line(out, "connected_clients", shared.clients.count());
             let maxclients = shared.security.get().map(|s| s.limits.maxclients.load(Relaxed)).unwrap_or(10000);
             line(out, "maxclients", maxclients);
-            line(out, "blocked_clients", 0);
+            line(out, "blocked_clients", crate::blocking::blocked_count());
         }
         "memory" => {
             let db = shared.db.stats();

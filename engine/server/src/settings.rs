@@ -99,6 +99,18 @@ pub fn set(shared: &Shared, parameter: &str, value: &str) -> Result<(), String> 
         "save" if value.trim().is_empty() => Ok(()),
         // The log is Basalt's only persistence and is always on.
         "appendonly" if value.eq_ignore_ascii_case("yes") => Ok(()),
+        other if crate::encoding::LIST_PARAMETERS.iter().any(|(name, _, _)| *name == other) => {
+            let &(_, min, max) = crate::encoding::LIST_PARAMETERS.iter().find(|(name, _, _)| *name == other).expect("listed");
+            let n: i64 = value.parse().map_err(|_| failed("argument couldn't be parsed into an integer"))?;
+            if n < min || n > max {
+                return Err(failed(&format!("argument must be between {min} and {max} inclusive")));
+            }
+            let mut config = shared.config.write().unwrap_or_else(|e| e.into_inner());
+            if let Some(slot) = config.encodings.list_slot(other) {
+                *slot = n;
+            }
+            Ok(())
+        }
         other if crate::encoding::PARAMETERS.contains(&other) => {
             let n: usize = value.parse().map_err(|_| failed("argument couldn't be parsed into an integer"))?;
             let mut config = shared.config.write().unwrap_or_else(|e| e.into_inner());

@@ -62,6 +62,7 @@ pub mod acl {
     pub const PUBSUB: u32 = 1 << 14;
     pub const SCRIPTING: u32 = 1 << 15;
     pub const BLOCKING: u32 = 1 << 16;
+    pub const BITMAP: u32 = 1 << 17;
 
     /// Names as `COMMAND INFO` and `ACL CAT` print them.
     pub const NAMES: &[(u32, &str)] = &[
@@ -82,6 +83,7 @@ pub mod acl {
         (PUBSUB, "@pubsub"),
         (SCRIPTING, "@scripting"),
         (BLOCKING, "@blocking"),
+        (BITMAP, "@bitmap"),
     ];
 }
 
@@ -122,7 +124,7 @@ impl CommandSpec {
 
 use acl::{
     ADMIN as A_ADMIN, CONNECTION, DANGEROUS, FAST as A_FAST, HASH, KEYSPACE, LIST, READ, SET as A_SET, SLOW,
-    SORTEDSET, STRING, TRANSACTION, WRITE as A_WRITE, PUBSUB as A_PUBSUB, SCRIPTING, BLOCKING as A_BLOCKING,
+    SORTEDSET, STRING, TRANSACTION, WRITE as A_WRITE, PUBSUB as A_PUBSUB, SCRIPTING, BLOCKING as A_BLOCKING, BITMAP,
 };
 use flag::{ADMIN, ALLOW_BUSY, DENYOOM, EXCLUSIVE, FAST, LOADING, MOVABLEKEYS, NOSCRIPT, NO_AUTH, READONLY, STALE, WRITE};
 /// SUBSCRIBE and its kin.
@@ -228,6 +230,8 @@ const DEBUG_SUBCOMMANDS: &[CommandSpec] = &[
     c("help", 2, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "1.0.0", "Returns helpful text about the different subcommands.", cmd::debug_help::run),
     c("log", 3, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "1.0.0", "Writes a message to the server log.", cmd::debug_log::run),
     c("object", 3, ADMIN | NOSCRIPT | LOADING | STALE, (2, 2, 1), A_ADMIN | SLOW | DANGEROUS, "server", "1.0.0", "Shows low-level information about a key.", cmd::debug_object::run),
+    c("quicklist-packed-threshold", 3, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "1.0.0", "Sets the element size from which Redis gives a list element a node of its own (nothing to set in Basalt).", cmd::debug_quicklist_packed_threshold::run),
+    c("reload", -2, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "1.0.0", "Waits until the log, which a restart replays, is on disk.", cmd::debug_reload::run),
     c("set-active-expire", 3, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "1.0.0", "Turns the background expiry of keys off or on.", cmd::debug_set_active_expire::run),
     c("sleep", 3, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "1.0.0", "Holds the connection for a number of seconds.", cmd::debug_sleep::run),
 ];
@@ -237,6 +241,11 @@ const SLOWLOG_SUBCOMMANDS: &[CommandSpec] = &[
     c("help", 2, LOADING | STALE, NOKEY, SLOW, "server", "6.2.0", "Show helpful text about the different subcommands", cmd::slowlog_help::run),
     c("len", 2, ADMIN | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "2.2.12", "Returns the number of entries in the slow log.", cmd::slowlog_len::run),
     c("reset", 2, ADMIN | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "2.2.12", "Clears all entries from the slow log.", cmd::slowlog_reset::run),
+];
+
+const MEMORY_SUBCOMMANDS: &[CommandSpec] = &[
+    c("help", 2, LOADING | STALE, NOKEY, SLOW, "server", "5.0.0", "Returns helpful text about the different subcommands.", cmd::memory_help::run),
+    c("usage", -3, READONLY, (2, 2, 1), READ | SLOW, "server", "4.0.0", "Estimates the memory usage of a key.", cmd::memory_usage::run),
 ];
 
 #[allow(clippy::too_many_arguments)]
@@ -251,6 +260,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     c("append", 3, WRITE | DENYOOM | FAST, KEY1, W_FAST | STRING, "string", "2.0.0", "Appends a string to the value of a key. Creates the key if it doesn't exist.", cmd::append::run),
     c("auth", -2, CONN_NOAUTH, NOKEY, CONNECTION | A_FAST, "connection", "1.0.0", "Authenticates the connection.", cmd::auth::run),
     c("blmove", 6, WRITE | DENYOOM | NOSCRIPT | flag::BLOCKING, (1, 2, 1), A_WRITE | LIST | SLOW | A_BLOCKING, "list", "6.2.0", "Pops an element from a list, pushes it to another list and returns it. Blocks until an element is available otherwise. Deletes the list if the last element was moved.", cmd::blmove::run),
+    c("blmpop", -5, WRITE | flag::BLOCKING | MOVABLEKEYS, NOKEY, A_WRITE | LIST | SLOW | A_BLOCKING, "list", "7.0.0", "Pops the first element from one of multiple lists. Blocks until an element is available otherwise. Deletes the list if the last element was popped.", cmd::blmpop::run),
     c("blpop", -3, WRITE | NOSCRIPT | flag::BLOCKING, (1, -2, 1), A_WRITE | LIST | SLOW | A_BLOCKING, "list", "2.0.0", "Removes and returns the first element in a list. Blocks until an element is available otherwise. Deletes the list if the last element was popped.", cmd::blpop::run),
     c("brpop", -3, WRITE | NOSCRIPT | flag::BLOCKING, (1, -2, 1), A_WRITE | LIST | SLOW | A_BLOCKING, "list", "2.0.0", "Removes and returns the last element in a list. Blocks until an element is available otherwise. Deletes the list if the last element was popped.", cmd::brpop::run),
     c("brpoplpush", 4, WRITE | DENYOOM | NOSCRIPT | flag::BLOCKING, (1, 2, 1), A_WRITE | LIST | SLOW | A_BLOCKING, "list", "2.2.0", "Pops an element from a list, pushes it to another list and returns it. Block until an element is available otherwise. Deletes the list if the last element was popped.", cmd::brpoplpush::run),
@@ -260,6 +270,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     container("client", -2, 0, SLOW, "connection", "2.4.0", "A container for client connection commands.", CLIENT_SUBCOMMANDS),
     CommandSpec { handler: Some(cmd::command::run), ..container("command", -1, LOADING | STALE, CONNECTION | SLOW, "server", "2.8.13", "Returns detailed information about all commands.", COMMAND_SUBCOMMANDS) },
     container("config", -2, 0, SLOW, "server", "2.0.0", "A container for server configuration commands.", CONFIG_SUBCOMMANDS),
+    c("copy", -3, WRITE | DENYOOM, (1, 2, 1), KEYSPACE | A_WRITE | SLOW, "generic", "6.2.0", "Copies the value of a key to a new key.", cmd::copy::run),
     c("dbsize", 1, READONLY | FAST, NOKEY, KEYSPACE | R_FAST, "server", "1.0.0", "Returns the number of keys in the database.", cmd::dbsize::run),
     container("debug", -2, 0, A_ADMIN | SLOW | DANGEROUS, "server", "1.0.0", "A container for debugging commands.", DEBUG_SUBCOMMANDS),
     c("decr", 2, WRITE | DENYOOM | FAST, KEY1, W_FAST | STRING, "string", "1.0.0", "Decrements the integer value of a key by one. Uses 0 as initial value if the key doesn't exist.", cmd::decr::run),
@@ -282,6 +293,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     c("flushdb", -1, WRITE, NOKEY, KEYSPACE | A_WRITE | SLOW | DANGEROUS, "server", "1.0.0", "Remove all keys from the current database.", cmd::flushdb::run),
     container("function", -2, 0, SLOW, "scripting", "7.0.0", "A container for function commands.", FUNCTION_SUBCOMMANDS),
     c("get", 2, READONLY | FAST, KEY1, R_FAST | STRING, "string", "1.0.0", "Returns the string value of a key.", cmd::get::run),
+    c("getbit", 3, READONLY | FAST, KEY1, R_FAST | BITMAP, "bitmap", "2.2.0", "Returns a bit value by offset.", cmd::getbit::run),
     c("getdel", 2, WRITE | FAST, KEY1, W_FAST | STRING, "string", "6.2.0", "Returns the string value of a key after deleting the key.", cmd::getdel::run),
     c("getex", -2, WRITE | FAST, KEY1, W_FAST | STRING, "string", "6.2.0", "Returns the string value of a key after setting its expiration time.", cmd::getex::run),
     c("getrange", 4, READONLY, KEY1, READ | SLOW | STRING, "string", "2.4.0", "Returns a substring of the string stored at a key.", cmd::getrange::run),
@@ -292,24 +304,37 @@ pub static COMMANDS: &[CommandSpec] = &[
     c("hget", 3, READONLY | FAST, KEY1, R_FAST | HASH, "hash", "2.0.0", "Returns the value of a field in a hash.", cmd::hget::run),
     c("hgetall", 2, READONLY, KEY1, READ | SLOW | HASH, "hash", "2.0.0", "Returns all fields and values in a hash.", cmd::hgetall::run),
     c("hincrby", 4, WRITE | DENYOOM | FAST, KEY1, W_FAST | HASH, "hash", "2.0.0", "Increments the integer value of a field in a hash by a number. Uses 0 as initial value if the field doesn't exist.", cmd::hincrby::run),
+    c("hincrbyfloat", 4, WRITE | DENYOOM | FAST, KEY1, W_FAST | HASH, "hash", "2.6.0", "Increments the floating point value of a field by a number. Uses 0 as initial value if the field doesn't exist.", cmd::hincrbyfloat::run),
     c("hkeys", 2, READONLY, KEY1, READ | SLOW | HASH, "hash", "2.0.0", "Returns all fields in a hash.", cmd::hkeys::run),
     c("hlen", 2, READONLY | FAST, KEY1, R_FAST | HASH, "hash", "2.0.0", "Returns the number of fields in a hash.", cmd::hlen::run),
     c("hmget", -3, READONLY | FAST, KEY1, R_FAST | HASH, "hash", "2.0.0", "Returns the values of all fields in a hash.", cmd::hmget::run),
     c("hmset", -4, WRITE | DENYOOM | FAST, KEY1, W_FAST | HASH, "hash", "2.0.0", "Sets the values of multiple fields.", cmd::hmset::run),
+    c("hrandfield", -2, READONLY, KEY1, READ | SLOW | HASH, "hash", "6.2.0", "Returns one or more random fields from a hash.", cmd::hrandfield::run),
     c("hscan", -3, READONLY, KEY1, READ | SLOW | HASH, "hash", "2.8.0", "Iterates over fields and values of a hash.", cmd::hscan::run),
     c("hset", -4, WRITE | DENYOOM | FAST, KEY1, W_FAST | HASH, "hash", "2.0.0", "Creates or modifies the value of a field in a hash.", cmd::hset::run),
     c("hsetnx", 4, WRITE | DENYOOM | FAST, KEY1, W_FAST | HASH, "hash", "2.0.0", "Sets the value of a field in a hash only when the field doesn't exist.", cmd::hsetnx::run),
+    c("hstrlen", 3, READONLY | FAST, KEY1, R_FAST | HASH, "hash", "3.2.0", "Returns the length of the value of a field.", cmd::hstrlen::run),
     c("hvals", 2, READONLY, KEY1, READ | SLOW | HASH, "hash", "2.0.0", "Returns all values in a hash.", cmd::hvals::run),
     c("incr", 2, WRITE | DENYOOM | FAST, KEY1, W_FAST | STRING, "string", "1.0.0", "Increments the integer value of a key by one. Uses 0 as initial value if the key doesn't exist.", cmd::incr::run),
     c("incrby", 3, WRITE | DENYOOM | FAST, KEY1, W_FAST | STRING, "string", "1.0.0", "Increments the integer value of a key by a number. Uses 0 as initial value if the key doesn't exist.", cmd::incrby::run),
     c("incrbyfloat", 3, WRITE | DENYOOM | FAST, KEY1, W_FAST | STRING, "string", "2.6.0", "Increment the floating point value of a key by a number. Uses 0 as initial value if the key doesn't exist.", cmd::incrbyfloat::run),
     c("info", -1, LOADING | STALE, NOKEY, SLOW | DANGEROUS, "server", "1.0.0", "Returns information and statistics about the server.", cmd::info::run),
     c("keys", 2, READONLY, NOKEY, KEYSPACE | READ | SLOW | DANGEROUS, "generic", "1.0.0", "Returns all key names that match a pattern.", cmd::keys::run),
+    c("lcs", -3, READONLY, (1, 2, 1), READ | STRING | SLOW, "string", "7.0.0", "Finds the longest common substring.", cmd::lcs::run),
+    c("lindex", 3, READONLY, KEY1, READ | LIST | SLOW, "list", "1.0.0", "Returns an element from a list by its index.", cmd::lindex::run),
+    c("linsert", 5, WRITE | DENYOOM, KEY1, A_WRITE | LIST | SLOW, "list", "2.2.0", "Inserts an element before or after another element in a list.", cmd::linsert::run),
     c("llen", 2, READONLY | FAST, KEY1, R_FAST | LIST, "list", "1.0.0", "Returns the length of a list.", cmd::llen::run),
     c("lmove", 5, WRITE | DENYOOM, (1, 2, 1), A_WRITE | LIST | SLOW, "list", "6.2.0", "Returns an element after popping it from one list and pushing it to another. Deletes the list if the last element was moved.", cmd::lmove::run),
+    c("lmpop", -4, WRITE | MOVABLEKEYS, NOKEY, A_WRITE | LIST | SLOW, "list", "7.0.0", "Returns multiple elements from a list after removing them. Deletes the list if the last element was popped.", cmd::lmpop::run),
     c("lpop", -2, WRITE | FAST, KEY1, W_FAST | LIST, "list", "1.0.0", "Returns the first elements in a list after removing it. Deletes the list if the last element was popped.", cmd::lpop::run),
+    c("lpos", -3, READONLY, KEY1, READ | LIST | SLOW, "list", "6.0.6", "Returns the index of matching elements in a list.", cmd::lpos::run),
     c("lpush", -3, WRITE | DENYOOM | FAST, KEY1, W_FAST | LIST, "list", "1.0.0", "Prepends one or more elements to a list. Creates the key if it doesn't exist.", cmd::lpush::run),
+    c("lpushx", -3, WRITE | DENYOOM | FAST, KEY1, W_FAST | LIST, "list", "2.2.0", "Prepends one or more elements to a list only when the list exists.", cmd::lpushx::run),
     c("lrange", 4, READONLY, KEY1, READ | SLOW | LIST, "list", "1.0.0", "Returns a range of elements from a list.", cmd::lrange::run),
+    c("lrem", 4, WRITE, KEY1, A_WRITE | LIST | SLOW, "list", "1.0.0", "Removes elements from a list. Deletes the list if the last element was removed.", cmd::lrem::run),
+    c("lset", 4, WRITE | DENYOOM, KEY1, A_WRITE | LIST | SLOW, "list", "1.0.0", "Sets the value of an element in a list by its index.", cmd::lset::run),
+    c("ltrim", 4, WRITE, KEY1, A_WRITE | LIST | SLOW, "list", "1.0.0", "Removes elements from both ends a list. Deletes the list if all elements were trimmed.", cmd::ltrim::run),
+    container("memory", -2, 0, SLOW, "server", "4.0.0", "A container for memory diagnostics commands.", MEMORY_SUBCOMMANDS),
     c("mget", -2, READONLY | FAST, ALLKEYS, R_FAST | STRING, "string", "1.0.0", "Atomically returns the string values of one or more keys.", cmd::mget::run),
     c("move", 3, WRITE | FAST, KEY1, KEYSPACE | W_FAST, "generic", "1.0.0", "Moves a key to another database.", cmd::move_::run),
     c("mset", -3, WRITE | DENYOOM, (1, -1, 2), A_WRITE | SLOW | STRING, "string", "1.0.1", "Atomically creates or modifies the string values of one or more keys.", cmd::mset::run),
@@ -339,27 +364,37 @@ pub static COMMANDS: &[CommandSpec] = &[
     c("rpop", -2, WRITE | FAST, KEY1, W_FAST | LIST, "list", "1.0.0", "Returns and removes the last elements of a list. Deletes the list if the last element was popped.", cmd::rpop::run),
     c("rpoplpush", 3, WRITE | DENYOOM, (1, 2, 1), A_WRITE | LIST | SLOW, "list", "1.2.0", "Returns the last element of a list after removing and pushing it to another list. Deletes the list if the last element was popped.", cmd::rpoplpush::run),
     c("rpush", -3, WRITE | DENYOOM | FAST, KEY1, W_FAST | LIST, "list", "1.0.0", "Appends one or more elements to a list. Creates the key if it doesn't exist.", cmd::rpush::run),
+    c("rpushx", -3, WRITE | DENYOOM | FAST, KEY1, W_FAST | LIST, "list", "2.2.0", "Appends an element to a list only when the list exists.", cmd::rpushx::run),
     c("sadd", -3, WRITE | DENYOOM | FAST, KEY1, W_FAST | A_SET, "set", "1.0.0", "Adds one or more members to a set. Creates the key if it doesn't exist.", cmd::sadd::run),
     c("scan", -2, READONLY, NOKEY, KEYSPACE | READ | SLOW, "generic", "2.8.0", "Iterates over the key names in the database.", cmd::scan::run),
     c("scard", 2, READONLY | FAST, KEY1, R_FAST | A_SET, "set", "1.0.0", "Returns the number of members in a set.", cmd::scard::run),
     container("script", -2, 0, SLOW, "scripting", "2.6.0", "A container for Lua scripts management commands.", SCRIPT_SUBCOMMANDS),
+    c("sdiff", -2, READONLY, ALLKEYS, READ | A_SET | SLOW, "set", "1.0.0", "Returns the difference of multiple sets.", cmd::sdiff::run),
+    c("sdiffstore", -3, WRITE | DENYOOM, (1, -1, 1), A_WRITE | A_SET | SLOW, "set", "1.0.0", "Stores the difference of multiple sets in a key.", cmd::sdiffstore::run),
     c("select", 2, CONN, NOKEY, CONNECTION | A_FAST, "connection", "1.0.0", "Changes the selected database.", cmd::select::run),
     c("set", -3, WRITE | DENYOOM, KEY1, A_WRITE | SLOW | STRING, "string", "1.0.0", "Sets the string value of a key, ignoring its type. The key is created if it doesn't exist.", cmd::set::run),
+    c("setbit", 4, WRITE | DENYOOM, KEY1, A_WRITE | BITMAP | SLOW, "bitmap", "2.2.0", "Sets or clears the bit at offset of the string value. Creates the key if it doesn't exist.", cmd::setbit::run),
     c("setex", 4, WRITE | DENYOOM, KEY1, A_WRITE | SLOW | STRING, "string", "2.0.0", "Sets the string value and expiration time of a key. Creates the key if it doesn't exist.", cmd::setex::run),
     c("setnx", 3, WRITE | DENYOOM | FAST, KEY1, W_FAST | STRING, "string", "1.0.0", "Set the string value of a key only when the key doesn't exist.", cmd::setnx::run),
     c("setrange", 4, WRITE | DENYOOM, KEY1, A_WRITE | SLOW | STRING, "string", "2.2.0", "Overwrites a part of a string value with another by an offset. Creates the key if it doesn't exist.", cmd::setrange::run),
     c("shutdown", -1, ADMIN | NOSCRIPT | LOADING | STALE | ALLOW_BUSY, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "1.0.0", "Synchronously saves the database(s) to disk and shuts down the Redis server.", cmd::shutdown::run),
+    c("sinter", -2, READONLY, ALLKEYS, READ | A_SET | SLOW, "set", "1.0.0", "Returns the intersect of multiple sets.", cmd::sinter::run),
+    c("sintercard", -3, READONLY | MOVABLEKEYS, NOKEY, READ | A_SET | SLOW, "set", "7.0.0", "Returns the number of members of the intersect of multiple sets.", cmd::sintercard::run),
+    c("sinterstore", -3, WRITE | DENYOOM, (1, -1, 1), A_WRITE | A_SET | SLOW, "set", "1.0.0", "Stores the intersect of multiple sets in a key.", cmd::sinterstore::run),
     c("sismember", 3, READONLY | FAST, KEY1, R_FAST | A_SET, "set", "1.0.0", "Determines whether a member belongs to a set.", cmd::sismember::run),
     container("slowlog", -2, 0, A_ADMIN | SLOW | DANGEROUS, "server", "2.2.12", "A container for slow log commands.", SLOWLOG_SUBCOMMANDS),
     c("slaveof", 3, ADMIN | NOSCRIPT | STALE | EXCLUSIVE, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "1.0.0", "Sets a Redis server as a replica of another, or promotes it to being a master.", cmd::replicaof::run),
     c("smembers", 2, READONLY, KEY1, READ | SLOW | A_SET, "set", "1.0.0", "Returns all members of a set.", cmd::smembers::run),
     c("smismember", -3, READONLY | FAST, KEY1, R_FAST | A_SET, "set", "6.2.0", "Determines whether multiple members belong to a set.", cmd::smismember::run),
+    c("smove", 4, WRITE | FAST, (1, 2, 1), W_FAST | A_SET, "set", "1.0.0", "Moves a member from one set to another.", cmd::smove::run),
     c("sort", -2, WRITE | DENYOOM, KEY1, A_WRITE | A_SET | SORTEDSET | LIST | SLOW, "generic", "1.0.0", "Sorts the elements in a list, a set, or a sorted set, optionally storing the result.", cmd::sort::run),
     c("spop", -2, WRITE | FAST, KEY1, W_FAST | A_SET, "set", "1.0.0", "Returns one or more random members from a set after removing them. Deletes the set if the last member was popped.", cmd::spop::run),
     c("srandmember", -2, READONLY, KEY1, READ | SLOW | A_SET, "set", "1.0.0", "Get one or multiple random members from a set", cmd::srandmember::run),
     c("srem", -3, WRITE | FAST, KEY1, W_FAST | A_SET, "set", "1.0.0", "Removes one or more members from a set. Deletes the set if the last member was removed.", cmd::srem::run),
     c("strlen", 2, READONLY | FAST, KEY1, R_FAST | STRING, "string", "2.2.0", "Returns the length of a string value.", cmd::strlen::run),
     c("subscribe", -2, SUB, NOKEY, A_PUBSUB | SLOW, "pubsub", "2.0.0", "Listens for messages published to channels.", cmd::subscribe::run),
+    c("sunion", -2, READONLY, ALLKEYS, READ | A_SET | SLOW, "set", "1.0.0", "Returns the union of multiple sets.", cmd::sunion::run),
+    c("sunionstore", -3, WRITE | DENYOOM, (1, -1, 1), A_WRITE | A_SET | SLOW, "set", "1.0.0", "Stores the union of multiple sets in a key.", cmd::sunionstore::run),
     c("swapdb", 3, WRITE | FAST, NOKEY, KEYSPACE | W_FAST | DANGEROUS, "server", "4.0.0", "Swaps two Redis databases.", cmd::swapdb::run),
     c("time", 1, LOADING | STALE | FAST, NOKEY, A_FAST, "server", "2.6.0", "Returns the server time.", cmd::time::run),
     c("ttl", 2, READONLY | FAST, KEY1, KEYSPACE | R_FAST, "generic", "1.0.0", "Returns the expiration time in seconds of a key.", cmd::ttl::run),

@@ -83,7 +83,8 @@ pub fn push_i64(out: &mut Vec<u8>, v: i64) {
     out.extend_from_slice(&buf[pos..]);
 }
 
-/// Append `v` as Redis replies with a double (`%.17g`-like, shortest round trip).
+/// Append `v` as Redis 7.0 replies with a double: C's `%.17g` (17 significant digits, trailing
+/// zeros cut, exponent form below 1e-4 and from 1e17), so `0.1` reads `0.10000000000000001`.
 pub fn push_f64(out: &mut Vec<u8>, v: f64) {
     use std::io::Write;
     if v.is_infinite() {
@@ -94,15 +95,24 @@ pub fn push_f64(out: &mut Vec<u8>, v: f64) {
         push_i64(out, v as i64);
         return;
     }
-    let exponent = if v == 0.0 { 0 } else { v.abs().log10().floor() as i32 };
-    if !(-5..17).contains(&exponent) {
-        // Scientific like C's %g: mantissa, 'e', sign, at least two exponent digits.
-        let s = format!("{v:e}");
-        let (mantissa, exp) = s.split_once('e').unwrap_or((&s, "0"));
-        let exp: i32 = exp.parse().unwrap_or(0);
-        let _ = write!(out, "{mantissa}e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs());
+    // The exponent of the value rounded to 17 digits decides the form, as in C.
+    let sci = format!("{v:.16e}");
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    if (-4..17).contains(&exp) {
+        let fixed = format!("{v:.*}", (16 - exp) as usize);
+        out.extend_from_slice(trim_fraction(&fixed).as_bytes());
     } else {
-        let _ = write!(out, "{v}");
+        let _ = write!(out, "{}e{}{:02}", trim_fraction(mantissa), if exp < 0 { '-' } else { '+' }, exp.abs());
+    }
+}
+
+/// `%g`'s trimming: trailing zeros of the fraction, then a bare point.
+fn trim_fraction(s: &str) -> &str {
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        s
     }
 }
 
@@ -146,6 +156,13 @@ mod tests {
         assert_eq!(fmt(-0.25), "-0.25");
         assert_eq!(fmt(f64::INFINITY), "inf");
         assert_eq!(fmt(1e20), "1e+20");
+        // %.17g, as Redis 7.0 (the values printf gives).
+        assert_eq!(fmt(0.1), "0.10000000000000001");
+        assert_eq!(fmt(0.65329140455149648), "0.65329140455149648");
+        assert_eq!(fmt(1e-5), "1.0000000000000001e-05");
+        assert_eq!(fmt(0.0001), "0.0001");
+        assert_eq!(fmt(1.2345678901234568e17), "1.2345678901234568e+17");
+        assert_eq!(fmt(-3.5e-7), "-3.4999999999999998e-07");
         let mut o = Vec::new();
         push_i64(&mut o, i64::MIN);
         assert_eq!(o, b"-9223372036854775808");

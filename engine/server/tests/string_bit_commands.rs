@@ -1,0 +1,84 @@
+//! SETBIT, GETBIT, LCS and COPY at the wire: exact bytes, each the reply redis-server 7.0.15 gave
+//! to the same request.
+
+mod common;
+
+use common::TestServer;
+
+#[tokio::test]
+async fn bits_lcs_and_copy() {
+    // Bit offsets and their errors, LCS (string, LEN, IDX with MINMATCHLEN/WITHMATCHLEN, the RNA pair of Redis' suite), COPY across databases with REPLACE (PERSIST shows the copy kept the TTL).
+    let server = TestServer::start().await;
+    let mut c = server.client().await;
+    c.expect(b"*4\r\n$6\r\nSETBIT\r\n$1\r\nb\r\n$1\r\n7\r\n$1\r\n1\r\n", b":0\r\n").await;
+    c.expect(b"*4\r\n$6\r\nSETBIT\r\n$1\r\nb\r\n$1\r\n7\r\n$1\r\n0\r\n", b":1\r\n").await;
+    c.expect(b"*4\r\n$6\r\nSETBIT\r\n$1\r\nb\r\n$3\r\n100\r\n$1\r\n1\r\n", b":0\r\n").await;
+    c.expect(b"*2\r\n$3\r\nGET\r\n$1\r\nb\r\n", b"$13\r\n\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x08\r\n").await;
+    c.expect(b"*3\r\n$6\r\nGETBIT\r\n$1\r\nb\r\n$3\r\n100\r\n", b":1\r\n").await;
+    c.expect(b"*3\r\n$6\r\nGETBIT\r\n$1\r\nb\r\n$2\r\n99\r\n", b":0\r\n").await;
+    c.expect(b"*3\r\n$6\r\nGETBIT\r\n$1\r\nb\r\n$6\r\n100000\r\n", b":0\r\n").await;
+    c.expect(b"*3\r\n$6\r\nGETBIT\r\n$5\r\nnokey\r\n$1\r\n0\r\n", b":0\r\n").await;
+    c.expect(b"*4\r\n$6\r\nSETBIT\r\n$1\r\nb\r\n$2\r\n-1\r\n$1\r\n1\r\n", b"-ERR bit offset is not an integer or out of range\r\n").await;
+    c.expect(b"*4\r\n$6\r\nSETBIT\r\n$1\r\nb\r\n$1\r\nx\r\n$1\r\n1\r\n", b"-ERR bit offset is not an integer or out of range\r\n").await;
+    c.expect(b"*4\r\n$6\r\nSETBIT\r\n$1\r\nb\r\n$10\r\n4294967296\r\n$1\r\n1\r\n", b"-ERR bit offset is not an integer or out of range\r\n").await;
+    c.expect(b"*4\r\n$6\r\nSETBIT\r\n$1\r\nb\r\n$1\r\n1\r\n$1\r\n2\r\n", b"-ERR bit is not an integer or out of range\r\n").await;
+    c.expect(b"*4\r\n$6\r\nSETBIT\r\n$1\r\nb\r\n$1\r\n1\r\n$1\r\nx\r\n", b"-ERR bit is not an integer or out of range\r\n").await;
+    c.expect(b"*3\r\n$6\r\nGETBIT\r\n$1\r\nb\r\n$2\r\n-1\r\n", b"-ERR bit offset is not an integer or out of range\r\n").await;
+    c.expect(b"*3\r\n$6\r\nGETBIT\r\n$1\r\nb\r\n$10\r\n4294967296\r\n", b"-ERR bit offset is not an integer or out of range\r\n").await;
+    c.expect(b"*4\r\n$4\r\nHSET\r\n$1\r\nh\r\n$1\r\nf\r\n$1\r\nv\r\n", b":1\r\n").await;
+    c.expect(b"*4\r\n$6\r\nSETBIT\r\n$1\r\nh\r\n$1\r\n0\r\n$1\r\n1\r\n", b"-WRONGTYPE Operation against a key holding the wrong kind of value\r\n").await;
+    c.expect(b"*3\r\n$6\r\nGETBIT\r\n$1\r\nh\r\n$1\r\n0\r\n", b"-WRONGTYPE Operation against a key holding the wrong kind of value\r\n").await;
+    c.expect(b"*3\r\n$3\r\nSET\r\n$1\r\na\r\n$8\r\nohmytext\r\n", b"+OK\r\n").await;
+    c.expect(b"*3\r\n$3\r\nSET\r\n$1\r\nc\r\n$9\r\nmynewtext\r\n", b"+OK\r\n").await;
+    c.expect(b"*3\r\n$3\r\nLCS\r\n$1\r\na\r\n$1\r\nc\r\n", b"$6\r\nmytext\r\n").await;
+    c.expect(b"*4\r\n$3\r\nLCS\r\n$1\r\na\r\n$1\r\nc\r\n$3\r\nLEN\r\n", b":6\r\n").await;
+    c.expect(b"*4\r\n$3\r\nLCS\r\n$1\r\na\r\n$1\r\nc\r\n$3\r\nIDX\r\n", b"*4\r\n$7\r\nmatches\r\n*2\r\n*2\r\n*2\r\n:4\r\n:7\r\n*2\r\n:5\r\n:8\r\n*2\r\n*2\r\n:2\r\n:3\r\n*2\r\n:0\r\n:1\r\n$3\r\nlen\r\n:6\r\n").await;
+    c.expect(b"*6\r\n$3\r\nLCS\r\n$1\r\na\r\n$1\r\nc\r\n$3\r\nIDX\r\n$11\r\nMINMATCHLEN\r\n$1\r\n4\r\n", b"*4\r\n$7\r\nmatches\r\n*1\r\n*2\r\n*2\r\n:4\r\n:7\r\n*2\r\n:5\r\n:8\r\n$3\r\nlen\r\n:6\r\n").await;
+    c.expect(b"*7\r\n$3\r\nLCS\r\n$1\r\na\r\n$1\r\nc\r\n$3\r\nIDX\r\n$11\r\nMINMATCHLEN\r\n$1\r\n4\r\n$12\r\nWITHMATCHLEN\r\n", b"*4\r\n$7\r\nmatches\r\n*1\r\n*3\r\n*2\r\n:4\r\n:7\r\n*2\r\n:5\r\n:8\r\n:4\r\n$3\r\nlen\r\n:6\r\n").await;
+    c.expect(b"*5\r\n$3\r\nLCS\r\n$1\r\na\r\n$1\r\nc\r\n$3\r\nIDX\r\n$12\r\nWITHMATCHLEN\r\n", b"*4\r\n$7\r\nmatches\r\n*2\r\n*3\r\n*2\r\n:4\r\n:7\r\n*2\r\n:5\r\n:8\r\n:4\r\n*3\r\n*2\r\n:2\r\n:3\r\n*2\r\n:0\r\n:1\r\n:2\r\n$3\r\nlen\r\n:6\r\n").await;
+    c.expect(b"*5\r\n$3\r\nLCS\r\n$1\r\na\r\n$1\r\nc\r\n$3\r\nLEN\r\n$3\r\nIDX\r\n", b"-ERR If you want both the length and indexes, please just use IDX.\r\n").await;
+    c.expect(b"*3\r\n$3\r\nLCS\r\n$1\r\na\r\n$5\r\nnokey\r\n", b"$0\r\n\r\n").await;
+    c.expect(b"*4\r\n$3\r\nLCS\r\n$1\r\na\r\n$5\r\nnokey\r\n$3\r\nIDX\r\n", b"*4\r\n$7\r\nmatches\r\n*0\r\n$3\r\nlen\r\n:0\r\n").await;
+    c.expect(b"*3\r\n$3\r\nLCS\r\n$1\r\na\r\n$1\r\nh\r\n", b"-ERR The specified keys must contain string values\r\n").await;
+    c.expect(b"*4\r\n$3\r\nLCS\r\n$1\r\na\r\n$1\r\nc\r\n$3\r\nFOO\r\n", b"-ERR syntax error\r\n").await;
+    c.expect(b"*5\r\n$3\r\nLCS\r\n$1\r\na\r\n$1\r\nc\r\n$11\r\nMINMATCHLEN\r\n$1\r\nx\r\n", b"-ERR value is not an integer or out of range\r\n").await;
+    c.expect(b"*3\r\n$3\r\nSET\r\n$4\r\nrna1\r\n$240\r\nCACCTTCCCAGGTAACAAACCAACCAACTTTCGATCTCTTGTAGATCTGTTCTCTAAACGAACTTTAAAATCTGTGTGGCTGTCACTCGGCTGCATGCTTAGTGCACTCACGCAGTATAATTAATAACTAATTACTGTCGTTGACAGGACACGAGTAACTCGTCTATCTTCTGCAGGCTGCTTACGGTTTCGTCCGTGTTGCAGCCGATCATCAGCACATCTAGGTTTCGTCCGGGTGTG\r\n", b"+OK\r\n").await;
+    c.expect(b"*3\r\n$3\r\nSET\r\n$4\r\nrna2\r\n$240\r\nATTAAAGGTTTATACCTTCCCAGGTAACAAACCAACCAACTTTCGATCTCTTGTAGATCTGTTCTCTAAACGAACTTTAAAATCTGTGTGGCTGTCACTCGGCTGCATGCTTAGTGCACTCACGCAGTATAATTAATAACTAATTACTGTCGTTGACAGGACACGAGTAACTCGTCTATCTTCTGCAGGCTGCTTACGGTTTCGTCCGTGTTGCAGCCGATCATCAGCACATCTAGGTTT\r\n", b"+OK\r\n").await;
+    c.expect(b"*7\r\n$3\r\nLCS\r\n$4\r\nrna1\r\n$4\r\nrna2\r\n$3\r\nIDX\r\n$11\r\nMINMATCHLEN\r\n$1\r\n5\r\n$12\r\nWITHMATCHLEN\r\n", b"*4\r\n$7\r\nmatches\r\n*1\r\n*3\r\n*2\r\n:1\r\n:222\r\n*2\r\n:13\r\n:234\r\n:222\r\n$3\r\nlen\r\n:227\r\n").await;
+    c.expect(b"*4\r\n$3\r\nLCS\r\n$4\r\nrna1\r\n$4\r\nrna2\r\n$3\r\nLEN\r\n", b":227\r\n").await;
+    c.expect(b"*3\r\n$3\r\nSET\r\n$2\r\nk1\r\n$1\r\nv\r\n", b"+OK\r\n").await;
+    c.expect(b"*3\r\n$6\r\nEXPIRE\r\n$2\r\nk1\r\n$3\r\n100\r\n", b":1\r\n").await;
+    c.expect(b"*3\r\n$4\r\nCOPY\r\n$2\r\nk1\r\n$2\r\nk2\r\n", b":1\r\n").await;
+    c.expect(b"*2\r\n$7\r\nPERSIST\r\n$2\r\nk2\r\n", b":1\r\n").await;
+    c.expect(b"*3\r\n$4\r\nCOPY\r\n$2\r\nk1\r\n$2\r\nk2\r\n", b":0\r\n").await;
+    c.expect(b"*4\r\n$4\r\nCOPY\r\n$2\r\nk1\r\n$2\r\nk2\r\n$7\r\nREPLACE\r\n", b":1\r\n").await;
+    c.expect(b"*3\r\n$4\r\nCOPY\r\n$2\r\nk1\r\n$2\r\nk1\r\n", b"-ERR source and destination objects are the same\r\n").await;
+    c.expect(b"*5\r\n$4\r\nCOPY\r\n$2\r\nk1\r\n$2\r\nk1\r\n$2\r\nDB\r\n$1\r\n1\r\n", b":1\r\n").await;
+    c.expect(b"*2\r\n$6\r\nSELECT\r\n$1\r\n1\r\n", b"+OK\r\n").await;
+    c.expect(b"*2\r\n$3\r\nGET\r\n$2\r\nk1\r\n", b"$1\r\nv\r\n").await;
+    c.expect(b"*2\r\n$6\r\nSELECT\r\n$1\r\n0\r\n", b"+OK\r\n").await;
+    c.expect(b"*5\r\n$4\r\nCOPY\r\n$2\r\nk1\r\n$2\r\nk3\r\n$2\r\nDB\r\n$2\r\n16\r\n", b"-ERR DB index is out of range\r\n").await;
+    c.expect(b"*5\r\n$4\r\nCOPY\r\n$2\r\nk1\r\n$2\r\nk3\r\n$2\r\nDB\r\n$1\r\nx\r\n", b"-ERR value is not an integer or out of range\r\n").await;
+    c.expect(b"*4\r\n$4\r\nCOPY\r\n$2\r\nk1\r\n$2\r\nk3\r\n$3\r\nFOO\r\n", b"-ERR syntax error\r\n").await;
+    c.expect(b"*3\r\n$4\r\nCOPY\r\n$5\r\nnokey\r\n$2\r\nk3\r\n", b":0\r\n").await;
+    c.expect(b"*4\r\n$5\r\nRPUSH\r\n$1\r\nl\r\n$1\r\na\r\n$1\r\nb\r\n", b":2\r\n").await;
+    c.expect(b"*3\r\n$4\r\nCOPY\r\n$1\r\nl\r\n$2\r\nl2\r\n", b":1\r\n").await;
+    c.expect(b"*4\r\n$6\r\nLRANGE\r\n$2\r\nl2\r\n$1\r\n0\r\n$2\r\n-1\r\n", b"*2\r\n$1\r\na\r\n$1\r\nb\r\n").await;
+    c.expect(b"*6\r\n$4\r\nCOPY\r\n$1\r\nl\r\n$2\r\nk1\r\n$2\r\nDB\r\n$1\r\n0\r\n$7\r\nREPLACE\r\n", b":1\r\n").await;
+    c.expect(b"*2\r\n$4\r\nTYPE\r\n$2\r\nk1\r\n", b"+list\r\n").await;
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn lcs_idx_is_a_map_in_resp3() {
+    // LCS IDX answers a map in RESP3.
+    let server = TestServer::start().await;
+    let mut c = server.client().await;
+    c.send(b"HELLO 3\r\n").await;
+    c.read_reply().await;
+    c.expect(b"*3\r\n$3\r\nSET\r\n$1\r\na\r\n$8\r\nohmytext\r\n", b"+OK\r\n").await;
+    c.expect(b"*3\r\n$3\r\nSET\r\n$1\r\nc\r\n$9\r\nmynewtext\r\n", b"+OK\r\n").await;
+    c.expect(b"*7\r\n$3\r\nLCS\r\n$1\r\na\r\n$1\r\nc\r\n$3\r\nIDX\r\n$11\r\nMINMATCHLEN\r\n$1\r\n4\r\n$12\r\nWITHMATCHLEN\r\n", b"%2\r\n$7\r\nmatches\r\n*1\r\n*3\r\n*2\r\n:4\r\n:7\r\n*2\r\n:5\r\n:8\r\n:4\r\n$3\r\nlen\r\n:6\r\n").await;
+    server.stop().await;
+}
+
