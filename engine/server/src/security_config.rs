@@ -94,7 +94,7 @@ pub const USAGE: &str = "[--users-file PATH] [--requirepass PASS] [--allowlist C
 [--plaintext yes|no] [--memcached-port N] [--admin-port N] [--admin-bind ADDR] [--admin-token-sha256 HEX] [--maxclients N] [--timeout SECS] \
 [--client-output-buffer-limit 'BYTES SECS'] [--proto-max-bulk-len BYTES] [--encryption-key-file PATH]";
 
-fn yes_no(name: &str, value: &str) -> Result<bool, String> {
+pub(crate) fn yes_no(name: &str, value: &str) -> Result<bool, String> {
     match value.to_ascii_lowercase().as_str() {
         "yes" | "true" | "on" => Ok(true),
         "no" | "false" | "off" => Ok(false),
@@ -106,11 +106,11 @@ fn port(name: &str, value: &str) -> Result<u16, String> {
     value.parse().map_err(|_| format!("{name} must be a port 0-65535, not {value:?}"))
 }
 
-fn number<T: std::str::FromStr>(name: &str, value: &str) -> Result<T, String> {
+pub(crate) fn number<T: std::str::FromStr>(name: &str, value: &str) -> Result<T, String> {
     value.trim().parse().map_err(|_| format!("{name} must be a non-negative number, not {value:?}"))
 }
 
-fn memory(name: &str, value: &str) -> Result<u64, String> {
+pub(crate) fn memory(name: &str, value: &str) -> Result<u64, String> {
     parse_memory(value).ok_or_else(|| format!("{name}: not a memory size: {value:?}"))
 }
 
@@ -158,18 +158,7 @@ impl SecurityConfig {
 
     /// The `[security]` table of the config file; unknown keys are errors (typos must not pass).
     pub fn apply_table(&mut self, table: &toml::Table) -> Result<(), String> {
-        for (key, value) in table {
-            let text = match value {
-                toml::Value::String(s) => s.clone(),
-                toml::Value::Integer(n) => n.to_string(),
-                toml::Value::Boolean(b) => (if *b { "yes" } else { "no" }).to_string(),
-                other => return Err(format!("[security] {key}: unsupported value {}", other.type_str())),
-            };
-            if !self.apply(key, &text).map_err(|e| format!("[security] {e}"))? {
-                return Err(format!("[security]: unknown key {key:?}"));
-            }
-        }
-        Ok(())
+        apply_toml_table("security", table, |key, text| self.apply(key, text))
     }
 
     /// Checks settings that only make sense together.
@@ -182,6 +171,27 @@ impl SecurityConfig {
         }
         Ok(())
     }
+}
+
+/// Applies each `key = value` of a config file table (`[security]`, `[replication]`) as the
+/// flag of that name would; unknown keys are errors (typos must not pass).
+pub(crate) fn apply_toml_table(
+    section: &str,
+    table: &toml::Table,
+    mut apply: impl FnMut(&str, &str) -> Result<bool, String>,
+) -> Result<(), String> {
+    for (key, value) in table {
+        let text = match value {
+            toml::Value::String(s) => s.clone(),
+            toml::Value::Integer(n) => n.to_string(),
+            toml::Value::Boolean(b) => (if *b { "yes" } else { "no" }).to_string(),
+            other => return Err(format!("[{section}] {key}: unsupported value {}", other.type_str())),
+        };
+        if !apply(key, &text).map_err(|e| format!("[{section}] {e}"))? {
+            return Err(format!("[{section}]: unknown key {key:?}"));
+        }
+    }
+    Ok(())
 }
 
 /// `"64mb 60"`: bytes and seconds (Redis' `client-output-buffer-limit` soft limit).

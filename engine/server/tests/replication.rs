@@ -195,8 +195,11 @@ fn sync_mode_refuses_writes_without_a_replica_and_wait_counts_replicas() {
     let reply = p.cmd(&[b"SET", b"k2", b"v2"]);
     assert!(matches!(&reply, Reply::Error(e) if e.starts_with("NOREPLICAS")), "{reply:?}");
     assert!(started.elapsed() < Duration::from_secs(3));
-    std::thread::sleep(Duration::from_millis(600));
+    // Once no replica acknowledged for the window (at least 2 s), refused before running.
+    std::thread::sleep(Duration::from_millis(2_500));
+    let started = Instant::now();
     assert_eq!(p.cmd(&[b"SET", b"k3", b"v3"]), Reply::Error("NOREPLICAS Not enough good replicas to write.".into()));
+    assert!(started.elapsed() < Duration::from_millis(300));
     // Explicit fence, and async mode acknowledges at once.
     assert_eq!(p.cmd(&[b"CONFIG", b"SET", b"replication-mode", b"async"]), Reply::Status("OK".into()));
     assert_eq!(p.cmd(&[b"SET", b"k4", b"v4"]), Reply::Status("OK".into()));

@@ -16,7 +16,7 @@
 //! The password is never accepted as a flag: a command line is visible to every user of the
 //! host.
 
-use crate::security_config::Secret;
+use crate::security_config::{apply_toml_table, memory, number, yes_no, Secret};
 use std::path::PathBuf;
 
 #[derive(Debug, Clone)]
@@ -79,18 +79,6 @@ pub fn parse_mode(value: &str) -> Result<bool, String> {
     }
 }
 
-pub fn yes_no(name: &str, value: &str) -> Result<bool, String> {
-    match value.to_ascii_lowercase().as_str() {
-        "yes" | "true" | "on" => Ok(true),
-        "no" | "false" | "off" => Ok(false),
-        _ => Err(format!("{name} must be yes or no, not {value:?}")),
-    }
-}
-
-fn number(name: &str, value: &str) -> Result<u64, String> {
-    value.trim().parse().map_err(|_| format!("{name} must be a non-negative number, not {value:?}"))
-}
-
 impl ReplicationConfig {
     /// Applies one setting; `Ok(false)` when the name is not a replication setting.
     /// `from_file` allows the password itself (never a flag).
@@ -99,12 +87,9 @@ impl ReplicationConfig {
         match name.as_str() {
             "replicaof" | "slaveof" => self.replicaof = parse_replicaof(value)?,
             "replication-mode" => self.sync = parse_mode(value)?,
-            "replication-sync-timeout-ms" => self.sync_timeout_ms = number(&name, value)?.max(1),
-            "repl-backlog-size" => {
-                let bytes = crate::config::parse_memory(value).ok_or_else(|| format!("{name}: not a memory size: {value:?}"))?;
-                self.backlog_bytes = bytes.max(16 << 10);
-            }
-            "repl-timeout" => self.timeout_secs = number(&name, value)?.max(1),
+            "replication-sync-timeout-ms" => self.sync_timeout_ms = number::<u64>(&name, value)?.max(1),
+            "repl-backlog-size" => self.backlog_bytes = memory(&name, value)?.max(16 << 10),
+            "repl-timeout" => self.timeout_secs = number::<u64>(&name, value)?.max(1),
             "read-only" => self.read_only = yes_no(&name, value)?,
             "masteruser" => self.masteruser = Some(value.to_string()).filter(|v| !v.is_empty()),
             "masterauth" if from_file => self.masterauth = Some(Secret(value.to_string())).filter(|s| !s.0.is_empty()),
@@ -117,18 +102,7 @@ impl ReplicationConfig {
     }
 
     pub fn apply_table(&mut self, table: &toml::Table) -> Result<(), String> {
-        for (key, value) in table {
-            let text = match value {
-                toml::Value::String(s) => s.clone(),
-                toml::Value::Integer(n) => n.to_string(),
-                toml::Value::Boolean(b) => (if *b { "yes" } else { "no" }).to_string(),
-                other => return Err(format!("[replication] {key}: unsupported value {}", other.type_str())),
-            };
-            if !self.apply(key, &text, true).map_err(|e| format!("[replication] {e}"))? {
-                return Err(format!("[replication]: unknown key {key:?}"));
-            }
-        }
-        Ok(())
+        apply_toml_table("replication", table, |key, text| self.apply(key, text, true))
     }
 
     /// The password the replica logs in with: `masterauth`, else the first line of

@@ -240,10 +240,12 @@ impl Replication {
         None
     }
 
-    /// Streaming replicas that acknowledged within `replication-sync-timeout-ms`.
+    /// Streaming replicas that acknowledged within `replication-sync-timeout-ms` (at least
+    /// 2 s: an idle replica acknowledges once a second). Only a fast refusal: a write let
+    /// through still waits for an acknowledgement and fails without one.
     pub fn good_replicas(&self) -> usize {
         let now = basalt_storage::now_ms();
-        let window = self.sync_timeout_ms.load(Relaxed);
+        let window = self.sync_timeout_ms.load(Relaxed).max(2_000);
         lock(&self.peers)
             .iter()
             .filter(|p| p.online.load(Relaxed) && now.saturating_sub(p.ack_ms.load(Relaxed)) <= window)
