@@ -8,6 +8,7 @@
 import type { RegionRow } from '@basalt/db';
 import type { JobContext } from '../context.js';
 import { StepError } from '../errors.js';
+import { addressAnswers } from '../address-probe.js';
 import { poolNetwork } from '../ipam.js';
 import { outputTail, runCommand, type RunResult } from '../process.js';
 import { stopPeer } from './peer-server.js';
@@ -71,12 +72,7 @@ export async function createClientNamespace(
   const { name, hostInterface } = namespaceNames(benchmarkId, role);
   await removeNamespace(name, hostInterface);
   const network = poolNetwork(region.addressPool);
-  let address: string;
-  try {
-    address = await ctx.repo.allocateClientAddress(benchmarkId, region.id, region.addressPool, name, [network.gateway], role);
-  } catch (error) {
-    throw new StepError(STEP, (error as Error).message);
-  }
+  const address = await freeAddress(ctx, benchmarkId, region, name, role);
   try {
     await ipOrFail(['netns', 'add', name]);
     await ipOrFail(['link', 'add', hostInterface, 'type', 'veth', 'peer', 'name', INSIDE, 'netns', name]);
@@ -92,6 +88,31 @@ export async function createClientNamespace(
   }
   return { name, address, hostInterface };
 }
+
+/**
+ * An address for the namespace: the allocator's (this control plane's records), skipping one
+ * that already answers on the bridge (a VM or a namespace of another control plane sharing
+ * this host, which its own records do not show), as provisioning does for a VM's address.
+ */
+async function freeAddress(ctx: JobContext, benchmarkId: string, region: Pick<RegionRow, 'id' | 'addressPool'>, name: string, role: NamespaceRole): Promise<string> {
+  const skipped = [poolNetwork(region.addressPool).gateway];
+  for (let attempt = 0; attempt < 32; attempt++) {
+    let address: string;
+    try {
+      address = await ctx.repo.allocateClientAddress(benchmarkId, region.id, region.addressPool, name, skipped, role);
+    } catch (error) {
+      throw new StepError(STEP, (error as Error).message);
+    }
+    if (!(await addressAnswers(address, PROBE_PORT, { bridge: ctx.config.bridge }))) return address;
+    ctx.log(`[${benchmarkId}] ${address} already answers on ${ctx.config.bridge}; the benchmark ${role} takes another address`);
+    skipped.push(address);
+    await ctx.repo.releaseClientAddress(benchmarkId, role);
+  }
+  throw new StepError(STEP, `no free address for the benchmark ${role} in ${region.addressPool} after skipping ${skipped.length - 1} in use`);
+}
+
+/** The one the provisioning probe uses: a VM answers on its sshd, any live host refuses. */
+const PROBE_PORT = 22;
 
 /** The only way out of the namespace to `target` is its veth, and the veth's other end is on the bridge. */
 async function requireBridgePath(name: string, hostInterface: string, bridge: string, target: string): Promise<void> {
