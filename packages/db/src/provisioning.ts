@@ -219,7 +219,9 @@ export class ProvisioningRepository {
         return mine.address;
       }
       const taken = new Set([...reserved, ...(await takenAddresses(tx, region))]);
-      for (const address of hostAddresses(poolCidr)) {
+      // From the top of the pool down: nodes are given the lowest free addresses (by every
+      // control plane sharing the bridge), so a run's short-lived addresses stay clear of them.
+      for (const address of [...hostAddresses(poolCidr)].reverse()) {
         if (taken.has(address)) continue;
         await tx.update(benchmarks).set({ [addressColumn]: address, [namespaceColumn]: namespace }).where(eq(benchmarks.id, benchmarkId));
         return address;

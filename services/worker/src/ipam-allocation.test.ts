@@ -105,17 +105,21 @@ describe('address allocation', () => {
       .insert(schema.benchmarks)
       .values({ instanceId: instance, instanceType: 'kv.standard.small', tool: 'basalt-bench', workload: 'custom' })
       .returning();
+    // Run addresses come from the top of the pool, nodes' from the bottom.
     const client = await repo.allocateClientAddress(run!.id, 'local', pool, 'bb-test', [gateway]);
-    expect(client).toBe('10.99.1.3');
+    expect(client).toBe('10.99.1.6');
     expect(await repo.allocateClientAddress(run!.id, 'local', pool, 'bb-test', [gateway])).toBe(client);
-    const next = await newInstance('beside-client');
-    const [node] = await repo.allocateAddresses(next, 'local', pool, node0(next), [gateway]);
-    expect(node!.address).toBe('10.99.1.4');
-    expect((await repo.listBenchmarkClients()).find((c) => c.id === run!.id)).toMatchObject({ namespace: 'bb-test', status: 'pending' });
+    expect(await repo.allocateClientAddress(run!.id, 'local', pool, 'bp-test', [gateway], 'peer')).toBe('10.99.1.5');
+    for (const name of ['beside-client-1', 'beside-client-2']) {
+      const id = await newInstance(name);
+      await repo.allocateAddresses(id, 'local', pool, node0(id), [gateway]);
+    }
+    // .2 to .4 are nodes now: the pool is full, the client's and the peer's addresses not given away.
+    const extra = await newInstance('beside-client-3');
+    await expect(repo.allocateAddresses(extra, 'local', pool, node0(extra), [gateway])).rejects.toThrow(/no free address/);
+    expect((await repo.listBenchmarkClients()).find((c) => c.id === run!.id)).toMatchObject({ namespace: 'bb-test', peerNamespace: 'bp-test', status: 'pending' });
     await repo.releaseClientAddress(run!.id);
-    await repo.updateInstance(next, { status: 'deleted', nodes: [] });
-    const again = await newInstance('after-client');
-    const [freed] = await repo.allocateAddresses(again, 'local', pool, node0(again), [gateway]);
-    expect(freed!.address).toBe('10.99.1.3');
+    const [freed] = await repo.allocateAddresses(extra, 'local', pool, node0(extra), [gateway]);
+    expect(freed!.address).toBe('10.99.1.6');
   });
 });
