@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startProvisioningPlatform, type ProvisioningPlatform } from '../provisioning/support/stack.js';
-import { AckWriter, connect, endpointOf, killVm, missingKeys, percentile, primaryNode, sleep, type Credentials, type Instance } from './support/ha.js';
+import { AckWriter, connected, endpointOf, killVm, missingKeys, percentile, primaryNode, sleep, type Credentials, type Instance } from './support/ha.js';
 
 const KILLS = Number(process.env.BASALT_HA_KILLS ?? 10);
 /** Clients writing at once, each on its own connection (1: one write in flight). */
@@ -46,8 +46,7 @@ async function chaos(mode: 'sync' | 'async') {
   const user: Credentials = data!.default_user;
   let instance = await platform.waitForStatus(data!.instance.id, ['running'], 300_000);
   const endpoint = endpointOf(instance, 'primary');
-  const clients = Array.from({ length: WRITERS }, () => connect(endpoint, user));
-  await Promise.all(clients.map((client) => client.connect()));
+  const clients = await Promise.all(Array.from({ length: WRITERS }, () => connected(endpoint, user)));
   const writers = clients.map((client, i) => new AckWriter(client, `chaos-${mode}-${i}`));
   const acked = () => writers.flatMap((writer) => writer.acked);
   const windows: number[] = [];

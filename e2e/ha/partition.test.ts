@@ -5,7 +5,7 @@
 // healed it is back as a replica. No write acknowledged anywhere is lost.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startProvisioningPlatform, type ProvisioningPlatform } from '../provisioning/support/stack.js';
-import { AckWriter, connect, endpointOf, heal, missingKeys, partition, primaryNode, sleep, vmNetns, writeInsideVm, type Credentials, type Instance } from './support/ha.js';
+import { AckWriter, connected, endpointOf, heal, missingKeys, partition, primaryNode, sleep, vmNetns, writeInsideVm, type Credentials, type Instance } from './support/ha.js';
 
 let platform: ProvisioningPlatform;
 
@@ -24,8 +24,7 @@ describe('a partitioned primary', () => {
     });
     const user: Credentials = data!.default_user;
     let instance: Instance = await platform.waitForStatus(data!.instance.id, ['running'], 300_000);
-    const client = connect(endpointOf(instance, 'primary'), user);
-    await client.connect();
+    const client = await connected(endpointOf(instance, 'primary'), user);
     const writer = new AckWriter(client, 'partition');
     const victim = primaryNode(instance);
     const netns = vmNetns(platform.dataDir, victim.name);
@@ -71,8 +70,7 @@ describe('a partitioned primary', () => {
       await sleep(1000);
     }
     expect(primaryNode(instance).name).not.toBe(victim.name);
-    const reader = connect(endpointOf(instance, 'readonly'), user);
-    await reader.connect();
+    const reader = await connected(endpointOf(instance, 'readonly'), user);
     try {
       // The rejoined replica serves the read-only endpoint with every acknowledged write.
       await sleep(500);

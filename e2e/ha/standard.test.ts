@@ -3,7 +3,7 @@
 // primary endpoint is read back through the read-only one; the replica refuses writes.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startProvisioningPlatform, type ProvisioningPlatform } from '../provisioning/support/stack.js';
-import { AckWriter, connect, endpointOf, killVm, missingKeys, primaryNode, type Credentials, type Instance } from './support/ha.js';
+import { AckWriter, connected, endpointOf, killVm, missingKeys, primaryNode, type Credentials, type Instance } from './support/ha.js';
 
 let platform: ProvisioningPlatform;
 let instance: Instance;
@@ -40,11 +40,9 @@ describe('a standard instance', () => {
   });
 
   test('a write through the primary endpoint is on the replica when acknowledged (sync), which refuses writes', async () => {
-    const writer = connect(endpointOf(instance, 'primary'), user);
-    const reader = connect(endpointOf(instance, 'readonly'), user);
+    const writer = await connected(endpointOf(instance, 'primary'), user);
+    const reader = await connected(endpointOf(instance, 'readonly'), user);
     try {
-      await writer.connect();
-      await reader.connect();
       expect(await writer.set('ha:first', 'kept')).toBe('OK');
       expect(await reader.get('ha:first')).toBe('kept');
       await expect(reader.set('ha:replica', 'no')).rejects.toThrow(/READONLY/);
@@ -57,8 +55,7 @@ describe('a standard instance', () => {
   });
 
   test('SIGKILL of the primary VM: the replica takes over the same endpoint, every acknowledged write is there, a fresh replica is rebuilt', async () => {
-    const client = connect(endpointOf(instance, 'primary'), user);
-    await client.connect();
+    const client = await connected(endpointOf(instance, 'primary'), user);
     const writer = new AckWriter(client, 'kill');
     try {
       writer.start();
@@ -90,8 +87,7 @@ describe('a standard instance', () => {
 
   /** Runs `action` while a client writes through the primary endpoint; the failed-write windows, with no acknowledged write missing. */
   async function underWrites(prefix: string, action: () => Promise<void>): Promise<{ windows: number[]; acked: number }> {
-    const client = connect(endpointOf(instance, 'primary'), user);
-    await client.connect();
+    const client = await connected(endpointOf(instance, 'primary'), user);
     const writer = new AckWriter(client, prefix);
     try {
       writer.start();

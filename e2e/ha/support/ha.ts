@@ -54,6 +54,21 @@ export function connect(endpoint: { host: string; port: number }, user: Credenti
   return client;
 }
 
+/** A connection that is up: the first connect is tried again for a while (a loaded host can miss the 500 ms connect timeout). */
+export async function connected(endpoint: { host: string; port: number }, user: Credentials, attempts = 20): Promise<Redis> {
+  for (let attempt = 1; ; attempt++) {
+    const client = connect(endpoint, user);
+    try {
+      await client.connect();
+      return client;
+    } catch (error) {
+      client.disconnect();
+      if (attempt >= attempts) throw error;
+      await sleep(250);
+    }
+  }
+}
+
 /** The nspawn process of a node's VM. */
 export function nspawnPid(dataDir: string, nodeName: string): number {
   return Number(fs.readFileSync(path.join(vmDir(dataDir, nodeName), 'nspawn.pid'), 'utf8').trim());
