@@ -21,7 +21,7 @@ fn command(n: u64, out: &mut Vec<u8>) {
     let v = format!("value-{n}-{}", "x".repeat((n % 29) as usize));
     let score = n.to_string();
     match n % 4 {
-        0 if n % 40 == 0 && n >= 40 => encode(&[b"HDEL", b"h", format!("e{}", n - 20).as_bytes()], out),
+        0 if is_hdel(n) => encode(&[b"HDEL", b"h", format!("e{}", n - 20).as_bytes()], out),
         0 => encode(&[b"HSET", b"h", e.as_bytes(), v.as_bytes()], out),
         1 => encode(&[b"RPUSH", b"l", e.as_bytes()], out),
         2 => encode(&[b"SADD", b"s", e.as_bytes()], out),
@@ -30,7 +30,7 @@ fn command(n: u64, out: &mut Vec<u8>) {
 }
 
 fn is_hdel(n: u64) -> bool {
-    n % 40 == 0 && n >= 40
+    n.is_multiple_of(40) && n >= 40
 }
 
 fn strings(r: Reply) -> Vec<String> {
@@ -49,7 +49,7 @@ fn strings(r: Reply) -> Vec<String> {
 /// Whether command `n`'s effect can be read back alone: not an HDEL, nor an HSET whose field
 /// a later HDEL deletes (those are checked through the HDEL).
 fn determinable(n: u64) -> bool {
-    !is_hdel(n) && !(n % 4 == 0 && is_hdel(n + 20))
+    !(is_hdel(n) || (n.is_multiple_of(4) && is_hdel(n + 20)))
 }
 
 /// The elements (`n` of `e<n>`) the four keys hold, and the hash's fields.
@@ -177,7 +177,7 @@ fn grow(name: &str, n: u64, make: fn(u64, &mut Vec<u8>), size_cmd: &[&[u8]]) {
             }
         }
         done += 1000;
-        if done % 10_000 == 0 {
+        if done.is_multiple_of(10_000) {
             // Replies come after the log was written (everysec writes before replying).
             let per = (log_bytes(&dir.0) - start) as f64 / done as f64;
             assert!(per < 100.0, "{name}: {per:.1} log bytes per command after {done} commands");
