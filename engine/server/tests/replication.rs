@@ -292,3 +292,94 @@ fn replicaof_at_run_time_and_promotion_keep_history_for_siblings() {
     check_keys(&mut cc, "after", 0..100);
     assert!(matches!(cb.cmd(&[b"REPLICAOF", b"127.0.0.1", b_port.as_bytes()]), Reply::Error(e) if e.contains("myself")));
 }
+
+/// Every kind of record (strings, collection deltas and whole values, MULTI/EXEC, EVAL, MOVE,
+/// SWAPDB, expiry, four databases), part before and part after the replica attaches: the
+/// replica ends with the same data, key by key.
+#[test]
+fn every_record_kind_replicates_identically() {
+    let (pd, rd) = (TempDir::new("repl-p"), TempDir::new("repl-r"));
+    let primary = Engine::start(&pd.0, &[]);
+    let mut p = primary.connect();
+    let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move |n: u64| {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng % n
+    };
+    let mut mixed = |p: &mut Resp, count: u64| {
+        for i in 0..count {
+            let db = next(4).to_string();
+            let k = format!("k{}", next(200));
+            let (h, l, s, z) = (format!("h{k}"), format!("l{k}"), format!("s{k}"), format!("z{k}"));
+            let (f, m, n) = (format!("f{}", next(20)), format!("m{}", next(30)), i.to_string());
+            let other = next(4).to_string();
+            let cmds: Vec<Vec<&[u8]>> = match next(13) {
+                0 => vec![vec![b"SET", k.as_bytes(), n.as_bytes()]],
+                1 => vec![vec![b"HSET", h.as_bytes(), f.as_bytes(), n.as_bytes()]],
+                2 => vec![vec![b"HDEL", h.as_bytes(), f.as_bytes()]],
+                3 => vec![vec![b"LPUSH", l.as_bytes(), n.as_bytes()], vec![b"RPUSH", l.as_bytes(), f.as_bytes()]],
+                4 => vec![vec![b"LPOP", l.as_bytes()]],
+                5 => vec![vec![b"SADD", s.as_bytes(), m.as_bytes()]],
+                6 => vec![vec![b"SREM", s.as_bytes(), m.as_bytes()]],
+                7 => vec![vec![b"ZADD", z.as_bytes(), n.as_bytes(), m.as_bytes()]],
+                8 => vec![vec![b"ZINCRBY", z.as_bytes(), b"1.5", m.as_bytes()]],
+                9 => vec![vec![b"DEL", k.as_bytes()], vec![b"PEXPIRE", h.as_bytes(), b"100000"]],
+                10 => vec![vec![b"MULTI"], vec![b"INCR", b"ctr"], vec![b"HINCRBY", b"hctr", b"x", b"2"], vec![b"EXEC"]],
+                11 => vec![vec![b"MOVE", k.as_bytes(), other.as_bytes()]],
+                _ if next(50) == 0 => vec![vec![b"SWAPDB", db.as_bytes(), other.as_bytes()]],
+                _ => vec![vec![b"EVAL", b"redis.call('set', KEYS[1], ARGV[1]); return redis.call('sadd', 'lua', ARGV[1])", b"1", k.as_bytes(), n.as_bytes()]],
+            };
+            p.cmd(&[b"SELECT", db.as_bytes()]);
+            for c in cmds {
+                p.cmd(&c);
+            }
+        }
+    };
+    mixed(&mut p, 3_000);
+    let replica = replica_of(&rd.0, &primary, &[]);
+    let mut r = replica.connect();
+    mixed(&mut p, 3_000);
+    wait_in_sync(&mut p, &mut r);
+    let mut compared = 0;
+    for db in ["0", "1", "2", "3"] {
+        p.cmd(&[b"SELECT", db.as_bytes()]);
+        r.cmd(&[b"SELECT", db.as_bytes()]);
+        let keys = |c: &mut Resp| match c.cmd(&[b"KEYS", b"*"]) {
+            Reply::Array(mut k) => {
+                k.sort_by_key(|x| format!("{x:?}"));
+                k
+            }
+            other => panic!("KEYS: {other:?}"),
+        };
+        let names = keys(&mut p);
+        assert_eq!(names, keys(&mut r), "keys of database {db}");
+        for name in names {
+            let Reply::Bulk(Some(key)) = name else { panic!() };
+            let content = |c: &mut Resp| {
+                let Reply::Status(kind) = c.cmd(&[b"TYPE", &key]) else { panic!() };
+                let read: Vec<&[u8]> = match kind.as_str() {
+                    "string" => vec![b"GET", &key],
+                    "hash" => vec![b"HGETALL", &key],
+                    "list" => vec![b"LRANGE", &key, b"0", b"-1"],
+                    "set" => vec![b"SMEMBERS", &key],
+                    _ => vec![b"ZRANGE", &key, b"0", b"-1", b"WITHSCORES"],
+                };
+                let mut items = match c.cmd(&read) {
+                    Reply::Array(items) if kind == "hash" => items.chunks(2).map(|p| format!("{p:?}")).collect::<Vec<_>>(),
+                    Reply::Array(items) => items.iter().map(|i| format!("{i:?}")).collect(),
+                    one => vec![format!("{one:?}")],
+                };
+                if kind == "hash" || kind == "set" {
+                    items.sort();
+                }
+                (kind, items)
+            };
+            assert_eq!(content(&mut p), content(&mut r), "{} in database {db}", String::from_utf8_lossy(&key));
+            compared += 1;
+        }
+    }
+    eprintln!("{compared} keys identical on primary and replica");
+    assert!(compared > 500);
+}

@@ -13,7 +13,12 @@ pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
         let option = args.get(i);
         if option.eq_ignore_ascii_case(b"listening-port") {
             let port: u16 = std::str::from_utf8(args.get(i + 1)).ok().and_then(|s| s.parse().ok()).ok_or(CmdError::NotInteger)?;
-            crate::replication::lock(&ctx.shared.repl.announced).insert(ctx.session.id(), port);
+            let mut announced = crate::replication::lock(&ctx.shared.repl.announced);
+            // Kept until the connection's PSYNC; connections that never send one must not grow it.
+            if announced.len() >= 1024 {
+                announced.clear();
+            }
+            announced.insert(ctx.session.id(), port);
         } else if option.eq_ignore_ascii_case(b"ack") || option.eq_ignore_ascii_case(b"getack") {
             // Only meaningful on a replication link; ignored here, as Redis does.
             return Ok(());

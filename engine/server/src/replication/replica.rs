@@ -25,6 +25,8 @@ async fn run(shared: Arc<Shared>, generation: u64) {
     let repl = shared.repl.clone();
     let mut changed = repl.generation.subscribe();
     let mut stop = shared.shutdown_requested();
+    // A primary that stays away is retried every second; the same reason is logged once.
+    let mut last_logged = String::new();
     loop {
         if *changed.borrow() != generation {
             return;
@@ -43,10 +45,16 @@ async fn run(shared: Arc<Shared>, generation: u64) {
             if *changed.borrow() != generation {
                 return;
             }
+            if st.link == Link::Connected {
+                last_logged.clear();
+            }
             st.link = Link::Connect;
             st.last_error = why.clone();
         }
-        crate::log::event("warn", "replication_link_down", &[("reason", &why)]);
+        if why != last_logged {
+            crate::log::event("warn", "replication_link_down", &[("reason", &why)]);
+            last_logged = why;
+        }
         tokio::select! {
             _ = tokio::time::sleep(Duration::from_secs(1)) => {}
             _ = changed.wait_for(|g| *g != generation) => return,
