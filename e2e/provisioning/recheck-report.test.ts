@@ -1,0 +1,66 @@
+// The check of a published report (skipped unless BASALT_RECHECK_REPORTS names the types):
+// a fresh instance of the type through the API, then the report's memtier-standard commands
+// run again, as printed, with basalt-bench from this host over the bridge (only the server
+// address and the password are the new instance's), each figure printed beside the published
+// one with the difference in %. The acceptance is ±15%; the printout is what the note cites.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startProvisioningPlatform, type ProvisioningPlatform } from './support/stack.js';
+
+const TYPES = (process.env.BASALT_RECHECK_REPORTS ?? '').split(',').map((t) => t.trim()).filter(Boolean);
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const BENCH = process.env.BASALT_BENCH_BIN ?? path.join(ROOT, 'engine', 'target', 'release', 'basalt-bench');
+
+/** The memtier-standard section's Basalt ops/s column and its basalt-bench commands, in order. */
+function published(markdown: string): { opsPerSec: number; argv: string[] }[] {
+  const section = markdown.split('### memtier-standard')[1] ?? '';
+  const rows = [...section.split('### ')[0]!.matchAll(/^\| (?!Scenario|---)[^|]+\|[^|]+\|[^|]+\|[^|]+\| ([\d,]+) \|/gm)].map((m) => Number(m[1]!.replace(/,/g, '')));
+  const commands = markdown.split('## Commands to rerun')[1]!.split('### memtier-standard')[1]!.split('```sh\n')[1]!.split('```')[0]!.trim().split('\n');
+  expect(commands).toHaveLength(rows.length);
+  return commands.map((line, i) => ({ opsPerSec: rows[i]!, argv: [...line.matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]!).slice(1) }));
+}
+
+let platform: ProvisioningPlatform;
+
+describe.skipIf(TYPES.length === 0)('recheck published reports', () => {
+  beforeAll(async () => {
+    platform = await startProvisioningPlatform('prov_recheck');
+  });
+  afterAll(async () => {
+    await platform?.stop();
+  });
+
+  for (const type of TYPES) {
+    test(type, { timeout: 900_000 }, async () => {
+      const scenarios = published(fs.readFileSync(path.join(ROOT, 'docs', 'benchmarks', `${type}.md`), 'utf8'));
+      const project = platform.projectId;
+      const { data } = await platform.client.POST('/v1/projects/{project}/instances', {
+        params: { path: { project } },
+        body: { name: `recheck-${type.replace(/\./g, '-')}`, instance_type: type, region: 'local', engine_version: '1.0', tls_enabled: false, deletion_protection: false },
+      });
+      const instance = data!.instance.id;
+      const running = await platform.waitForStatus(instance, ['running'], 300_000);
+      const host = running.endpoints[0]!.host;
+      expect(execFileSync('ip', ['-o', 'route', 'get', host], { encoding: 'utf8' })).toMatch(/ dev basalt0 /);
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-recheck-'));
+      fs.writeFileSync(path.join(dir, 'auth'), `${data!.default_user.username}:${data!.default_user.password}\n`, { mode: 0o600 });
+      const lines: string[] = [];
+      for (const [i, s] of scenarios.entries()) {
+        const json = path.join(dir, `${i}.json`);
+        const argv = s.argv.map((a) =>
+          a.startsWith('--server=') ? `--server=${host}` : a.startsWith('--authenticate=') ? `--authenticate-file=${path.join(dir, 'auth')}` : a.startsWith('--json-out-file=') ? `--json-out-file=${json}` : a,
+        );
+        execFileSync(BENCH, argv, { stdio: 'ignore', timeout: 180_000 });
+        const qps = (JSON.parse(fs.readFileSync(json, 'utf8')) as { 'ALL STATS': { Totals: { 'Ops/sec': number } } })['ALL STATS'].Totals['Ops/sec'];
+        lines.push(`${type} scenario ${i + 1}: published ${s.opsPerSec} ops/s, rerun ${Math.round(qps)} ops/s (${(((qps - s.opsPerSec) / s.opsPerSec) * 100).toFixed(1)}%)`);
+      }
+      console.log(`${lines.join('\n')}\nload average: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+      fs.rmSync(dir, { recursive: true, force: true });
+      await platform.client.DELETE('/v1/projects/{project}/instances/{instance}', { params: { path: { project, instance } } });
+      await platform.waitForStatus(instance, ['deleted'], 300_000);
+    });
+  }
+});
