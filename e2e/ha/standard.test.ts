@@ -48,6 +48,10 @@ describe('a standard instance', () => {
       await expect(reader.set('ha:replica', 'no')).rejects.toThrow(/READONLY/);
       const role = (await writer.call('ROLE').catch((e: Error) => e.message)) as unknown;
       console.log(`ROLE through the primary endpoint: ${JSON.stringify(role)}`);
+      // The failover monitor records the replica's lag as its primary reports it.
+      await expect
+        .poll(async () => (await platform.getInstance(instance.id)).nodes.find((n) => n.role === 'replica')?.lag_bytes, { timeout: 30_000, interval: 500 })
+        .toBeTypeOf('number');
     } finally {
       writer.disconnect();
       reader.disconnect();

@@ -1,0 +1,94 @@
+// Issue 15 in the console, in Debian's Chromium against the whole platform (API, worker,
+// console; real Terraform, Ansible and local VMs): a standard instance is created from the form
+// (architecture, replicas, replication mode), and its page shows the primary and the replica
+// running, the primary and read-only endpoints, and the replication mode.
+import { createBasaltClient, type BasaltClient } from '@basalt/api-client';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { startTestPlatform } from '../support/platform.js';
+import { launchChromium } from '../browser/support/browser.js';
+import { collectPageErrors } from '../browser/support/page-errors.js';
+import { snap } from '../browser/support/screenshots.js';
+
+let platform: Awaited<ReturnType<typeof startTestPlatform>>;
+let browser: Browser;
+let page: Page;
+let pageErrors: string[] = [];
+let api: BasaltClient;
+let projectId = '';
+let instanceId = '';
+const name = `ha-${Date.now().toString(36)}`;
+
+beforeAll(async () => {
+  platform = await startTestPlatform({ console: true, worker: true });
+  if (!platform.consoleUrl) throw new Error('the console is not built: run `npm run build -w @basalt/console` (the bootstrap does)');
+  const { response } = await createBasaltClient({ baseUrl: platform.apiUrl }).POST('/v1/auth/login', { body: platform.admin });
+  api = createBasaltClient({ baseUrl: platform.apiUrl, sessionCookie: response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ') });
+  browser = await launchChromium();
+  page = await (await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: platform.consoleUrl })).newPage();
+  pageErrors = collectPageErrors(page);
+  page.setDefaultTimeout(20_000);
+});
+
+afterEach(() => {
+  expect(pageErrors.splice(0)).toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  if (instanceId && projectId) {
+    const path = { params: { path: { project: projectId, instance: instanceId } } };
+    await api.DELETE('/v1/projects/{project}/instances/{instance}', path);
+    for (let waited = 0; waited < 240; waited++) {
+      if ((await api.GET('/v1/projects/{project}/instances/{instance}', path)).data?.status === 'deleted') break;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+  await platform?.stop();
+}, 300_000);
+
+describe('a standard instance from the console', () => {
+  test('is created with a replica and async replication, and its page shows the nodes and endpoints', async () => {
+    await page.goto('/');
+    await page.getByLabel('E-mail').fill(platform.admin.email);
+    await page.getByLabel('Password').fill(platform.admin.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/projects\/[^/]+\/instances$/);
+    projectId = page.url().split('/')[4]!;
+    await page.getByRole('link', { name: 'Create instance' }).first().click();
+    await page.getByLabel('Instance name').fill(name);
+    await page.getByRole('radio', { name: /kv\.standard\.small, 1 vCPU, 2 GiB memory/ }).check();
+    await page.getByRole('combobox', { name: 'Architecture' }).click();
+    await page.getByRole('option', { name: /^Standard/ }).click();
+    await page.getByRole('combobox', { name: 'Replication' }).click();
+    await page.getByRole('option', { name: /^async/ }).click();
+    // TLS with standard is named before any request.
+    await page.getByRole('switch', { name: 'TLS' }).click();
+    await page.getByRole('button', { name: 'Create instance' }).click();
+    await page.getByText(/TLS is not offered with the standard architecture yet/).waitFor();
+    await page.getByRole('switch', { name: 'TLS' }).click();
+    await snap(page, 'ha-create-form');
+    await page.getByRole('button', { name: 'Create instance' }).click();
+    await page.getByRole('region', { name: 'Default user password' }).waitFor();
+
+    await page.getByRole('link', { name: 'Instances' }).first().click();
+    await page.getByRole('link', { name }).click();
+    await page.getByRole('heading', { name, level: 1 }).waitFor();
+    instanceId = page.url().split('/')[6]!;
+    await page.getByLabel('Status: Running').first().waitFor({ timeout: 300_000 });
+
+    const instance = (await api.GET('/v1/projects/{project}/instances/{instance}', { params: { path: { project: projectId, instance: instanceId } } })).data!;
+    expect(instance).toMatchObject({ architecture: 'standard', replicas: 1, parameters: { replication_mode: 'async' } });
+    const nodes = page.getByRole('table', { name: 'Nodes' });
+    for (const node of instance.nodes) {
+      const row = nodes.getByRole('row').filter({ hasText: node.name });
+      await expect.poll(() => row.textContent()).toContain(node.role);
+      await expect.poll(() => row.textContent()).toContain('running');
+    }
+    const endpoints = page.getByRole('table', { name: 'Endpoints' });
+    await endpoints.getByRole('row').filter({ hasText: 'Primary (read-write)' }).filter({ hasText: instance.endpoints.find((e) => e.role === 'primary')!.host }).waitFor();
+    await endpoints.getByRole('row').filter({ hasText: 'Read-only (replica)' }).filter({ hasText: instance.endpoints.find((e) => e.role === 'readonly')!.host }).waitFor();
+    await page.getByText('Standard — primary and 1 replica').waitFor();
+    await snap(page, 'ha-instance-nodes');
+  }, 420_000);
+});
