@@ -80,8 +80,12 @@ export interface ProvisioningPlatform {
   stop(): Promise<void>;
 }
 
-/** `env` is given to the API and the worker (quotas, concurrency, intervals). */
-export function startProvisioningPlatform(prefix: string, env: NodeJS.ProcessEnv = {}): Promise<ProvisioningPlatform> {
+/**
+ * `env` is given to the API and the worker (quotas, concurrency, intervals). With `worker:
+ * false` the test starts (and kills) its own workers on the platform's database and data dir
+ * (worker-process.ts startWorker).
+ */
+export function startProvisioningPlatform(prefix: string, env: NodeJS.ProcessEnv = {}, options: { worker?: boolean } = {}): Promise<ProvisioningPlatform> {
   return withTestState(prefix, async ({ databaseUrl, dataDir, remove }) => {
     const { startPlatform } = await import(path.join(ROOT, 'scripts', 'lib', 'platform.mjs'));
     const { freePort } = await import(path.join(ROOT, 'scripts', 'lib', 'net.mjs'));
@@ -92,7 +96,7 @@ export function startProvisioningPlatform(prefix: string, env: NodeJS.ProcessEnv
       apiPort: await freePort(),
       consolePort: await freePort(),
       secrets: { adminEmail: admin.email, adminPassword: admin.password, masterKey: MASTER_KEY },
-      worker: true,
+      worker: options.worker ?? true,
       console: false,
       env,
     });

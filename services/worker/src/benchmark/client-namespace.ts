@@ -49,10 +49,24 @@ async function ipOrFail(args: string[]): Promise<string> {
   return result.stdout;
 }
 
-/** Removes a namespace (its veth goes with it) and a host-side veth left without one; absent is fine. */
+/**
+ * Removes a namespace (its veth goes with it) and a host-side veth left without one; absent is
+ * fine. Processes still in it (a client a killed worker left running) are killed first: a
+ * namespace with a process in it outlives its name, address and all.
+ */
 export async function removeNamespace(name: string, hostInterface: string): Promise<void> {
   const existing = await ip(['netns', 'list']);
-  if (existing.stdout.split('\n').some((line) => line.split(' ')[0] === name)) await ipOrFail(['netns', 'del', name]);
+  if (existing.stdout.split('\n').some((line) => line.split(' ')[0] === name)) {
+    const pids = (await ip(['netns', 'pids', name])).stdout.split('\n').map(Number).filter((pid) => Number.isInteger(pid) && pid > 1);
+    for (const pid of pids) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    }
+    await ipOrFail(['netns', 'del', name]);
+  }
   const link = await ip(['link', 'show', 'dev', hostInterface]);
   if (link.exitCode === 0) await ipOrFail(['link', 'del', 'dev', hostInterface]);
 }

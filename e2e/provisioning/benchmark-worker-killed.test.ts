@@ -1,0 +1,69 @@
+// A worker killed in the middle of a benchmark run (issue 13): its client's network namespace,
+// the peer's namespace and cgroup, and their pool addresses are left behind; a new worker's
+// reconciler runs the benchmark again, which first removes what the killed one left (the
+// orphaned client process too), and at the end nothing of the run is left on the host.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createDatabase, schema, type Database } from '@basalt/db';
+import { startProvisioningPlatform, type ProvisioningPlatform } from './support/stack.js';
+import { startWorker, type WorkerProcess } from './support/worker-process.js';
+
+let platform: ProvisioningPlatform;
+let database: Database;
+const workers: WorkerProcess[] = [];
+
+beforeAll(async () => {
+  platform = await startProvisioningPlatform('prov_bench_kill', {}, { worker: false });
+  database = createDatabase(platform.databaseUrl, { max: 2 });
+});
+
+afterAll(async () => {
+  await database?.close();
+  // The platform's stop deletes what is left through a worker: the last one still runs.
+  await platform?.stop();
+  for (const worker of workers) await worker.kill('SIGKILL');
+});
+
+const netns = () => execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('a worker killed mid-benchmark', () => {
+  test('leaves namespaces that the retry removes before it runs the suite again', { timeout: 600_000 }, async () => {
+    workers.push(startWorker(platform.databaseUrl, platform.dataDir, 'first'));
+    const project = platform.projectId;
+    const created = await platform.client.POST('/v1/projects/{project}/instances', {
+      params: { path: { project } },
+      body: { name: 'bench-kill', instance_type: 'kv.standard.small', region: 'local', engine_version: '1.0', tls_enabled: false, deletion_protection: false },
+    });
+    const instance = created.data!.instance.id;
+    await platform.waitForStatus(instance, ['running'], 300_000);
+    const asked = await platform.client.POST('/v1/projects/{project}/instances/{instance}/benchmarks', { params: { path: { project, instance } }, body: { workload: 'memtier-standard' } });
+    const runId = asked.data!.benchmark.id;
+    const hex = runId.replace(/-/g, '').slice(0, 12);
+    // Kill the worker once the client and the peer exist and a scenario is under way.
+    const deadline = Date.now() + 120_000;
+    while (!(netns().includes(`basalt-bench-${hex}`) && netns().includes(`basalt-peer-${hex}`))) {
+      expect(Date.now()).toBeLessThan(deadline);
+      await sleep(100);
+    }
+    await sleep(1_500);
+    await workers[0]!.kill('SIGKILL');
+    const [left] = await database.db.select().from(schema.benchmarks).where(eq(schema.benchmarks.id, runId));
+    expect(left).toMatchObject({ status: 'running', clientNamespace: `basalt-bench-${hex}`, peerNamespace: `basalt-peer-${hex}` });
+    expect(netns()).toContain(`basalt-bench-${hex}`);
+    expect(netns()).toContain(`basalt-peer-${hex}`);
+
+    workers.push(startWorker(platform.databaseUrl, platform.dataDir, 'second'));
+    const operation = await platform.waitForOperation(asked.data!.operation.id, 300_000);
+    expect(operation.status, `${JSON.stringify(operation.error)}\n${workers[1]!.log().slice(-3000)}`).toBe('succeeded');
+    expect(workers[1]!.log()).toMatch(new RegExp(`reconciled benchmark operation ${asked.data!.operation.id}: succeeded`));
+    const [done] = await database.db.select().from(schema.benchmarks).where(eq(schema.benchmarks.id, runId));
+    expect(done).toMatchObject({ status: 'succeeded', clientAddress: null, clientNamespace: null, peerAddress: null, peerNamespace: null });
+    expect(netns()).not.toContain(hex);
+    expect(execFileSync('ip', ['-br', 'link'], { encoding: 'utf8' })).not.toContain(hex);
+    // The peer's cgroup is gone with its processes (v2 or v1 layout).
+    for (const dir of [`/sys/fs/cgroup/basalt/basalt-peer-${hex}`, `/sys/fs/cgroup/cpu/basalt/basalt-peer-${hex}`, `/sys/fs/cgroup/memory/basalt/basalt-peer-${hex}`]) expect(fs.existsSync(dir)).toBe(false);
+  });
+});
