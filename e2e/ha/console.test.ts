@@ -2,13 +2,15 @@
 // console; real Terraform, Ansible and local VMs): a standard instance is created from the form
 // (architecture, replicas, replication mode), and its page shows the primary and the replica
 // running, the primary and read-only endpoints, and the replication mode.
-import { createBasaltClient, type BasaltClient } from '@basalt/api-client';
+import type { BasaltClient } from '@basalt/api-client';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { startTestPlatform } from '../support/platform.js';
 import { launchChromium } from '../browser/support/browser.js';
 import { collectPageErrors } from '../browser/support/page-errors.js';
 import { snap } from '../browser/support/screenshots.js';
+import { deleteInstanceAndWait } from '../browser/support/instance.js';
+import { apiSession, logInThroughForm } from '../browser/support/session.js';
 
 let platform: Awaited<ReturnType<typeof startTestPlatform>>;
 let browser: Browser;
@@ -22,8 +24,7 @@ const name = `ha-${Date.now().toString(36)}`;
 beforeAll(async () => {
   platform = await startTestPlatform({ console: true, worker: true });
   if (!platform.consoleUrl) throw new Error('the console is not built: run `npm run build -w @basalt/console` (the bootstrap does)');
-  const { response } = await createBasaltClient({ baseUrl: platform.apiUrl }).POST('/v1/auth/login', { body: platform.admin });
-  api = createBasaltClient({ baseUrl: platform.apiUrl, sessionCookie: response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ') });
+  ({ api, projectId } = await apiSession(platform.apiUrl, platform.admin));
   browser = await launchChromium();
   page = await (await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: platform.consoleUrl })).newPage();
   pageErrors = collectPageErrors(page);
@@ -36,25 +37,13 @@ afterEach(() => {
 
 afterAll(async () => {
   await browser?.close();
-  if (instanceId && projectId) {
-    const path = { params: { path: { project: projectId, instance: instanceId } } };
-    await api.DELETE('/v1/projects/{project}/instances/{instance}', path);
-    for (let waited = 0; waited < 240; waited++) {
-      if ((await api.GET('/v1/projects/{project}/instances/{instance}', path)).data?.status === 'deleted') break;
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-    }
-  }
+  if (instanceId) await deleteInstanceAndWait(api, projectId, instanceId);
   await platform?.stop();
 }, 300_000);
 
 describe('a standard instance from the console', () => {
   test('is created with a replica and async replication, and its page shows the nodes and endpoints', async () => {
-    await page.goto('/');
-    await page.getByLabel('E-mail').fill(platform.admin.email);
-    await page.getByLabel('Password').fill(platform.admin.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/projects\/[^/]+\/instances$/);
-    projectId = page.url().split('/')[4]!;
+    await logInThroughForm(page, platform.admin);
     await page.getByRole('link', { name: 'Create instance' }).first().click();
     await page.getByLabel('Instance name').fill(name);
     await page.getByRole('radio', { name: /kv\.standard\.small, 1 vCPU, 2 GiB memory/ }).check();
