@@ -7,9 +7,15 @@
 //!   deterministic whatever the script computes).
 //! - `convert.rs` — replies between RESP and Lua values, as Redis converts them.
 //! - `library.rs` — FUNCTION LOAD's `#!lua name=...` libraries and `redis.register_function`.
+//! - `libs.rs`, `bit.rs`, `cjson.rs`, `cmsgpack.rs` — the extra libraries Redis' Lua has, in
+//!   Rust.
 
+pub mod bit;
+pub mod cjson;
+pub mod cmsgpack;
 pub mod convert;
 pub mod library;
+pub mod libs;
 pub mod vm;
 
 use std::collections::{BTreeMap, HashMap};

@@ -73,6 +73,8 @@ thread_local! {
 fn new_vm(ctx: &Ctx<'_>) -> mlua::Result<Vm> {
     let lua = Lua::new_with(StdLib::TABLE | StdLib::STRING | StdLib::MATH, LuaOptions::default())?;
     let sha1hex = lua.create_function(|lua, text: mlua::LuaString| lua.create_string(super::sha1_hex(&text.as_bytes())))?;
+    // The libraries Redis' Lua has besides the standard ones, before globals are protected.
+    super::libs::install(&lua)?;
     lua.load(PRELUDE).set_name("=prelude").exec()?;
     let redis: Table = lua.globals().raw_get("redis")?;
     redis.raw_set("sha1hex", sha1hex)?;
