@@ -18,7 +18,7 @@ pub const PARAMETERS: &[&str] = &[
     "slowlog-log-slower-than", "slowlog-max-len",
     // issue 15 (replication/config.rs):
     "replicaof", "replication-mode", "replication-sync-timeout-ms", "repl-backlog-size", "repl-timeout", "read-only",
-    "masteruser", "masterauth", "masterauth-file", "tls-replication",
+    "masteruser", "masterauth", "masterauth-file", "tls-replication", "min-replicas-to-write", "min-replicas-max-lag",
 ];
 
 /// Other names accepted when spelled out exactly (the CLI's own names).

@@ -203,6 +203,10 @@ fn sync_mode_refuses_writes_without_a_replica_and_wait_counts_replicas() {
     // Explicit fence, and async mode acknowledges at once.
     assert_eq!(p.cmd(&[b"CONFIG", b"SET", b"replication-mode", b"async"]), Reply::Status("OK".into()));
     assert_eq!(p.cmd(&[b"SET", b"k4", b"v4"]), Reply::Status("OK".into()));
+    // Redis' min-replicas-to-write fences async mode the same way.
+    assert_eq!(p.cmd(&[b"CONFIG", b"SET", b"min-replicas-to-write", b"1", b"min-replicas-max-lag", b"1"]), Reply::Status("OK".into()));
+    assert_eq!(p.cmd(&[b"SET", b"k4", b"v4"]), Reply::Error("NOREPLICAS Not enough good replicas to write.".into()));
+    assert_eq!(p.cmd(&[b"CONFIG", b"SET", b"min-replicas-to-write", b"0"]), Reply::Status("OK".into()));
     assert_eq!(p.cmd(&[b"CONFIG", b"SET", b"read-only", b"yes"]), Reply::Status("OK".into()));
     assert!(matches!(p.cmd(&[b"SET", b"k5", b"v5"]), Reply::Error(e) if e.starts_with("READONLY")));
     let Reply::Array(got) = p.cmd(&[b"CONFIG", b"GET", b"read-only"]) else { panic!() };

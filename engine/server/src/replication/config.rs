@@ -9,6 +9,8 @@
 //! repl-backlog-size = "16mb"            # stream kept for replicas that reconnect
 //! repl-timeout = 10                     # seconds without traffic before a link is dropped
 //! read-only = "no"                      # yes: refuse writes even as a primary (a fence)
+//! min-replicas-to-write = 1             # async too: refuse writes while fewer replicas...
+//! min-replicas-max-lag = 10             # ...acknowledged within this many seconds (Redis')
 //! masteruser = "replicator"             # the user a replica logs in as on its primary
 //! masterauth-file = "/etc/basalt/masterauth"  # its password (first line); or masterauth = "..."
 //! tls-replication = "yes"               # connect to the primary's (TLS) port with TLS
@@ -27,6 +29,8 @@ pub struct ReplicationConfig {
     pub backlog_bytes: u64,
     pub timeout_secs: u64,
     pub read_only: bool,
+    pub min_replicas: u64,
+    pub min_replicas_max_lag_secs: u64,
     pub masteruser: Option<String>,
     pub masterauth: Option<Secret>,
     pub masterauth_file: Option<PathBuf>,
@@ -42,6 +46,8 @@ impl Default for ReplicationConfig {
             backlog_bytes: 16 << 20,
             timeout_secs: 10,
             read_only: false,
+            min_replicas: 0,
+            min_replicas_max_lag_secs: 10,
             masteruser: None,
             masterauth: None,
             masterauth_file: None,
@@ -51,7 +57,7 @@ impl Default for ReplicationConfig {
 }
 
 pub const USAGE: &str = "[--replicaof 'HOST PORT'] [--replication-mode sync|async] [--replication-sync-timeout-ms MS] \
-[--repl-backlog-size BYTES] [--repl-timeout SECS] [--read-only yes|no] [--masteruser NAME] [--masterauth-file PATH] \
+[--repl-backlog-size BYTES] [--repl-timeout SECS] [--read-only yes|no] [--min-replicas-to-write N] [--min-replicas-max-lag SECS] [--masteruser NAME] [--masterauth-file PATH] \
 [--tls-replication yes|no]";
 
 /// `host port` (REPLICAOF's arguments); `no one` is None.
@@ -91,6 +97,8 @@ impl ReplicationConfig {
             "repl-backlog-size" => self.backlog_bytes = memory(&name, value)?.max(16 << 10),
             "repl-timeout" => self.timeout_secs = number::<u64>(&name, value)?.max(1),
             "read-only" => self.read_only = yes_no(&name, value)?,
+            "min-replicas-to-write" | "min-slaves-to-write" => self.min_replicas = number::<u64>(&name, value)?,
+            "min-replicas-max-lag" | "min-slaves-max-lag" => self.min_replicas_max_lag_secs = number::<u64>(&name, value)?,
             "masteruser" => self.masteruser = Some(value.to_string()).filter(|v| !v.is_empty()),
             "masterauth" if from_file => self.masterauth = Some(Secret(value.to_string())).filter(|s| !s.0.is_empty()),
             "masterauth" => return Err("masterauth is not accepted on the command line: use masterauth-file or the config file".into()),
@@ -126,6 +134,8 @@ pub fn get(c: &ReplicationConfig, name: &str) -> Option<String> {
         "repl-backlog-size" => c.backlog_bytes.to_string(),
         "repl-timeout" => c.timeout_secs.to_string(),
         "read-only" => (if c.read_only { "yes" } else { "no" }).to_string(),
+        "min-replicas-to-write" => c.min_replicas.to_string(),
+        "min-replicas-max-lag" => c.min_replicas_max_lag_secs.to_string(),
         "masteruser" => c.masteruser.clone().unwrap_or_default(),
         "masterauth" => String::new(),
         "masterauth-file" => c.masterauth_file.as_ref().map(|p| p.display().to_string()).unwrap_or_default(),
@@ -141,6 +151,7 @@ pub fn set(shared: &crate::server::Shared, name: &str, value: &str) -> Option<Re
     if !matches!(
         name,
         "replication-mode" | "replication-sync-timeout-ms" | "repl-backlog-size" | "repl-timeout" | "read-only"
+            | "min-replicas-to-write" | "min-replicas-max-lag"
             | "masteruser" | "masterauth-file" | "tls-replication" | "replicaof" | "masterauth"
     ) {
         return None;
@@ -161,6 +172,8 @@ pub fn set(shared: &crate::server::Shared, name: &str, value: &str) -> Option<Re
     repl.sync_timeout_ms.store(next.sync_timeout_ms, Relaxed);
     repl.timeout_secs.store(next.timeout_secs, Relaxed);
     repl.read_only.store(next.read_only, Relaxed);
+    repl.min_replicas.store(next.min_replicas, Relaxed);
+    repl.min_replicas_max_lag_secs.store(next.min_replicas_max_lag_secs, Relaxed);
     repl.backlog().set_capacity(next.backlog_bytes as usize);
     config.replication = next;
     Some(Ok(()))

@@ -93,6 +93,10 @@ pub fn section(repl: &Replication, out: &mut String) {
     line(out, "replication_sync_timeout_ms", repl.sync_timeout_ms.load(Relaxed));
     line(out, "read_only", u8::from(repl.read_only.load(Relaxed)));
     line(out, "good_slaves", repl.good_replicas());
+    let min = repl.min_replicas.load(Relaxed);
+    if min > 0 {
+        line(out, "min_slaves_good_slaves", repl.acked_within(repl.min_replicas_max_lag_secs.load(Relaxed) * 1000));
+    }
     line(out, "sync_full", repl.full_syncs.load(Relaxed));
     line(out, "sync_partial_ok", repl.partial_ok.load(Relaxed));
     line(out, "sync_partial_err", repl.partial_err.load(Relaxed));

@@ -91,6 +91,9 @@ pub struct Replication {
     pub acks: tokio::sync::Notify,
     is_replica: AtomicBool,
     pub read_only: AtomicBool,
+    /// Redis' min-replicas-to-write / min-replicas-max-lag (any mode).
+    pub min_replicas: AtomicU64,
+    pub min_replicas_max_lag_secs: AtomicU64,
     pub sync: AtomicBool,
     pub sync_timeout_ms: AtomicU64,
     pub timeout_secs: AtomicU64,
@@ -145,6 +148,8 @@ impl Replication {
             acks: tokio::sync::Notify::new(),
             is_replica: AtomicBool::new(cfg.replicaof.is_some()),
             read_only: AtomicBool::new(cfg.read_only),
+            min_replicas: AtomicU64::new(cfg.min_replicas),
+            min_replicas_max_lag_secs: AtomicU64::new(cfg.min_replicas_max_lag_secs),
             sync: AtomicBool::new(cfg.sync),
             sync_timeout_ms: AtomicU64::new(cfg.sync_timeout_ms),
             timeout_secs: AtomicU64::new(cfg.timeout_secs),
@@ -237,6 +242,10 @@ impl Replication {
         if self.sync.load(Relaxed) && self.good_replicas() == 0 {
             return Some(NOREPLICAS_TEXT);
         }
+        let min = self.min_replicas.load(Relaxed);
+        if min > 0 && (self.acked_within(self.min_replicas_max_lag_secs.load(Relaxed) * 1000) as u64) < min {
+            return Some(NOREPLICAS_TEXT);
+        }
         None
     }
 
@@ -244,8 +253,12 @@ impl Replication {
     /// 2 s: an idle replica acknowledges once a second). Only a fast refusal: a write let
     /// through still waits for an acknowledgement and fails without one.
     pub fn good_replicas(&self) -> usize {
+        self.acked_within(self.sync_timeout_ms.load(Relaxed).max(2_000))
+    }
+
+    /// Streaming replicas whose last acknowledgement is at most `window` ms old.
+    pub fn acked_within(&self, window: u64) -> usize {
         let now = basalt_storage::now_ms();
-        let window = self.sync_timeout_ms.load(Relaxed).max(2_000);
         lock(&self.peers)
             .iter()
             .filter(|p| p.online.load(Relaxed) && now.saturating_sub(p.ack_ms.load(Relaxed)) <= window)
