@@ -130,6 +130,7 @@ async fn list_commands() {
     c.expect(b"*3\r\n$5\r\nDEBUG\r\n$26\r\nQUICKLIST-PACKED-THRESHOLD\r\n$2\r\n1b\r\n", b"+OK\r\n").await;
     c.expect(b"*3\r\n$5\r\nDEBUG\r\n$26\r\nQUICKLIST-PACKED-THRESHOLD\r\n$1\r\n0\r\n", b"+OK\r\n").await;
     c.expect(b"*3\r\n$5\r\nDEBUG\r\n$26\r\nQUICKLIST-PACKED-THRESHOLD\r\n$3\r\nabc\r\n", b"-ERR argument must be a memory value bigger than 1 and smaller than 4gb\r\n").await;
+    c.expect(b"LPOP k 1 1\r\nRPOP k x y\r\n", b"-ERR wrong number of arguments for 'lpop' command\r\n-ERR wrong number of arguments for 'rpop' command\r\n").await;
     server.stop().await;
 }
 

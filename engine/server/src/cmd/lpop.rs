@@ -8,6 +8,10 @@ use bytes::Bytes;
 
 /// Pops from the head (`left`) or tail; shared with RPOP.
 pub fn pop(ctx: &mut Ctx<'_>, args: Args<'_>, left: bool) -> CmdResult {
+    // Redis 7.0 checks the argument count first.
+    if args.len() > 3 {
+        return Err(CmdError::WrongArgs(if left { "lpop" } else { "rpop" }));
+    }
     let count = match args.try_get(2) {
         None => None,
         Some(arg) => {
@@ -18,9 +22,6 @@ pub fn pop(ctx: &mut Ctx<'_>, args: Args<'_>, left: bool) -> CmdResult {
             Some(n as usize)
         }
     };
-    if args.len() > 3 {
-        return Err(CmdError::Syntax);
-    }
     let (popped, lsn) = ctx.db().update(args.get(1), |slot| -> Result<Option<Vec<Bytes>>, CmdError> {
         match slot.get().map(|e| &e.value) {
             None => return Ok(None),
