@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { benchmarkRows } from './benchmark-rows'
+import { benchmarkRows, runNotes } from './benchmark-rows'
 
 const scenario = {
   position: 1,
@@ -50,5 +50,21 @@ describe('benchmarkRows', () => {
     expect(benchmarkRows({ scenarios: [] })).toEqual([])
     const peer = { ...scenario, server: 'redis' as const, qps: 10013.7, p99_latency_ms: 2.4, engine_version: 'Redis 7.0.15' }
     expect(benchmarkRows({ scenarios: [scenario, peer] }).map((r) => r.peer)).toEqual([{ server: 'redis', version: 'Redis 7.0.15', opsPerSec: 10013.7, p99Ms: 2.4, ratio: 15020.5 / 10013.7 }])
+  })
+})
+
+describe('runNotes', () => {
+  it("says how the run was scaled and where its peer ran, from the worker's results only", () => {
+    expect(
+      runNotes({
+        results: {
+          scaling: ['8 connections'],
+          peer: { placement: 'Redis in a network namespace of its own' },
+          peer_skipped: [{ name: 'memory:data 1:4, uniform read', why: 'Redis keeps every value in memory' }],
+        },
+      }),
+    ).toEqual(['Scaling: 8 connections.', 'Peer: Redis in a network namespace of its own.', 'No peer figure for memory:data 1:4, uniform read: Redis keeps every value in memory.'])
+    expect(runNotes({ results: null })).toEqual([])
+    expect(runNotes({ results: { peer: null, peer_note: 'no peer for a custom run' } })).toEqual(['Peer: no peer for a custom run.'])
   })
 })

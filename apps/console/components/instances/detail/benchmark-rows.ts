@@ -66,3 +66,15 @@ export function chartAnimationEnabled(): boolean {
   if (process.env.NODE_ENV === 'test') return false
   return typeof navigator === 'undefined' ? false : !navigator.webdriver
 }
+
+/** What the worker wrote about a run's setting: its scaling, the peer's placement, scenarios without a peer. */
+export function runNotes(benchmark: Pick<Benchmark, 'results'>): string[] {
+  const r = (benchmark.results ?? {}) as { scaling?: unknown; peer?: { placement?: unknown } | null; peer_note?: unknown; peer_skipped?: unknown }
+  const text = (v: unknown) => (typeof v === 'string' && v ? [v] : [])
+  const scaling = Array.isArray(r.scaling) ? r.scaling.flatMap(text).map((s) => `Scaling: ${s}.`) : []
+  const peer = text(r.peer?.placement ?? r.peer_note).map((s) => `Peer: ${s}.`)
+  const skipped = Array.isArray(r.peer_skipped)
+    ? r.peer_skipped.flatMap((s: { name?: unknown; why?: unknown }) => (typeof s.name === 'string' && typeof s.why === 'string' ? [`No peer figure for ${s.name}: ${s.why}.`] : []))
+    : []
+  return [...scaling, ...peer, ...skipped]
+}

@@ -10,7 +10,7 @@ import { useInstanceBenchmarksQuery, type Benchmark } from '@/data/benchmarks/in
 import type { Instance } from '@/data/instances/instance-query'
 import { formatDateTime, formatNumber } from '../format'
 import { BenchmarkChart } from './benchmark-chart'
-import { benchmarkRows } from './benchmark-rows'
+import { benchmarkRows, runNotes } from './benchmark-rows'
 import { OperationProgressCard } from './operation-progress-card'
 import { OperationStatusBadge } from './operation-status-badge'
 import { RunBenchmark } from './run-benchmark'
@@ -152,6 +152,13 @@ function LatestRun({ projectId, instanceId, benchmark }: { projectId: string; in
               <CodeBlock value={rows.flatMap((r) => (r.ycsbCommand ? [r.ycsbCommand] : [])).join('\n')} label="YCSB commands (redis binding, string command group)" />
             ) : null}
             <CodeBlock value={rows.map((r) => r.command).join('\n')} label="basalt-bench commands (as run)" />
+            {runNotes(benchmark).length ? (
+              <ul aria-label="How this run was set up" className="list-disc space-y-1 pl-5 text-xs text-muted">
+                {runNotes(benchmark).map((note) => (
+                  <li key={note}>{note}</li>
+                ))}
+              </ul>
+            ) : null}
           </>
         )}
       </CardBody>
