@@ -83,6 +83,7 @@ describe('benchmarks from the console', () => {
     await page.getByLabel('memtier_benchmark commands', { exact: true }).getByText(scenario.memtier_command!).waitFor();
     expect(scenario.memtier_command).toMatch(/^memtier_benchmark --server=\S+ --port=6379 '--authenticate=default:<password>' --threads=1 --clients=4 --requests=3000 --ratio=1:1 --data-size=256 /);
     await page.getByRole('figure', { name: 'Throughput by workload' }).locator('.recharts-bar-rectangle').first().waitFor();
+    await page.getByRole('list', { name: 'How this run was set up' }).getByText('Peer: no peer for a custom run.').waitFor();
     await snap(page, '13-benchmark-results', { docs: true });
   }, 180_000);
 
