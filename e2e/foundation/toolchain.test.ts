@@ -14,7 +14,7 @@ describe('toolchain in .tools', () => {
     expect(JSON.parse(sh('terraform', ['version', '-json'])).terraform_version).toBe('1.5.7');
   });
 
-  test('terraform reads this clone's CLI config, whose only provider mirror is in this clone', () => {
+  test("terraform reads this clone's CLI config, whose only provider mirror is in this clone", () => {
     expect(process.env.TF_CLI_CONFIG_FILE).toBe(path.join(ROOT, '.tools', 'terraformrc'));
     const rc = fs.readFileSync(requireEnv('TF_CLI_CONFIG_FILE'), 'utf8');
     const mirrors = [...rc.matchAll(/path\s*=\s*"([^"]+)"/g)].map((m) => m[1]);
