@@ -28,7 +28,7 @@ describe('a partitioned primary', () => {
     const writer = new AckWriter(client, 'partition');
     const victim = primaryNode(instance);
     const netns = vmNetns(platform.dataDir, victim.name);
-    expect(writeInsideVm(netns, user, 'inside:before')).toBe('OK');
+    expect(await writeInsideVm(netns, user, 'inside:before')).toBe('OK');
     writer.start();
     const insideAcked: string[] = ['inside:before'];
     try {
@@ -39,7 +39,7 @@ describe('a partitioned primary', () => {
       let lastInsideOk = cutAt;
       let refusal = '';
       for (let i = 0; Date.now() - cutAt < 15_000; i++) {
-        const reply = writeInsideVm(netns, user, `inside:${i}`);
+        const reply = await writeInsideVm(netns, user, `inside:${i}`);
         if (reply === 'OK') {
           insideAcked.push(`inside:${i}`);
           lastInsideOk = Date.now();

@@ -2,12 +2,15 @@
 // and records every acknowledgement, and the host's view of a node's VM (kill its nspawn,
 // cut it off the bridge and heal it). Every address is checked to route through basalt0
 // before anything connects to it.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import fs from 'node:fs';
 import path from 'node:path';
-import Redis from 'ioredis';
+import { Redis } from 'ioredis';
 import type { Schemas } from '@basalt/api-client';
 import { cgroupPaths, machineOf, vmDir } from '../../provisioning/support/vm-host.js';
+
+const execFileAsync = promisify(execFile);
 
 export type Instance = Schemas['InstanceDto'];
 export interface Credentials {
@@ -99,15 +102,17 @@ export function vmNetns(dataDir: string, nodeName: string): string {
 
 /**
  * A write sent from inside the node's VM to its own engine on loopback (the only way to reach
- * a VM cut off from the bridge): redis-cli's first reply line, or its error.
+ * a VM cut off from the bridge): redis-cli's first reply line, or its error. Asynchronous, so
+ * the test's clients keep writing meanwhile.
  */
-export function writeInsideVm(netns: string, user: Credentials, key: string): string {
+export async function writeInsideVm(netns: string, user: Credentials, key: string): Promise<string> {
   try {
-    return execFileSync(
+    const { stdout } = await execFileAsync(
       'nsenter',
       [`--net=${netns}`, 'redis-cli', '-h', '127.0.0.1', '-p', '6379', '--user', user.username, '--pass', user.password, '--no-auth-warning', 'SET', key, key],
-      { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'pipe'] },
-    ).trim();
+      { encoding: 'utf8', timeout: 10_000 },
+    );
+    return stdout.trim();
   } catch (error) {
     return `failed: ${String((error as { stderr?: string }).stderr ?? error).trim()}`;
   }
