@@ -145,7 +145,7 @@ describe('a standard instance', () => {
     instance = after;
   });
 
-  test('PATCH instance_type resizes every node; the primary endpoint serves again, none lost', async () => {
+  test('PATCH instance_type resizes node by node; writes pause only briefly, none lost', async () => {
     const path = { project: platform.projectId, instance: instance.id };
     const { windows, acked } = await underWrites('resize', async () => {
       const { data, response } = await platform.client.PATCH('/v1/projects/{project}/instances/{instance}', { params: { path }, body: { instance_type: 'kv.standard.large' } });
@@ -153,7 +153,7 @@ describe('a standard instance', () => {
       const operation = await platform.waitForOperation(data!.operation!.id, 300_000);
       expect(operation.status, JSON.stringify(operation.error)).toBe('succeeded');
     });
-    console.log(`resize (all nodes at once, not rolling): write failures ${JSON.stringify(windows)} ms; ${acked} acknowledged`);
+    console.log(`resize (node by node): write failures ${JSON.stringify(windows)} ms; ${acked} acknowledged`);
     const after = await platform.getInstance(instance.id);
     expect(after).toMatchObject({ instance_type: 'kv.standard.large', status: 'running' });
     expect(after.nodes.map((n) => [n.role, n.status]).sort()).toEqual([

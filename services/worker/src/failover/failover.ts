@@ -15,13 +15,13 @@ import type { Node } from '../stack.js';
 import { runOperation, type Outcome } from '../jobs/run-operation.js';
 import { requireNodes } from '../jobs/nodes.js';
 import { StepError } from '../errors.js';
-import { floatingAddressesOf, readonlyHolder, replicationModeOf } from '../engine-deploy.js';
+import { deployEngine, floatingAddressesOf, readonlyHolder, replicationModeOf } from '../engine-deploy.js';
 import { assignAddress, fenceVm, unassignAddress } from '../local-vm.js';
 import { EngineReplication } from './engine-replication.js';
 import { rebuildReplica } from './rebuild.js';
 
 export const FAILOVER_STEPS = ['check_primary', 'choose_replica', 'fence_primary', 'promote', 'move_endpoint', 'terraform_init', 'terraform_apply', 'ansible_deploy', 'replica_sync'];
-export const SWITCHOVER_STEPS = ['choose_replica', 'stop_writes', 'catch_up', 'promote', 'move_endpoint'];
+export const SWITCHOVER_STEPS = ['choose_replica', 'stop_writes', 'catch_up', 'promote', 'move_endpoint', 'ansible_deploy'];
 export const REBUILD_STEPS = ['terraform_init', 'terraform_apply', 'ansible_deploy', 'replica_sync'];
 
 /** How long the primary gets to answer again before the failover goes on (it was already missed by the monitor). */
@@ -154,6 +154,9 @@ export async function switchOver(ctx: JobContext, run: OperationRun, instance: I
     await ctx.repo.updateInstance(instance.id, { nodes: swapped, endpoints: endpointsAfter(instance, swapped) });
     await run.event('switchover', 'move_endpoint', `primary endpoint ${floating.primary} now on ${chosen.name}`);
   });
+  // Every node's config file says where it streams from now (the new primary's still named the
+  // old one: a restart would have made it a replica again). Only the file changes: no restart.
+  await deployEngine(ctx, run, { ...instance, nodes: swapped }, region, swapped);
   return swapped;
 }
 

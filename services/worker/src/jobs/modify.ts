@@ -1,11 +1,13 @@
 // modify: Terraform sets the VMs' new limits and disk in place (data kept), Ansible renders
-// the new config and restarts the engine. The instance row keeps its old type, disk and
+// the new config and restarts the engine (a standard instance's nodes one by one, unless its
+// disk grows, which reboots every VM). The instance row keeps its old type, disk and
 // parameters until all of that succeeded; only then does it take the target's.
 import type { InstanceRow, ModifyJob, ModifyTarget } from '@basalt/db';
 import type { JobContext } from '../context.js';
 import { runOperation, type Outcome } from './run-operation.js';
 import { applyStack } from '../stack.js';
-import { deployAndCheck } from '../engine-deploy.js';
+import { checkEndpoints, deployAndCheck } from '../engine-deploy.js';
+import { rollingDeploy } from '../failover/rolling-deploy.js';
 import { vmSizeOf } from '../engine-settings.js';
 import { StepError } from '../errors.js';
 import { poolAddresses, requireNodes } from './nodes.js';
@@ -29,6 +31,21 @@ export function modify(ctx: JobContext, payload: ModifyJob): Promise<Outcome> {
       const addresses = await poolAddresses(ctx, instance.id);
       await run.event('modify', null, `changes: ${JSON.stringify(payload.changes ?? {})}`);
       const nodes = await applyStack(ctx, run, desired, region, vmSizeOf(type), addresses);
+      // A standard instance whose VMs keep running (new limits apply in place; a larger disk
+      // reboots every VM) is redeployed node by node.
+      if (desired.architecture === 'standard' && target.disk_gib === instance.diskGib) {
+        const rolled = await rollingDeploy(ctx, run, desired, region, nodes, 'engine.yml');
+        await checkEndpoints(ctx, run, desired, region, rolled);
+        await ctx.repo.updateInstance(instance.id, {
+          status: 'running',
+          health: 'healthy',
+          fault: null,
+          instanceType: type.id,
+          diskGib: target.disk_gib,
+          parameters: target.parameters,
+        });
+        return;
+      }
       await ctx.repo.updateInstance(instance.id, {
         ...(await deployAndCheck(ctx, run, desired, region, nodes)),
         instanceType: type.id,

@@ -7,7 +7,7 @@ import type { JobContext } from '../context.js';
 import { runOperation, type Outcome } from './run-operation.js';
 import { checkEndpoints, deployEngine } from '../engine-deploy.js';
 import { requireNodes } from './nodes.js';
-import { rollingRestart } from '../failover/rolling-restart.js';
+import { rollingDeploy } from '../failover/rolling-deploy.js';
 
 export function restart(ctx: JobContext, payload: RestartJob): Promise<Outcome> {
   return runOperation(ctx, payload, {
@@ -16,7 +16,7 @@ export function restart(ctx: JobContext, payload: RestartJob): Promise<Outcome> 
     work: async ({ instance, region, run }) => {
       const nodes = requireNodes(instance, 'load');
       if (instance.architecture === 'standard') {
-        const rolled = await rollingRestart(ctx, run, instance, region, nodes);
+        const rolled = await rollingDeploy(ctx, run, instance, region, nodes, 'restart.yml');
         await checkEndpoints(ctx, run, instance, region, rolled);
         await ctx.repo.updateInstance(instance.id, { status: 'running', health: 'healthy', fault: null });
         return;

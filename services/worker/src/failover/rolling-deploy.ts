@@ -1,8 +1,9 @@
-// A restart of a standard instance node by node (issue 15): every replica restarts and
-// catches up with its primary first; then a switchover (zero loss) makes a restarted replica
-// the primary, and the old primary restarts last, as a replica. Writes pause only for the
-// switchover: while the only replica of a sync instance restarts, its primary acknowledges
-// without it (async) until it streams again, instead of refusing every write.
+// A restart or a redeploy (a resize, new parameters) of a standard instance node by node
+// (issue 15): every replica is done and catches up with its primary first; then a switchover
+// (zero loss) makes a done replica the primary, and the old primary is done last, as a
+// replica. Writes pause only for the switchover: while the only replica of a sync instance
+// restarts, its primary acknowledges without it (async) until it streams again, instead of
+// refusing every write.
 import type { InstanceRow, RegionRow } from '@basalt/db';
 import type { JobContext } from '../context.js';
 import type { OperationRun } from '../operation.js';
@@ -15,22 +16,30 @@ import { replicationModeOf } from '../engine-deploy.js';
 
 const CATCH_UP_MS = 60_000;
 
-export async function rollingRestart(ctx: JobContext, run: OperationRun, instance: InstanceRow, region: RegionRow, nodes: Node[]): Promise<Node[]> {
+export async function rollingDeploy(
+  ctx: JobContext,
+  run: OperationRun,
+  instance: InstanceRow,
+  region: RegionRow,
+  nodes: Node[],
+  playbook: 'restart.yml' | 'engine.yml',
+): Promise<Node[]> {
+  const step = playbook === 'restart.yml' ? 'ansible_restart' : 'ansible_deploy';
   const engines = new EngineReplication(ctx, instance.id);
   const primary = nodes.find((node) => node.role === 'primary');
-  if (!primary) throw new StepError('ansible_restart', `instance ${instance.id} records no primary`);
+  if (!primary) throw new StepError(step, `instance ${instance.id} records no primary`);
   const restartReplica = async (node: Node, all: Node[]) => {
     const current = all.find((n) => n.role === 'primary')!;
     const alone = replicationModeOf(instance) === 'sync' && all.filter((n) => n.role === 'replica' && n.status === 'running').length === 1;
-    await run.event('restart', 'ansible_restart', `restarting ${node.name} (replica)${alone ? `; ${current.name} acknowledges without it meanwhile` : ''}`);
+    await run.event('rolling', step, `${playbook} on ${node.name} (replica)${alone ? `; ${current.name} acknowledges without it meanwhile` : ''}`);
     if (alone) await engines.setMode(current, 'async');
     try {
-      await deployEngine(ctx, run, instance, region, all, 'restart.yml', [node.name]);
+      await deployEngine(ctx, run, instance, region, all, playbook, [node.name]);
       const deadline = Date.now() + CATCH_UP_MS;
       for (;;) {
         const state = await engines.state(node).catch(() => undefined);
         if (state?.role === 'slave' && state.linkUp) break;
-        if (Date.now() > deadline) throw new StepError('ansible_restart', `${node.name} did not stream from its primary again within ${CATCH_UP_MS / 1000} s`);
+        if (Date.now() > deadline) throw new StepError(step, `${node.name} did not stream from its primary again within ${CATCH_UP_MS / 1000} s`);
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
     } finally {
