@@ -1,12 +1,12 @@
 //! HINCRBYFLOAT key field increment: adds a float to a field (0 when missing) and replies
 //! with the new value, written as INCRBYFLOAT writes it.
 
-use super::util::{collection_mut, new_hash, pick_hash};
+use super::util::{ensure_collection, new_hash};
 use super::Ctx;
 use crate::error::{CmdError, CmdResult};
 use crate::resp::number::{parse_f64, push_f64_human};
 use crate::resp::Args;
-use basalt_storage::Value;
+use basalt_storage::{Delta, Value};
 use bytes::Bytes;
 
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
@@ -33,7 +33,8 @@ pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
         let mut text = Vec::with_capacity(24);
         push_f64_human(&mut text, next);
         let text = Bytes::from(text);
-        collection_mut(slot, new_hash, pick_hash)?.insert(Bytes::copy_from_slice(field), text.clone());
+        ensure_collection(slot, new_hash)?;
+        slot.apply(Delta::HashSet(Bytes::copy_from_slice(field), text.clone()));
         Ok(text)
     })?;
     ctx.wrote(lsn);

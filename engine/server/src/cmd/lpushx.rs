@@ -11,21 +11,22 @@ pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
 
 /// LPUSHX and RPUSHX.
 pub fn push_existing(ctx: &mut Ctx<'_>, args: Args<'_>, left: bool) -> CmdResult {
-    use super::util::{existing_collection_mut, pick_list};
     use crate::error::CmdError;
-    use basalt_storage::Kind;
+    use basalt_storage::{Delta, Value};
     use bytes::Bytes;
     let (len, lsn) = ctx.db().update(args.get(1), |slot| -> Result<usize, CmdError> {
-        let Some(list) = existing_collection_mut(slot, Kind::List, pick_list)? else { return Ok(0) };
-        for element in args.tail(2).iter() {
-            let element = Bytes::copy_from_slice(element);
-            if left {
-                list.push_front(element);
-            } else {
-                list.push_back(element);
-            }
+        match slot.get().map(|e| &e.value) {
+            None => return Ok(0),
+            Some(Value::List(_)) => {}
+            Some(_) => return Err(CmdError::WrongType),
         }
-        Ok(list.len())
+        for element in args.tail(2).iter() {
+            slot.apply(Delta::ListPush { left, element: Bytes::copy_from_slice(element) });
+        }
+        match slot.get().map(|e| &e.value) {
+            Some(Value::List(list)) => Ok(list.len()),
+            _ => Ok(0),
+        }
     })?;
     ctx.wrote(lsn);
     ctx.reply.int(len? as i64);

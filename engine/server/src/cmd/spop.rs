@@ -4,7 +4,7 @@ use super::util::random_u64;
 use super::{arg_i64, Ctx};
 use crate::error::{CmdError, CmdResult};
 use crate::resp::Args;
-use basalt_storage::Value;
+use basalt_storage::{Delta, Value};
 use bytes::Bytes;
 
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
@@ -24,12 +24,15 @@ pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
             Some(Value::Set(_)) => {}
             Some(_) => return Err(CmdError::WrongType),
         }
-        let Some(Value::Set(set)) = slot.get_mut().map(|e| &mut e.value) else { return Ok(Vec::new()) };
         let mut out = Vec::new();
-        for _ in 0..count.unwrap_or(1).min(set.len()) {
+        for _ in 0..count.unwrap_or(1) {
+            let Some(Value::Set(set)) = slot.get().map(|e| &e.value) else { break };
+            if set.is_empty() {
+                break;
+            }
             let at = (random_u64() % set.len() as u64) as usize;
             let member = set.iter().nth(at).cloned().expect("index within the set");
-            set.remove(&member);
+            slot.apply(Delta::SetRem(member.clone()));
             out.push(member);
         }
         Ok(out)

@@ -1,11 +1,10 @@
 //! ZPOPMIN key [count]: removes and returns the members with the lowest scores. Also the pop
 //! every ZPOP/BZPOP/ZMPOP variant shares (Redis' `genericZpopCommand`) and its reply shapes.
 
-use super::util::{existing_collection_mut, pick_zset};
 use super::{arg_i64, Ctx};
 use crate::error::{CmdError, CmdResult};
 use crate::resp::{Args, Reply};
-use basalt_storage::{Kind, Value};
+use basalt_storage::{Delta, Value};
 use bytes::Bytes;
 
 /// What a pop took: the key it came from and the members with their scores.
@@ -50,14 +49,14 @@ pub fn pop_first(ctx: &mut Ctx<'_>, keys: &[&[u8]], max: bool, count: usize) -> 
             if count == 0 {
                 return Ok(Some(Vec::new()));
             }
-            let Some(z) = existing_collection_mut(slot, Kind::ZSet, pick_zset)? else { return Ok(None) };
+            let Some(Value::ZSet(z)) = slot.get().map(|e| &e.value) else { return Ok(None) };
             let taken: Vec<(Bytes, f64)> = if max {
                 z.iter().rev().take(count).map(|(m, s)| (m.clone(), s)).collect()
             } else {
                 z.iter().take(count).map(|(m, s)| (m.clone(), s)).collect()
             };
             for (member, _) in &taken {
-                z.remove(member);
+                slot.apply(Delta::ZRem(member.clone()));
             }
             Ok(Some(taken))
         })?;

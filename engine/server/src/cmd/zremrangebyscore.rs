@@ -1,12 +1,11 @@
 //! ZREMRANGEBYSCORE key min max: removes the members whose score is in the range; replies
 //! with how many. Also the removal the other ZREMRANGEBY* commands share.
 
-use super::util::{existing_collection_mut, pick_zset};
 use super::zrangebyscore::{parse_score_bound, select, Query, Range};
 use super::Ctx;
 use crate::error::{CmdError, CmdResult};
 use crate::resp::Args;
-use basalt_storage::Kind;
+use basalt_storage::Delta;
 
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
     let range = Range::Score(parse_score_bound(args.get(2))?, parse_score_bound(args.get(3))?);
@@ -27,9 +26,8 @@ pub fn remove_range(ctx: &mut Ctx<'_>, key: &[u8], range: Range) -> CmdResult {
         if picked.is_empty() {
             return Ok(0);
         }
-        let Some(z) = existing_collection_mut(slot, Kind::ZSet, pick_zset)? else { return Ok(0) };
         for (member, _) in &picked {
-            z.remove(member);
+            slot.apply(Delta::ZRem(member.clone()));
         }
         Ok(picked.len())
     })?;
