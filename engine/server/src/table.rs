@@ -227,7 +227,9 @@ const OBJECT_SUBCOMMANDS: &[CommandSpec] = &[
 ];
 
 const DEBUG_SUBCOMMANDS: &[CommandSpec] = &[
+    c("digest-value", -2, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "1.0.0", "Returns a digest of each key's value.", cmd::debug_digest_value::run),
     c("help", 2, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "1.0.0", "Returns helpful text about the different subcommands.", cmd::debug_help::run),
+    c("loadaof", 2, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "1.0.0", "Waits until the log, which a restart replays, is on disk (Redis reloads its AOF).", cmd::debug_reload::run),
     c("log", 3, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "1.0.0", "Writes a message to the server log.", cmd::debug_log::run),
     c("object", 3, ADMIN | NOSCRIPT | LOADING | STALE, (2, 2, 1), A_ADMIN | SLOW | DANGEROUS, "server", "1.0.0", "Shows low-level information about a key.", cmd::debug_object::run),
     c("quicklist-packed-threshold", 3, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "1.0.0", "Sets the element size from which Redis gives a list element a node of its own (nothing to set in Basalt).", cmd::debug_quicklist_packed_threshold::run),

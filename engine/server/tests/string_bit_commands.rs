@@ -82,3 +82,20 @@ async fn lcs_idx_is_a_map_in_resp3() {
     server.stop().await;
 }
 
+
+#[tokio::test]
+async fn debug_digest_value_and_loadaof() {
+    // DIGEST-VALUE is equal for equal values (a COPY) whatever the member order, 40 zeros for
+    // a missing key; LOADAOF (like RELOAD) answers OK once the log is on disk.
+    let server = TestServer::start().await;
+    let mut c = server.client().await;
+    c.expect(b"SADD a x y z\r\nSADD b z y x\r\nCOPY a c\r\n", b":3\r\n:3\r\n:1\r\n").await;
+    c.send(b"DEBUG DIGEST-VALUE a b c\r\n").await;
+    let reply = c.read_reply().await;
+    let lines: Vec<&[u8]> = reply.split(|&b| b == b'\n').collect();
+    assert_eq!(lines[0], b"*3\r");
+    assert!(lines[1].len() == 42 && lines[1] == lines[2] && lines[2] == lines[3], "{:?}", String::from_utf8_lossy(&reply));
+    c.expect(b"DEBUG DIGEST-VALUE none\r\n", b"*1\r\n+0000000000000000000000000000000000000000\r\n").await;
+    c.expect(b"DEBUG LOADAOF\r\nDEBUG RELOAD\r\nDEBUG RELOAD NOSAVE\r\nDEBUG RELOAD FAST\r\n", b"+OK\r\n+OK\r\n+OK\r\n-ERR DEBUG RELOAD only supports the MERGE, NOFLUSH and NOSAVE options.\r\n").await;
+    server.stop().await;
+}

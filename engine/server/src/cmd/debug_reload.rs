@@ -2,6 +2,7 @@
 //! is in memory. Basalt's data is its log, which every write is in before it is acknowledged:
 //! this waits until the log is on disk (what a restart replays) and answers OK. It does not
 //! restart the server; `server/tests/*restart*.rs` show restarts read the same data back.
+//! DEBUG LOADAOF (Redis: flush the AOF and load it back) is the same here: the log is the AOF.
 
 use super::{is, Ctx};
 use crate::error::{CmdError, CmdResult};

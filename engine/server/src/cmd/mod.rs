@@ -113,6 +113,7 @@ pub mod config_resetstat;
 pub mod config_set;
 pub mod copy;
 pub mod dbsize;
+pub mod debug_digest_value;
 pub mod debug_help;
 pub mod debug_log;
 pub mod debug_object;

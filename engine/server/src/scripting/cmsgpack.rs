@@ -57,7 +57,7 @@ fn pack_int(out: &mut Vec<u8>, n: i64) {
 
 fn pack_number(out: &mut Vec<u8>, n: f64) {
     // lua-cmsgpack's IS_INT64_EQUIVALENT: not infinite and (int64)n == n.
-    if !n.is_infinite() && !n.is_nan() && n >= -9.223_372_036_854_776e18 && n < 9.223_372_036_854_776e18 && (n as i64) as f64 == n {
+    if (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&n) && (n as i64) as f64 == n {
         pack_int(out, n as i64);
     } else if (n as f32) as f64 == n || n.is_nan() {
         out.push(0xca);
