@@ -150,6 +150,7 @@ describe('console flows', () => {
       instanceName,
       'Creating',
       '—',
+      '—',
       'kv.standard.xlarge',
       'local',
       'Pending',
