@@ -7,6 +7,7 @@ export default defineConfig({
     include: ['**/*.test.ts'],
     exclude: ['**/node_modules/**'],
     fileParallelism: false,
+    globalSetup: ['support/typecheck.ts'],
     testTimeout: 120_000,
     hookTimeout: 300_000,
   },

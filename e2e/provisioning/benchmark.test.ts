@@ -108,7 +108,7 @@ describe('benchmarks through the API and the worker', () => {
       expect(s.command_line).toContain(`--server=${endpoint.host}`);
       expect(s.command_line).toContain('<password>');
       expect(s.command_line).not.toContain(owner.password);
-      expect(s.memtier_command.startsWith('memtier_benchmark ')).toBe(true);
+      expect(s.memtier_command).toMatch(/^memtier_benchmark /);
       console.log(`${s.name}: ${Math.round(s.qps)} ops/s, p99 ${s.p99_latency_ms} ms, ${s.requests} requests`);
     }
     expect(run.scenarios.map((s) => s.pipeline)).toEqual([1, 1, 32, 1, 1, 32]);
