@@ -66,14 +66,19 @@ export const goSuite = {
     const accEnv = { ...env, TF_ACC: '1', TF_ACC_TERRAFORM_PATH: path.join(ROOT, '.tools', 'bin', 'terraform') };
     const r = run('go', ['test', '-json', '-timeout', '30m', './...'], { cwd: PROVIDER_DIR, env: accEnv });
     let passed = 0, failed = 0, skipped = 0;
+    // Each test's own output, so that a failure says which test and why.
+    const output = new Map();
+    const failures = [];
     for (const line of r.out.split('\n')) {
       if (!line.startsWith('{')) continue;
       const ev = JSON.parse(line);
       if (!ev.Test) continue;
-      if (ev.Action === 'pass') passed++;
-      else if (ev.Action === 'fail') failed++;
+      if (ev.Action === 'output') output.set(ev.Test, (output.get(ev.Test) ?? '') + ev.Output);
+      else if (ev.Action === 'pass') passed++;
+      else if (ev.Action === 'fail') { failed++; failures.push(ev.Test); }
       else if (ev.Action === 'skip') skipped++;
     }
+    for (const name of failures) console.log(`--- FAIL ${name}\n${tail(output.get(name) ?? '', 40)}`);
     if (r.code !== 0 && failed === 0) { failed = 1; console.log(tail(r.out)); }
     console.log(`go test: ${passed} passed, ${failed} failed, ${skipped} skipped`);
     return { passed, failed, skipped };

@@ -1,5 +1,5 @@
 // Instance metrics and slow log: the range rule, project isolation (another project's member
-// gets 404), 503 without a Prometheus, and the fixed series from a real Prometheus.
+// gets 404), 404 not_configured without a Prometheus (not a server fault), and the fixed series from a real Prometheus.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -88,11 +88,11 @@ describe('instance metrics', () => {
     expect(error).toMatchObject({ code: expect.any(String), request_id: expect.any(String) });
   });
 
-  it('is 503 when the platform has no Prometheus', async () => {
+  it('is 404 not_configured when the platform has no Prometheus', async () => {
     bare = await startApi({ BASALT_PROMETHEUS_URL: '' }, { databaseUrl: api.databaseUrl, masterKey: api.masterKey });
     const caller = await loginAdmin({ ...bare, adminEmail: api.adminEmail, adminPassword: api.adminPassword });
     const { response, error } = await caller.client.GET('/v1/projects/{project}/instances/{instance}/metrics', { params: { path: ids } });
-    expect(response.status).toBe(503);
-    expect(error).toMatchObject({ code: 'unavailable', message: expect.stringContaining('not configured') });
+    expect(response.status).toBe(404);
+    expect(error).toMatchObject({ code: 'not_configured', message: expect.stringContaining('not configured') });
   });
 });

@@ -46,6 +46,13 @@ export class TooManyRequests extends DomainError {
   }
 }
 
+/** A feature this platform runs without (e.g. no Prometheus): nothing to serve, not a fault. */
+export class NotConfigured extends DomainError {
+  constructor(message: string) {
+    super(404, 'not_configured', message);
+  }
+}
+
 export class ServiceUnavailable extends DomainError {
   constructor(message: string) {
     super(503, 'unavailable', message);

@@ -3,7 +3,7 @@
 import { Injectable } from '@nestjs/common';
 import { METRIC_SERIES, METRIC_SERIES_KEYS, parseMetricsRange, type MetricSeriesKey } from '@basalt/api-client/rules';
 import { ApiConfig } from '../config.js';
-import { Invalid, ServiceUnavailable } from '../common/errors.js';
+import { Invalid, NotConfigured } from '../common/errors.js';
 import type { AuthContext } from '../common/request-context.js';
 import { InstanceService } from '../instances/instance.service.js';
 import { queryRange } from './prometheus.client.js';
@@ -29,7 +29,7 @@ export class InstanceMetricsService {
     }
     const instance = await this.instances.load(auth, projectId, instanceId);
     const prometheus = this.config.prometheusUrl;
-    if (!prometheus) throw new ServiceUnavailable('Monitoring is not configured on this platform (BASALT_PROMETHEUS_URL)');
+    if (!prometheus) throw new NotConfigured('Monitoring is not configured on this platform (BASALT_PROMETHEUS_URL)');
     const { step, window } = stepFor(seconds);
     // Aligned to the step, so that two refreshes within a step draw the same points.
     const end = Math.floor(Date.now() / 1000 / step) * step;
