@@ -91,7 +91,7 @@ func TestSetFromAPIConnectionURI(t *testing.T) {
 	if !m.ConnectionURI.IsNull() || !m.Host.IsNull() {
 		t.Errorf("no endpoint yet: want null host and connection_uri, got %v %v", m.Host, m.ConnectionURI)
 	}
-	inst.Endpoints = []client.Endpoint{{Type: "private", Host: "10.77.0.9", Port: 6379}}
+	inst.Endpoints = []client.Endpoint{{Role: "primary", Type: "private", Host: "10.77.0.9", Port: 6379}}
 	m.setFromAPI(inst, nil, "")
 	if !m.ConnectionURI.IsNull() {
 		t.Errorf("no known password (after import): want null connection_uri, got %v", m.ConnectionURI)
