@@ -60,7 +60,7 @@ describe('a worker killed mid-benchmark', () => {
     expect(operation.status, `${JSON.stringify(operation.error)}\n${workers[1]!.log().slice(-3000)}`).toBe('succeeded');
     expect(workers[1]!.log()).toMatch(new RegExp(`reconciled benchmark operation ${asked.data!.operation.id}: succeeded`));
     const [done] = await database.db.select().from(schema.benchmarks).where(eq(schema.benchmarks.id, runId));
-    expect(done).toMatchObject({ status: 'succeeded', clientAddress: null, clientNamespace: null, peerAddress: null, peerNamespace: null });
+    expect(done, JSON.stringify(done)).toMatchObject({ status: 'succeeded', clientAddress: null, clientNamespace: null, peerAddress: null, peerNamespace: null });
     expect(netns()).not.toContain(hex);
     expect(execFileSync('ip', ['-br', 'link'], { encoding: 'utf8' })).not.toContain(hex);
     // The peer's cgroup is gone with its processes (v2 or v1 layout).

@@ -32,10 +32,25 @@ export function vitestSuite(ws) {
       // A file that failed to load counts as a failure even though none of its tests ran.
       const brokenFiles = (j.testResults ?? []).filter((f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0).length;
       const failed = j.numFailedTests + brokenFiles + (r.code !== 0 && j.numFailedTests + brokenFiles === 0 ? 1 : 0);
-      return { passed: j.numPassedTests, failed, skipped: j.numPendingTests + j.numTodoTests };
+      return { passed: j.numPassedTests, failed, skipped: j.numPendingTests + j.numTodoTests, notes: failedVitestTests(j) };
     },
   };
 }
+
+/** Each failed test (or file that did not load) by file and name, with its first message lines:
+ * the summary is often all a CI log keeps. */
+function failedVitestTests(report) {
+  const notes = [];
+  for (const file of report.testResults ?? []) {
+    const rel = path.relative(ROOT, file.name);
+    const failedTests = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
+    if (file.status === 'failed' && failedTests.length === 0) notes.push(`${rel}: ${firstLines(file.message ?? 'failed to load')}`);
+    for (const test of failedTests) notes.push(`${rel} › ${test.fullName}\n${firstLines((test.failureMessages ?? []).join('\n'))}`);
+  }
+  return notes;
+}
+
+const firstLines = (text, lines = 6) => text.split('\n').slice(0, lines).join('\n');
 
 export const cargoSuite = {
   name: 'cargo test (engine)',

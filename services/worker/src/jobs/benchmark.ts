@@ -29,9 +29,10 @@ const PROGRESS_EVERY_MS = 1_000;
 
 export async function benchmark(ctx: JobContext, payload: BenchmarkJob): Promise<Outcome> {
   const benchmarks = ctx.repo.benchmarks();
-  const outcome = await runOperation(ctx, payload, {
+  return runOperation(ctx, payload, {
     steps: ['prepare', 'run_scenarios'],
     failureStatus: null,
+    settle: (outcome) => recordStatus(benchmarks, payload.benchmark_id, outcome),
     work: async (args) => {
       try {
         await runSuite(ctx, benchmarks, payload, args);
@@ -42,8 +43,6 @@ export async function benchmark(ctx: JobContext, payload: BenchmarkJob): Promise
       }
     },
   });
-  await recordStatus(benchmarks, payload.benchmark_id, outcome);
-  return outcome;
 }
 
 async function runSuite(ctx: JobContext, benchmarks: BenchmarksRepository, payload: BenchmarkJob, { instance, region, type, run }: InstanceWork): Promise<void> {
@@ -142,9 +141,8 @@ interface Against {
   before?: CacheCounters;
 }
 
-/** The run's status once its operation has finished (a skipped or busy job changes nothing). */
-async function recordStatus(benchmarks: BenchmarksRepository, id: string, outcome: Outcome): Promise<void> {
-  if (outcome !== 'succeeded' && outcome !== 'failed') return;
+/** The run's status as its operation finishes (a skipped or busy job never gets here). */
+async function recordStatus(benchmarks: BenchmarksRepository, id: string, outcome: 'succeeded' | 'failed'): Promise<void> {
   const row = await benchmarks.getForJob(id);
   if (!row) return;
   const status = outcome === 'succeeded' ? 'succeeded' : row.cancelRequestedAt ? 'cancelled' : 'failed';

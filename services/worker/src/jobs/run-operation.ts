@@ -19,6 +19,9 @@ export interface OperationSpec {
   /** Status the instance takes when the operation fails; null leaves the instance as it is (a failed benchmark says nothing about it). */
   failureStatus: InstanceStatus | null;
   work: (work: InstanceWork) => Promise<void>;
+  /** Records what the operation's outcome means for the rows the job owns, before the
+   * operation says it has finished: whoever waits on the operation then reads them settled. */
+  settle?: (outcome: 'succeeded' | 'failed') => Promise<void>;
 }
 
 export type Outcome = 'succeeded' | 'failed' | 'skipped' | 'busy';
@@ -77,6 +80,7 @@ export async function runOperation(ctx: JobContext, payload: InstanceJobPayload,
       const type = await ctx.catalog.getInstanceType(instance.instanceType);
       if (!type) throw new StepError(step, `instance type ${instance.instanceType} does not exist`);
       await spec.work({ instance, region, type, run });
+      await spec.settle?.('succeeded');
       await run.succeed();
       return 'succeeded';
     } catch (error) {
@@ -89,6 +93,7 @@ export async function runOperation(ctx: JobContext, payload: InstanceJobPayload,
         const written = await ctx.repo.updateInstance(payload.instance_id, { status: spec.failureStatus, fault });
         if (!written) await ctx.repo.updateInstance(payload.instance_id, { fault });
       }
+      await spec.settle?.('failed').catch((settleError: Error) => ctx.log(`[${operation.id}] settling the failure: ${settleError.message}`));
       await run.fail(fault);
       return 'failed';
     } finally {
