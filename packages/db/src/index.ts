@@ -10,6 +10,7 @@
 // provisioning.ts  the worker's data access by id: instances, operations, events, IPAM (issue 5)
 // instance-topology.ts  the typed contract of nodes, endpoints and address allocations (issue 15)
 // leases.ts        one connection holding a worker's advisory-lock leases on operations and instances
+// type-report.ts   the typed contract of a per-type benchmark report's JSON columns
 // operation-start.ts  startOperation: operation row + instance pointer + job, in one transaction
 export * as schema from './schema.js';
 export * from './client.js';
@@ -20,6 +21,7 @@ export * from './catalog.js';
 export * from './repositories/index.js';
 export * from './provisioning.js';
 export * from './instance-topology.js';
+export * from './type-report.js';
 export * from './leases.js';
 export * from './operation-start.js';
 export * from './master-key-check.js';

@@ -18,6 +18,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { InstanceEndpoint, InstanceNode } from './instance-topology.js';
+import type { ReportHeadline, ReportPeer } from './type-report.js';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
@@ -47,6 +48,7 @@ export const operationType = pgEnum('operation_type', [
   'apply_allowlist',
   'benchmark',
   'failover',
+  'benchmark_report',
 ]);
 export const operationStatus = pgEnum('operation_status', ['pending', 'running', 'succeeded', 'failed']);
 export const benchmarkStatus = pgEnum('benchmark_status', ['pending', 'running', 'succeeded', 'failed', 'cancelled']);
@@ -369,6 +371,46 @@ export const benchmarkScenarios = pgTable(
     report: jsonb('report').notNull(),
   },
   (t) => [uniqueIndex('benchmark_scenarios_position_uq').on(t.benchmarkId, t.position, t.server)],
+);
+
+/**
+ * A per-type benchmark report (issue 13): the standard suites run by the worker's
+ * benchmark_report job on a temporary instance of the type in the platform's own project
+ * (never a customer's), each beside its peer; the runs are the benchmarks rows of that
+ * instance. Written by the API (the request) and the job (everything after).
+ */
+export const instanceTypeReports = pgTable(
+  'instance_type_reports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    instanceType: text('instance_type')
+      .notNull()
+      .references(() => instanceTypes.id),
+    status: benchmarkStatus('status').notNull().default('pending'),
+    /** The suites asked for, in the order they run. */
+    suites: text('suites').array().notNull(),
+    /** The temporary instance measured; the job deletes it however the report ends. */
+    instanceId: uuid('instance_id').references(() => instances.id, { onDelete: 'set null' }),
+    operationId: uuid('operation_id'),
+    engineVersion: text('engine_version'),
+    peers: jsonb('peers').$type<ReportPeer[]>().notNull().default(sql`'[]'::jsonb`),
+    /** Where and on what the runs went (host, load, placement of client and servers). */
+    environment: text('environment'),
+    headline: jsonb('headline').$type<ReportHeadline>(),
+    /** The white paper, rendered once by renderBenchmarkReport from the stored runs. */
+    markdown: text('markdown'),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('instance_type_reports_type_idx').on(t.instanceType, t.createdAt),
+    // One report of a type at a time.
+    uniqueIndex('instance_type_reports_unfinished_uq')
+      .on(t.instanceType)
+      .where(sql`${t.status} in ('pending', 'running')`),
+  ],
 );
 
 export const auditLog = pgTable(
