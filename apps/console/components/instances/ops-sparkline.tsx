@@ -2,7 +2,7 @@
 // The instances list's small ops/s chart: the last 15 minutes of reads + writes + other.
 import { Line, LineChart } from 'recharts'
 import { useInstanceMetricsQuery } from '@/data/instances/instance-metrics-query'
-import { chartAnimationEnabled } from './detail/benchmark-rows'
+import { chartAnimationEnabled } from '@/lib/chart-animation'
 
 const OPS = ['ops_read', 'ops_write', 'ops_other'] as const
 

@@ -1,6 +1,5 @@
-import { useQueryClient } from '@tanstack/react-query'
-import { useEffect, useState } from 'react'
-import { queryKeys } from '../keys'
+import { useQueryClient, type QueryKey } from '@tanstack/react-query'
+import { useEffect, useRef, useState } from 'react'
 import {
   applyOperationEvent,
   applyOperationSnapshot,
@@ -21,15 +20,18 @@ export function operationEventsUrl(operationId: string) {
 
 /**
  * Streams an operation's events into live progress. The browser's EventSource resumes with
- * Last-Event-ID after a drop; when the operation ends the instance's queries are refreshed so
- * status and endpoints catch up.
+ * Last-Event-ID after a drop; when the operation ends the queries under `refreshes` (what the
+ * operation changed: an instance's status and endpoints, a report) are refreshed to catch up.
  */
-export function useOperationEvents(project: string, operation: Operation) {
+export function useOperationEvents(operation: Operation, refreshes: QueryKey) {
   const queryClient = useQueryClient()
   const [progress, setProgress] = useState<OperationProgress>(() => initialProgress(operation))
   const [connected, setConnected] = useState(false)
   const operationId = operation.id
   const finishedAtStart = isFinished(operation.status)
+  // Callers build the key inline (a new array each render): keep the latest without reopening the stream.
+  const refreshesRef = useRef(refreshes)
+  refreshesRef.current = refreshes
 
   // A new operation starts over; a refetched one (polling) folds in what it knows.
   useEffect(() => setProgress(initialProgress(operation)), [operationId]) // eslint-disable-line react-hooks/exhaustive-deps
@@ -62,10 +64,10 @@ export function useOperationEvents(project: string, operation: Operation) {
       source.close()
       setConnected(false)
       if (final) setProgress((state) => applyOperationSnapshot(state, final))
-      void queryClient.invalidateQueries({ queryKey: queryKeys.instances.all(project) })
+      void queryClient.invalidateQueries({ queryKey: refreshesRef.current })
     })
     return () => source.close()
-  }, [project, operationId, finishedAtStart, queryClient])
+  }, [operationId, finishedAtStart, queryClient])
 
   return { progress, connected }
 }

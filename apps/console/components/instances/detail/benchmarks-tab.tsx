@@ -1,16 +1,18 @@
 'use client'
 import { Square } from 'lucide-react'
+import { BenchmarkChart } from '@/components/benchmarks/benchmark-chart'
+import { basaltVsPeer } from '@/components/benchmarks/benchmark-charts'
+import { BenchmarkCommands, BenchmarkResultsTable } from '@/components/benchmarks/benchmark-results'
+import { benchmarkRows } from '@/components/benchmarks/benchmark-rows'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Card, CardBody, CardHeader, CardTitle } from '@/components/ui/card'
-import { CodeBlock } from '@/components/ui/code-block'
 import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
 import { useBenchmarkCancelMutation } from '@/data/benchmarks/benchmark-cancel-mutation'
 import { useInstanceBenchmarksQuery, type Benchmark } from '@/data/benchmarks/instance-benchmarks-query'
 import type { Instance } from '@/data/instances/instance-query'
-import { formatDateTime, formatNumber } from '../format'
-import { BenchmarkChart } from './benchmark-chart'
-import { benchmarkRows, runNotes } from './benchmark-rows'
+import { queryKeys } from '@/data/keys'
+import { formatDateTime } from '../format'
 import { OperationProgressCard } from './operation-progress-card'
 import { OperationStatusBadge } from './operation-status-badge'
 import { RunBenchmark } from './run-benchmark'
@@ -44,7 +46,7 @@ function BenchmarkRuns({ projectId, instance }: { projectId: string; instance: I
   const operation = instance.current_operation?.id === latest.operation_id ? instance.current_operation : null
   return (
     <div className="space-y-5">
-      {operation && unfinished(latest) ? <OperationProgressCard projectId={projectId} operation={operation} /> : null}
+      {operation && unfinished(latest) ? <OperationProgressCard operation={operation} refreshes={queryKeys.instances.all(projectId)} /> : null}
       <LatestRun projectId={projectId} instanceId={instance.id} benchmark={latest} />
       <Card>
         <CardHeader>
@@ -106,59 +108,9 @@ function LatestRun({ projectId, instanceId, benchmark }: { projectId: string; in
           <p className="text-sm text-muted">{unfinished(benchmark) ? 'No scenario has finished yet.' : 'No scenario was measured.'}</p>
         ) : (
           <>
-            <BenchmarkChart rows={rows} />
-            <Table aria-label="Benchmark results">
-              <THead>
-                <tr>
-                  <Th>Scenario</Th>
-                  <Th className="text-right">Value</Th>
-                  <Th className="text-right">Conns</Th>
-                  <Th className="text-right">Pipeline</Th>
-                  <Th className="text-right">Ops/s</Th>
-                  <Th className="text-right">Avg (ms)</Th>
-                  <Th className="text-right">p50 (ms)</Th>
-                  <Th className="text-right">p99 (ms)</Th>
-                  <Th className="text-right">p99.9 (ms)</Th>
-                  <Th className="text-right">Errors</Th>
-                  <Th className="text-right">Peer ops/s</Th>
-                  <Th className="text-right">Peer p99 (ms)</Th>
-                  <Th className="text-right">Basalt / peer</Th>
-                </tr>
-              </THead>
-              <TBody>
-                {rows.map((row) => (
-                  <Tr key={row.label}>
-                    <Td>{row.label}</Td>
-                    <Td className="text-right tabular-nums">{row.valueSize === null ? 'varies' : `${formatNumber(row.valueSize)} B`}</Td>
-                    <Td className="text-right tabular-nums">{row.connections}</Td>
-                    <Td className="text-right tabular-nums">{row.pipeline}</Td>
-                    <Td className="text-right tabular-nums">{formatNumber(row.opsPerSec)}</Td>
-                    <Td className="text-right tabular-nums">{formatNumber(row.avgMs)}</Td>
-                    <Td className="text-right tabular-nums">{formatNumber(row.p50Ms)}</Td>
-                    <Td className="text-right tabular-nums">{formatNumber(row.p99Ms)}</Td>
-                    <Td className="text-right tabular-nums">{formatNumber(row.p999Ms)}</Td>
-                    <Td className="text-right tabular-nums">{row.errors}</Td>
-                    <Td className="text-right tabular-nums" title={row.peer?.version}>{row.peer ? formatNumber(row.peer.opsPerSec) : '—'}</Td>
-                    <Td className="text-right tabular-nums">{row.peer ? formatNumber(row.peer.p99Ms) : '—'}</Td>
-                    <Td className="text-right tabular-nums">{row.peer ? `${row.peer.ratio.toFixed(2)}×` : '—'}</Td>
-                  </Tr>
-                ))}
-              </TBody>
-            </Table>
-            {rows.some((r) => r.memtierCommand) ? (
-              <CodeBlock value={rows.flatMap((r) => (r.memtierCommand ? [r.memtierCommand] : [])).join('\n')} label="memtier_benchmark commands" />
-            ) : null}
-            {rows.some((r) => r.ycsbCommand) ? (
-              <CodeBlock value={rows.flatMap((r) => (r.ycsbCommand ? [r.ycsbCommand] : [])).join('\n')} label="YCSB commands (redis binding, string command group)" />
-            ) : null}
-            <CodeBlock value={rows.map((r) => r.command).join('\n')} label="basalt-bench commands (as run)" />
-            {runNotes(benchmark).length ? (
-              <ul aria-label="How this run was set up" className="list-disc space-y-1 pl-5 text-xs text-muted">
-                {runNotes(benchmark).map((note) => (
-                  <li key={note}>{note}</li>
-                ))}
-              </ul>
-            ) : null}
+            <BenchmarkChart title="Throughput by workload" chart={basaltVsPeer(rows, 'ops')} unit="ops/s" />
+            <BenchmarkResultsTable rows={rows} />
+            <BenchmarkCommands benchmark={benchmark} />
           </>
         )}
       </CardBody>

@@ -2,7 +2,7 @@
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
 import { Card, CardBody, CardHeader, CardTitle } from '@/components/ui/card'
 import type { InstanceMetrics } from '@/data/instances/instance-metrics-query'
-import { chartAnimationEnabled } from './benchmark-rows'
+import { chartAnimationEnabled } from '@/lib/chart-animation'
 import { chartRows, formatValue, latest, type ChartSpec } from './monitoring-charts'
 
 const time = (t: number, rangeSeconds: number) =>

@@ -1,4 +1,5 @@
 'use client'
+import type { QueryKey } from '@tanstack/react-query'
 import { Check, Circle, LoaderCircle, X } from 'lucide-react'
 import { useEffect, useRef } from 'react'
 import { Badge } from '@/components/ui/badge'
@@ -17,9 +18,12 @@ const STEP_ICON = {
 
 const stepLabel = (name: string) => name.replaceAll('_', ' ')
 
-/** Live progress of the instance's current operation, streamed from its events endpoint. */
-export function OperationProgressCard({ projectId, operation }: { projectId: string; operation: Operation }) {
-  const { progress, connected } = useOperationEvents(projectId, operation)
+/**
+ * Live progress of an operation (an instance's, or a report's), streamed from its events
+ * endpoint; `refreshes` names the queries to reload when it ends.
+ */
+export function OperationProgressCard({ operation, refreshes }: { operation: Operation; refreshes: QueryKey }) {
+  const { progress, connected } = useOperationEvents(operation, refreshes)
   const done = progress.status === 'succeeded' || progress.status === 'failed'
   // Keep the newest log line in view as events arrive.
   const logRef = useRef<HTMLOListElement>(null)

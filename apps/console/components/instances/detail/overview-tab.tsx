@@ -2,6 +2,7 @@ import { Alert } from '@/components/ui/alert'
 import { Badge } from '@/components/ui/badge'
 import { Card, CardBody, CardHeader, CardTitle } from '@/components/ui/card'
 import type { Instance } from '@/data/instances/instance-query'
+import { queryKeys } from '@/data/keys'
 import { formatDateTime, formatGib } from '../format'
 import { ConnectionCard } from './connection-card'
 import { NodesCard } from './nodes-card'
@@ -24,7 +25,7 @@ export function OverviewTab({ projectId, instance }: { projectId: string; instan
             {instance.fault.step ? ` during ${instance.fault.step}` : ''}: {instance.fault.message}
           </Alert>
         ) : null}
-        {operation ? <OperationProgressCard projectId={projectId} operation={operation} /> : null}
+        {operation ? <OperationProgressCard operation={operation} refreshes={queryKeys.instances.all(projectId)} /> : null}
         <ConnectionCard instance={instance} />
         <NodesCard instance={instance} />
       </div>

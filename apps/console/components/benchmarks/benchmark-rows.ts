@@ -61,12 +61,6 @@ function rowOf(s: Benchmark['scenarios'][number]): BenchmarkRow {
   }
 }
 
-/** Animations make charts flicker in screenshots and slow tests; browsers driven by tools say so. */
-export function chartAnimationEnabled(): boolean {
-  if (process.env.NODE_ENV === 'test') return false
-  return typeof navigator === 'undefined' ? false : !navigator.webdriver
-}
-
 /** What the worker wrote about a run's setting: its scaling, the peer's placement, scenarios without a peer. */
 export function runNotes(benchmark: Pick<Benchmark, 'results'>): string[] {
   const r = (benchmark.results ?? {}) as { scaling?: unknown; peer?: { placement?: unknown } | null; peer_note?: unknown; peer_skipped?: unknown }
@@ -77,4 +71,26 @@ export function runNotes(benchmark: Pick<Benchmark, 'results'>): string[] {
     ? r.peer_skipped.flatMap((s: { name?: unknown; why?: unknown }) => (typeof s.name === 'string' && typeof s.why === 'string' ? [`No peer figure for ${s.name}: ${s.why}.`] : []))
     : []
   return [...scaling, ...peer, ...skipped]
+}
+
+/** A labelled block of command lines, one per scenario, in the order they ran. */
+export interface CommandGroup {
+  label: string
+  lines: string[]
+}
+
+/**
+ * Every command line of a run: the twins to rerun Basalt's scenarios with memtier_benchmark or
+ * YCSB, then basalt-bench as the worker ran it against the instance and against the peer.
+ */
+export function commandGroups(benchmark: Pick<Benchmark, 'scenarios'>): CommandGroup[] {
+  const basalt = benchmark.scenarios.filter((s) => s.server === 'basalt')
+  const peers = benchmark.scenarios.filter((s) => s.server !== 'basalt')
+  const groups: CommandGroup[] = [
+    { label: 'memtier_benchmark commands', lines: basalt.flatMap((s) => (s.memtier_command ? [s.memtier_command] : [])) },
+    { label: 'YCSB commands (redis binding, string command group)', lines: basalt.flatMap((s) => (s.ycsb_command ? [s.ycsb_command] : [])) },
+    { label: 'basalt-bench commands (as run)', lines: basalt.map((s) => s.command_line) },
+    { label: `basalt-bench commands against the peer${peers[0] ? ` (${peers[0].engine_version})` : ''}`, lines: peers.map((s) => s.command_line) },
+  ]
+  return groups.filter((g) => g.lines.length > 0)
 }

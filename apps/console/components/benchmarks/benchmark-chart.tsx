@@ -1,0 +1,31 @@
+'use client'
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
+import { chartAnimationEnabled } from '@/lib/chart-animation'
+import { formatNumber } from '../instances/format'
+import type { BarChartData } from './benchmark-charts'
+
+/** Basalt first in the brand colour, a peer in grey, other series after them. */
+const COLOURS: Record<string, string> = { basalt: '#0e7c66', peer: '#9aa4b2' }
+const PALETTE = ['#0e7c66', '#3b82f6', '#d97706', '#9aa4b2', '#7c3aed', '#db2777']
+
+/** A bar chart of benchmark figures (benchmark-charts.ts shapes them), titled for screen readers. */
+export function BenchmarkChart({ title, chart, unit }: { title: string; chart: BarChartData; unit: string }) {
+  if (!chart.data.length) return null
+  const animate = chartAnimationEnabled()
+  return (
+    <figure aria-label={title} className="h-64 w-full">
+      <ResponsiveContainer width="100%" height="100%">
+        <BarChart data={chart.data} margin={{ top: 8, right: 8, bottom: 8, left: 8 }}>
+          <CartesianGrid strokeDasharray="3 3" stroke="#e3e6eb" vertical={false} />
+          <XAxis dataKey="label" tick={{ fontSize: 12 }} />
+          <YAxis tickFormatter={(v: number) => formatNumber(v)} tick={{ fontSize: 12 }} width={72} />
+          <Tooltip formatter={(v, name) => [`${formatNumber(Number(v))} ${unit}`, name]} />
+          {chart.series.length > 1 ? <Legend wrapperStyle={{ fontSize: 12 }} /> : null}
+          {chart.series.map((s, i) => (
+            <Bar key={s.key} dataKey={s.key} name={s.name} fill={COLOURS[s.key] ?? PALETTE[i % PALETTE.length]} radius={[3, 3, 0, 0]} isAnimationActive={animate} />
+          ))}
+        </BarChart>
+      </ResponsiveContainer>
+    </figure>
+  )
+}
