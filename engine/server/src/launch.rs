@@ -78,7 +78,7 @@ pub async fn start(config: Config) -> Result<Launched, String> {
     addrs.memcached = memcached.as_ref().and_then(|l| l.local_addr().ok());
     addrs.admin = admin.as_ref().and_then(|l| l.local_addr().ok());
 
-    let gate = Arc::new(Gate { allowlist: allowlist.clone(), limits: limits.clone() });
+    let gate = Arc::new(Gate { allowlist: allowlist.clone(), limits: limits.clone(), exempt_user: sec.allowlist_exempt_user.clone() });
     let server = Server::with_listener(config, listener, gate.clone(), Box::new(SharedAcl(acl.clone())))
         .map_err(|e: ServerError| e.to_string())?;
     let security = Arc::new(Security::new(acl.clone(), allowlist, limits.clone(), sec));

@@ -24,6 +24,7 @@
 //! - `fdlimit.rs`  — lifts the open-files limit so thousands of clients can connect.
 //! - issue 3, a managed instance: `acl/` (users, ACL), `allowlist.rs`, `limits.rs` +
 //!   `guarded.rs` (maxclients, idle timeout, output limit), `tls.rs` + `secure_listener.rs`,
+//!   `outside_allowlist.rs` (the one user who may log in from outside the allowlist),
 //!   `memcache/` (memcached text protocol), `admin_http.rs` + `prometheus.rs` + `metrics.rs`
 //!   (`/metrics`, `/healthz`), `log.rs` (JSON log lines), `security.rs` + `security_config.rs`
 //!   (settings, CONFIG/INFO entries) and `launch.rs`, which starts all of it around `Server`.
@@ -53,6 +54,7 @@ pub mod log;
 pub mod memcache;
 pub mod metrics;
 pub mod multi;
+pub mod outside_allowlist;
 pub mod prometheus;
 pub mod pubsub;
 pub mod registry;

@@ -4,6 +4,7 @@
 
 use crate::allowlist::Allowlist;
 use crate::listener::AcceptHook;
+use crate::outside_allowlist::Admission;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
@@ -52,9 +53,33 @@ impl Default for ConnLimits {
 pub struct Gate {
     pub allowlist: Arc<Allowlist>,
     pub limits: Arc<ConnLimits>,
+    /// `allowlist-exempt-user`: the one user a RESP client outside the allowlist may still
+    /// log in as (the control plane's); `None`: such a client is refused at accept.
+    pub exempt_user: Option<String>,
+}
+
+impl Gate {
+    fn check_maxclients(&self, peer: &SocketAddr) -> Result<(), String> {
+        if self.limits.open.load(Relaxed) >= self.limits.maxclients.load(Relaxed) {
+            self.limits.refused_maxclients.fetch_add(1, Relaxed);
+            crate::log::event("warn", "connection_refused", &[("peer", &peer.to_string()), ("reason", "maxclients")]);
+            return Err("max number of clients reached".to_string());
+        }
+        Ok(())
+    }
 }
 
 impl AcceptHook for Gate {
+    fn admit(&self, peer: &SocketAddr) -> Result<Admission, String> {
+        match &self.exempt_user {
+            Some(user) if !self.allowlist.check(peer.ip()) => {
+                self.check_maxclients(peer)?;
+                Ok(Admission::OnlyAs(user.clone()))
+            }
+            _ => self.check(peer).map(|()| Admission::Full),
+        }
+    }
+
     fn check(&self, peer: &SocketAddr) -> Result<(), String> {
         if !self.allowlist.check(peer.ip()) {
             self.limits.refused_allowlist.fetch_add(1, Relaxed);
@@ -63,13 +88,8 @@ impl AcceptHook for Gate {
                 "connection_refused",
                 &[("peer", &peer.to_string()), ("reason", "allowlist")],
             );
-            return Err(format!("client address {} is not in the allowlist", peer.ip()));
+            return Err(crate::outside_allowlist::refusal(peer));
         }
-        if self.limits.open.load(Relaxed) >= self.limits.maxclients.load(Relaxed) {
-            self.limits.refused_maxclients.fetch_add(1, Relaxed);
-            crate::log::event("warn", "connection_refused", &[("peer", &peer.to_string()), ("reason", "maxclients")]);
-            return Err("max number of clients reached".to_string());
-        }
-        Ok(())
+        self.check_maxclients(peer)
     }
 }

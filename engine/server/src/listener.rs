@@ -56,6 +56,12 @@ impl Listener for TcpPlain {
 /// Decides whether a peer may connect; a refusal closes the connection with the given reason.
 pub trait AcceptHook: Send + Sync + 'static {
     fn check(&self, peer: &SocketAddr) -> Result<(), String>;
+
+    /// The RESP ports ask this: as `check`, except that a hook may let a peer outside the
+    /// allowlist in to log in as one user only (`outside_allowlist.rs`).
+    fn admit(&self, peer: &SocketAddr) -> Result<crate::outside_allowlist::Admission, String> {
+        self.check(peer).map(|()| crate::outside_allowlist::Admission::Full)
+    }
 }
 
 /// Lets everyone in.

@@ -6,6 +6,7 @@
 //! users-file = "/var/lib/basalt/users.acl"   # default: users.acl in the data dir
 //! requirepass = "..."                        # the default user's password (when the users file has no default user)
 //! allowlist = "10.0.0.0/8 ::1"
+//! allowlist-exempt-user = "basalt:control"   # the one user a RESP client outside the allowlist may log in as
 //! tls-port = 6380
 //! tls-cert-file = "server.crt"
 //! tls-key-file = "server.key"
@@ -33,6 +34,9 @@ pub struct SecurityConfig {
     /// Never printed: `Debug` of the config shows it, so it is redacted there.
     pub requirepass: Option<Secret>,
     pub allowlist: String,
+    /// The control plane's service user: a RESP client outside the allowlist whose first
+    /// command is AUTH as this user (right password) is served; any other is refused.
+    pub allowlist_exempt_user: Option<String>,
     pub tls_port: Option<u16>,
     pub tls_cert_file: Option<PathBuf>,
     pub tls_key_file: Option<PathBuf>,
@@ -69,6 +73,7 @@ impl Default for SecurityConfig {
             users_file: None,
             requirepass: None,
             allowlist: String::new(),
+            allowlist_exempt_user: None,
             tls_port: None,
             tls_cert_file: None,
             tls_key_file: None,
@@ -89,7 +94,7 @@ impl Default for SecurityConfig {
     }
 }
 
-pub const USAGE: &str = "[--users-file PATH] [--requirepass PASS] [--allowlist CIDRS] [--tls-port N] \
+pub const USAGE: &str = "[--users-file PATH] [--requirepass PASS] [--allowlist CIDRS] [--allowlist-exempt-user NAME] [--tls-port N] \
 [--tls-cert-file PEM] [--tls-key-file PEM] [--tls-ca-cert-file PEM] [--tls-auth-clients yes|optional|no] \
 [--plaintext yes|no] [--memcached-port N] [--admin-port N] [--admin-bind ADDR] [--admin-token-sha256 HEX] [--maxclients N] [--timeout SECS] \
 [--client-output-buffer-limit 'BYTES SECS'] [--proto-max-bulk-len BYTES] [--encryption-key-file PATH]";
@@ -125,6 +130,9 @@ impl SecurityConfig {
             "allowlist" => {
                 crate::allowlist::parse_list(value)?;
                 self.allowlist = value.to_string();
+            }
+            "allowlist-exempt-user" => {
+                self.allowlist_exempt_user = Some(value.to_string()).filter(|user| !user.is_empty())
             }
             "tls-port" => self.tls_port = Some(port(&name, value)?),
             "tls-cert-file" => self.tls_cert_file = Some(PathBuf::from(value)),

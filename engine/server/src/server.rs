@@ -5,6 +5,7 @@ use crate::client::Clients;
 use crate::config::Config;
 use crate::conn;
 use crate::listener::{AcceptHook, AllowAll, Listener, TcpPlain};
+use crate::outside_allowlist::Admission;
 use crate::stats::Stats;
 use basalt_storage::{Db, Options, StorageError};
 use std::io;
@@ -183,11 +184,14 @@ impl<L: Listener> Server<L> {
                             continue;
                         }
                     };
-                    if let Err(reason) = hook.check(&peer) {
-                        shared.stats.rejected_connections.fetch_add(1, Relaxed);
-                        tokio::spawn(conn::refuse(stream, reason));
-                        continue;
-                    }
+                    let admission = match hook.admit(&peer) {
+                        Ok(admission) => admission,
+                        Err(reason) => {
+                            shared.stats.rejected_connections.fetch_add(1, Relaxed);
+                            tokio::spawn(conn::refuse(stream, reason));
+                            continue;
+                        }
+                    };
                     shared.stats.total_connections.fetch_add(1, Relaxed);
                     let _ = stream.set_nodelay(true);
                     let local = stream.local_addr().unwrap_or(shared.local_addr);
@@ -195,7 +199,14 @@ impl<L: Listener> Server<L> {
                     let listener = listener.clone();
                     tokio::spawn(async move {
                         match listener.upgrade(stream).await {
-                            Ok(stream) => conn::serve(shared, stream, peer, local).await,
+                            Ok(stream) => match admission {
+                                Admission::Full => conn::serve(shared, stream, peer, local).await,
+                                Admission::OnlyAs(user) => {
+                                    if let Some(stream) = crate::outside_allowlist::login(&shared, stream, peer, &user).await {
+                                        conn::serve(shared, stream, peer, local).await
+                                    }
+                                }
+                            },
                             Err(e) => eprintln!("basalt-server: connection from {peer} failed to start: {e}"),
                         }
                     });

@@ -53,3 +53,65 @@ async fn ipv6_clients() {
     assert_eq!(inside.call(&["PING"]).await, "+PONG\r\n");
     server.stop().await;
 }
+
+/// `allowlist-exempt-user`: from outside the allowlist only a first AUTH as that one user
+/// (the control plane's) with its password is served; every other first command, another
+/// user, or a wrong password gets the refusal line and the close, as at accept.
+#[tokio::test]
+async fn only_the_exempt_user_logs_in_from_outside() {
+    let dir = TempDir::new("allowlist-exempt");
+    let file = dir.0.join("users.acl");
+    let hash = |p: &str| basalt_server::acl::hash::hash_password(p.as_bytes());
+    std::fs::write(
+        &file,
+        format!(
+            "user default on #{} ~* &* +@all\nuser basalt:control on #{} resetkeys -@all +auth +ping +info +replicaof\n",
+            hash("customer-pw"),
+            hash("control-pw")
+        ),
+    )
+    .unwrap();
+    let file_arg = file.to_str().unwrap().to_string();
+    let flags = [("users-file", file_arg.as_str()), ("allowlist", "10.0.0.0/8"), ("allowlist-exempt-user", "basalt:control")];
+    let server = start(&dir, &flags).await;
+    let refusal = "-ERR client address 127.0.0.1 is not in the allowlist\r\n";
+
+    // The control plane: AUTH then a pipeline behind it, all served.
+    let mut control = server.client().await;
+    control.send(&security_support::encode(&["AUTH", "basalt:control", "control-pw"])).await;
+    control.send(&security_support::encode(&["PING"])).await;
+    assert_eq!(control.reply().await, "+OK\r\n");
+    assert_eq!(control.reply().await, "+PONG\r\n");
+    assert!(control.call(&["INFO", "replication"]).await.contains("role:master"));
+    // Still only what its ACL allows.
+    assert!(control.call(&["GET", "k"]).await.starts_with("-NOPERM"));
+
+    // Everyone else, whatever the first command: the refusal, then the close.
+    for first in [
+        vec!["PING"],
+        vec!["AUTH", "default", "customer-pw"],
+        vec!["AUTH", "customer-pw"],
+        vec!["AUTH", "basalt:control", "wrong"],
+        vec!["HELLO", "3", "AUTH", "basalt:control", "control-pw"],
+        vec!["SET", "k", "v"],
+    ] {
+        let mut client = server.client().await;
+        client.send(&security_support::encode(&first)).await;
+        assert_eq!(client.until_closed().await, refusal, "{first:?}");
+    }
+    // An inline AUTH is not the login either.
+    let mut inline = server.client().await;
+    inline.send(b"AUTH basalt:control control-pw\r\n").await;
+    assert_eq!(inline.until_closed().await, refusal);
+
+    let info = control.call(&["INFO", "security"]).await;
+    assert!(info.contains("rejected_connections_allowlist:7"), "{info}");
+    server.stop().await;
+    std::fs::remove_file(dir.0.join("allowlist.conf")).ok();
+
+    // Without the setting nothing changes: refused at accept, before any command.
+    let server = start(&dir, &[("users-file", file_arg.as_str()), ("allowlist", "10.0.0.0/8")]).await;
+    let mut control = server.client().await;
+    assert_eq!(control.until_closed().await, refusal);
+    server.stop().await;
+}
