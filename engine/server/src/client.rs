@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -20,6 +20,20 @@ pub struct ClientHandle {
     pub meta: Mutex<ClientMeta>,
     /// CLIENT KILL of this connection: it closes after its current command.
     killed: tokio::sync::Notify,
+    /// The connection waits in a blocking command (flag `b`, CLIENT UNBLOCK may end it).
+    blocked: AtomicBool,
+    /// CLIENT UNBLOCK's request while blocked: 0 none, else an [`Unblock`] as u8.
+    unblock: AtomicU8,
+    unblocked: tokio::sync::Notify,
+}
+
+/// How CLIENT UNBLOCK ends a blocking command.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum Unblock {
+    /// As if its timeout had passed (the command's timeout reply).
+    Timeout = 1,
+    /// With the error `-UNBLOCKED client unblocked via CLIENT UNBLOCK`.
+    Error = 2,
 }
 
 #[derive(Clone, Debug)]
@@ -57,6 +71,37 @@ impl ClientHandle {
         self.killed.notified().await
     }
 
+    /// Marks the connection as waiting in a blocking command (or no longer), forgetting any
+    /// earlier CLIENT UNBLOCK request.
+    pub fn set_blocked(&self, on: bool) {
+        self.unblock.store(0, Relaxed);
+        self.blocked.store(on, Relaxed);
+    }
+
+    /// CLIENT UNBLOCK: asks a blocked connection to end its command; false if it is not blocked.
+    pub fn request_unblock(&self, how: Unblock) -> bool {
+        if !self.blocked.load(Relaxed) || self.unblock.compare_exchange(0, how as u8, Relaxed, Relaxed).is_err() {
+            return false;
+        }
+        self.unblocked.notify_one();
+        true
+    }
+
+    /// Resolves when CLIENT UNBLOCK may have asked this connection to end its blocking command
+    /// (`take_unblock` says whether it did: a wake-up may be left from an earlier wait).
+    pub async fn unblocked(&self) {
+        self.unblocked.notified().await
+    }
+
+    /// The pending CLIENT UNBLOCK request, taken.
+    pub fn take_unblock(&self) -> Option<Unblock> {
+        match self.unblock.swap(0, Relaxed) {
+            1 => Some(Unblock::Timeout),
+            2 => Some(Unblock::Error),
+            _ => None,
+        }
+    }
+
     /// One `CLIENT LIST` line (without the trailing newline), fields as Redis 7 prints them.
     pub fn describe(&self) -> String {
         let meta = self.meta();
@@ -76,7 +121,12 @@ impl ClientHandle {
             meta.name.as_deref().unwrap_or(""),
             age,
             idle_ms / 1000,
-            if meta.no_evict { "e" } else { "N" },
+            match (self.blocked.load(Relaxed), meta.no_evict) {
+                (true, true) => "be",
+                (true, false) => "b",
+                (false, true) => "e",
+                (false, false) => "N",
+            },
             meta.db,
             meta.sub,
             meta.psub,
@@ -106,6 +156,9 @@ impl Clients {
             last_active_ms: AtomicU64::new(0),
             last_command: AtomicUsize::new(usize::MAX),
             killed: tokio::sync::Notify::new(),
+            blocked: AtomicBool::new(false),
+            unblock: AtomicU8::new(0),
+            unblocked: tokio::sync::Notify::new(),
             meta: Mutex::new(ClientMeta { name: None, user: "default".to_string(), resp: 2, query_buffer: 0, db: 0, sub: 0, psub: 0, no_evict: false }),
         });
         self.lock().insert(id, handle.clone());

@@ -248,6 +248,8 @@ where
         shared.db.watch(*db, key, &flag);
     }
     let _counted = crate::blocking::Blocked::enter();
+    let handle = session.handle.clone();
+    handle.set_blocked(true);
     let gone = loop {
         let timeout = async {
             match request.deadline {
@@ -259,6 +261,17 @@ where
         tokio::select! {
             _ = flag.changed() => {}
             _ = timeout => timed_out = true,
+            _ = handle.unblocked() => match handle.take_unblock() {
+                Some(crate::client::Unblock::Timeout) => timed_out = true,
+                Some(crate::client::Unblock::Error) => {
+                    if !session.drop_reply() {
+                        reply.error("UNBLOCKED client unblocked via CLIENT UNBLOCK");
+                    }
+                    break false;
+                }
+                // A wake-up left from an earlier wait.
+                None => continue,
+            },
             read = stream.read_buf(input) => match read {
                 // Commands sent meanwhile wait in the buffer, as Redis keeps them.
                 Ok(n) if n > 0 && input.len() <= MAX_QUERY_BUFFER => continue,
@@ -285,6 +298,7 @@ where
             break false;
         }
     };
+    handle.set_blocked(false);
     for (db, key) in &request.keys {
         shared.db.unwatch(*db, key, &flag);
     }

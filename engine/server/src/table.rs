@@ -180,6 +180,7 @@ const CLIENT_SUBCOMMANDS: &[CommandSpec] = &[
     c("no-evict", 3, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS | CONNECTION, "connection", "7.0.0", "Sets the client eviction mode of the connection.", cmd::client_no_evict::run),
     c("reply", 3, NOSCRIPT | LOADING | STALE, NOKEY, CONNECTION | SLOW, "connection", "3.2.0", "Instructs the server whether to reply to commands.", cmd::client_reply::run),
     c("setname", 3, NOSCRIPT | LOADING | STALE, NOKEY, CONNECTION | SLOW, "connection", "2.6.9", "Sets the connection name.", cmd::client_setname::run),
+    c("unblock", -3, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS | CONNECTION, "connection", "5.0.0", "Unblocks a client blocked by a blocking command from a different connection.", cmd::client_unblock::run),
 ];
 
 const COMMAND_SUBCOMMANDS: &[CommandSpec] = &[
@@ -279,6 +280,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     c("decrby", 3, WRITE | DENYOOM | FAST, KEY1, W_FAST | STRING, "string", "1.0.0", "Decrements a number from the integer value of a key. Uses 0 as initial value if the key doesn't exist.", cmd::decrby::run),
     c("del", -2, WRITE, ALLKEYS, KEYSPACE | A_WRITE | SLOW, "generic", "1.0.0", "Deletes one or more keys.", cmd::del::run),
     c("discard", 1, TX_FAST, NOKEY, A_FAST | TRANSACTION, "transactions", "2.0.0", "Discards a transaction.", cmd::discard::run),
+    c("dump", 2, READONLY, KEY1, KEYSPACE | READ | SLOW, "generic", "2.6.0", "Returns a serialized representation of the value stored at a key.", cmd::dump::run),
     c("echo", 2, FAST, NOKEY, CONNECTION | A_FAST, "connection", "1.0.0", "Returns the given string.", cmd::echo::run),
     c("eval", -3, NOSCRIPT | STALE | EXCLUSIVE, NOKEY, SLOW | SCRIPTING, "scripting", "2.6.0", "Executes a server-side Lua script.", cmd::eval::run),
     c("eval_ro", -3, NOSCRIPT | STALE | EXCLUSIVE | READONLY, NOKEY, SLOW | SCRIPTING, "scripting", "7.0.0", "Executes a read-only server-side Lua script.", cmd::eval_ro::run),
@@ -362,6 +364,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     c("replconf", -1, ADMIN | NOSCRIPT | LOADING | STALE | ALLOW_BUSY, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "3.0.0", "An internal command for configuring the replication stream.", cmd::replconf::run),
     c("replicaof", 3, ADMIN | NOSCRIPT | STALE | EXCLUSIVE, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "5.0.0", "Configures a server as replica of another, or promotes it to a master.", cmd::replicaof::run),
     c("reset", 1, CONN_NOAUTH, NOKEY, CONNECTION | A_FAST, "connection", "6.2.0", "Resets the connection.", cmd::reset::run),
+    c("restore", -4, WRITE | DENYOOM, KEY1, KEYSPACE | A_WRITE | SLOW | DANGEROUS, "generic", "2.6.0", "Creates a key from the serialized representation of a value.", cmd::restore::run),
     c("role", 1, NOSCRIPT | LOADING | STALE | FAST, NOKEY, A_ADMIN | A_FAST | DANGEROUS, "server", "2.8.12", "Returns the replication role.", cmd::role::run),
     c("rpop", -2, WRITE | FAST, KEY1, W_FAST | LIST, "list", "1.0.0", "Returns and removes the last elements of a list. Deletes the list if the last element was popped.", cmd::rpop::run),
     c("rpoplpush", 3, WRITE | DENYOOM, (1, 2, 1), A_WRITE | LIST | SLOW, "list", "1.2.0", "Returns the last element of a list after removing and pushing it to another list. Deletes the list if the last element was popped.", cmd::rpoplpush::run),

@@ -81,3 +81,49 @@ async fn lmove_and_blmove() {
     c.expect(b"LRANGE done 0 -1\r\n", b"*2\r\n$2\r\nw2\r\n$2\r\nw1\r\n").await;
     server.stop().await;
 }
+
+/// CLIENT UNBLOCK: as the timeout (default and TIMEOUT) or with an UNBLOCKED error; 0 for a
+/// client that is not blocked; the client blocks and is served normally afterwards. Bytes as
+/// redis-server 7.0.15 answered.
+#[tokio::test]
+async fn client_unblock_ends_a_blocking_command() {
+    let server = TestServer::start().await;
+    let mut waiter = server.client().await;
+    let mut admin = server.client().await;
+    let id = String::from_utf8(waiter.call(&[b"CLIENT", b"ID"]).await).unwrap();
+    let id = id.trim_start_matches(':').trim().to_string();
+    let unblock = |how: &str| format!("CLIENT UNBLOCK {id} {how}\r\n").into_bytes();
+    async fn blocked(admin: &mut common::Client) {
+        for _ in 0..100 {
+            if String::from_utf8_lossy(&admin.call(&[b"INFO", b"clients"]).await).contains("blocked_clients:1") {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        panic!("the client did not block");
+    }
+    admin.expect(&unblock(""), b":0\r\n").await;
+    waiter.send(b"BLPOP l 0\r\n").await;
+    blocked(&mut admin).await;
+    assert!(String::from_utf8_lossy(&admin.call(&[b"CLIENT", b"LIST"]).await).contains(" flags=b "));
+    admin.expect(&unblock(""), b":1\r\n").await;
+    waiter.expect(b"", b"*-1\r\n").await;
+    waiter.send(b"BLMPOP 0 1 l RIGHT\r\n").await;
+    blocked(&mut admin).await;
+    admin.expect(&unblock("TIMEOUT"), b":1\r\n").await;
+    waiter.expect(b"", b"*-1\r\n").await;
+    waiter.send(b"BLPOP l 0\r\n").await;
+    blocked(&mut admin).await;
+    admin.expect(&unblock("ERROR"), b":1\r\n").await;
+    waiter.expect(b"", b"-UNBLOCKED client unblocked via CLIENT UNBLOCK\r\n").await;
+    admin.expect(&unblock(""), b":0\r\n").await;
+    admin.expect(b"CLIENT UNBLOCK asd\r\n", b"-ERR value is not an integer or out of range\r\n").await;
+    admin.expect(&unblock("foo"), b"-ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR\r\n").await;
+    admin.expect(&unblock("TIMEOUT extra"), b"-ERR unknown subcommand or wrong number of arguments for 'unblock'. Try CLIENT HELP.\r\n").await;
+    // Still a working client: blocks again and is served by a push.
+    waiter.send(b"BLPOP l 0\r\n").await;
+    blocked(&mut admin).await;
+    admin.expect(b"LPUSH l foo\r\n", b":1\r\n").await;
+    waiter.expect(b"", b"*2\r\n$1\r\nl\r\n$3\r\nfoo\r\n").await;
+    server.stop().await;
+}

@@ -23,6 +23,7 @@
 //! - `slot.rs`     — [`Slot`] and [`Txn`]: what update and batch closures see and change.
 //! - `value.rs`    — the value model: [`Entry`], [`Value`], [`Kind`], [`ZSet`].
 //! - `delta.rs`    — [`Delta`]: element-level changes of collections, their encoding and apply.
+//! - `dump.rs`     — DUMP/RESTORE payloads: a value's encoding with a version and a CRC32.
 //! - `shard.rs`    — one shard: the key map, the expiry index, memory accounting, eviction.
 //! - `codec.rs`    — byte format of log records and of values.
 //! - `wal.rs`      — the write-ahead log: segments, append buffer, group commit, waiters, poison.
@@ -68,6 +69,7 @@ mod codec;
 mod compact;
 mod db;
 mod delta;
+mod dump;
 mod error;
 mod keyspace;
 mod options;
@@ -84,6 +86,7 @@ mod worker;
 pub use cipher::{Cipher, CipherError};
 pub use db::{Db, Durable, Lsn, ScanPage};
 pub use delta::{Delta, Outcome};
+pub use dump::{dump, restore, DumpError, DUMP_VERSION};
 pub use error::StorageError;
 pub use replication::{record_len, LogCopy, ReplPos, StreamHook, RECORD_HEADER};
 pub use keyspace::Keyspace;

@@ -38,6 +38,8 @@ const LINES: &[&str] = &[
     "    Control the replies sent to the current connection.",
     "SETNAME <name>",
     "    Assign the name <name> to the current connection.",
+    "UNBLOCK <clientid> [TIMEOUT|ERROR]",
+    "    Unblock the specified blocked client.",
     "HELP",
     "    Print this help.",
 ];
