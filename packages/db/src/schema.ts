@@ -256,6 +256,13 @@ export const instanceControlCredentials = pgTable('instance_control_credentials'
    * the control password (a replica's link would drop).
    */
   replicationPasswordEncrypted: text('replication_password_encrypted'),
+  /**
+   * The CA of a `standard` TLS instance (issue 15): its certificate (public) and its key,
+   * sealed. Made by the worker on the first deploy; every node's certificate is signed by it,
+   * so replicas and clients check whichever node serves them with one CA certificate.
+   */
+  tlsCaCertificate: text('tls_ca_certificate'),
+  tlsCaKeyEncrypted: text('tls_ca_key_encrypted'),
   updatedAt: updatedAt(),
 });
 

@@ -84,4 +84,27 @@ export class ControlCredentialsRepository {
     if (!row?.replicationPasswordEncrypted) throw new Error(`instance ${instanceId} has no control credentials (deleted meanwhile?)`);
     return decryptSecret(this.masterKey, row.replicationPasswordEncrypted);
   }
+
+  /**
+   * The instance's TLS CA (certificate and key); `make` runs when there is none yet, and the
+   * first one stored wins (two deploys racing keep one CA).
+   */
+  async tlsCa(instanceId: string, make: () => Promise<{ certificate: string; key: string }>): Promise<{ certificate: string; key: string }> {
+    await this.prepare(instanceId);
+    const read = async () => {
+      const [row] = await this.db.select().from(instanceControlCredentials).where(eq(instanceControlCredentials.instanceId, instanceId));
+      if (!row) throw new Error(`instance ${instanceId} has no control credentials (deleted meanwhile?)`);
+      return row.tlsCaCertificate && row.tlsCaKeyEncrypted ? { certificate: row.tlsCaCertificate, key: decryptSecret(this.masterKey, row.tlsCaKeyEncrypted) } : undefined;
+    };
+    const stored = await read();
+    if (stored) return stored;
+    const made = await make();
+    await this.db
+      .update(instanceControlCredentials)
+      .set({ tlsCaCertificate: made.certificate, tlsCaKeyEncrypted: encryptSecret(this.masterKey, made.key) })
+      .where(sql`${instanceControlCredentials.instanceId} = ${instanceId} and ${instanceControlCredentials.tlsCaCertificate} is null`);
+    const kept = await read();
+    if (!kept) throw new Error(`instance ${instanceId}: its TLS CA could not be stored`);
+    return kept;
+  }
 }
