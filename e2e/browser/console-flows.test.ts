@@ -2,54 +2,36 @@
 // (PostgreSQL, API, built console; no worker, so a new instance stays `creating`):
 // log in as the admin, create an instance from the form, find it in the list, open it,
 // and create an API key that is shown once and really authenticates.
-import { createBasaltClient } from '@basalt/api-client';
+import { createBasaltClient, type BasaltClient } from '@basalt/api-client';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { startTestPlatform } from '../support/platform.js';
-import { launchChromium } from './support/browser.js';
-import { collectPageErrors } from './support/page-errors.js';
+import { startConsole, type ConsoleSession } from './support/console.js';
 import { snap } from './support/screenshots.js';
 
-type Platform = Awaited<ReturnType<typeof startTestPlatform>>;
-
-let platform: Platform;
+let ui: ConsoleSession;
+let platform: ConsoleSession['platform'];
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
-let pageErrors: string[] = [];
 let consoleUrl: string;
+/** The API as a script sees it, logged in with the admin's session: the oracle for what the UI claims. */
+let api: BasaltClient;
 const instanceName = `orders-${Date.now().toString(36)}`;
 let instancePassword = '';
 let instancePath = '';
 
 beforeAll(async () => {
-  platform = await startTestPlatform({ console: true, worker: false });
-  if (!platform.consoleUrl) throw new Error('the console is not built: run `npm run build -w @basalt/console` (the bootstrap does)');
-  consoleUrl = platform.consoleUrl;
-  browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: consoleUrl });
-  page = await context.newPage();
-  pageErrors = collectPageErrors(page);
-  page.setDefaultTimeout(20_000);
+  // Not logged in: the first test is the login itself.
+  ui = await startConsole({ logIn: false });
+  ({ platform, browser, page, consoleUrl, api } = ui);
+  context = page.context();
 });
 
-afterEach(() => {
-  expect(pageErrors.splice(0)).toEqual([]);
-});
+afterEach(() => ui.checkPageErrors());
 
 afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await platform?.stop();
+  await ui?.stop();
 });
-
-/** The API as a script sees it, logged in with the admin's session: the oracle for what the UI claims. */
-async function adminClient() {
-  const anonymous = createBasaltClient({ baseUrl: platform.apiUrl });
-  const { response } = await anonymous.POST('/v1/auth/login', { body: { email: platform.admin.email, password: platform.admin.password } });
-  const cookie = response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-  return createBasaltClient({ baseUrl: platform.apiUrl, sessionCookie: cookie });
-}
 
 describe('console flows', () => {
   test('an anonymous visitor is sent to the login page, and a wrong password is refused', async () => {
@@ -75,7 +57,7 @@ describe('console flows', () => {
     expect(cookies.some((c) => c.httpOnly)).toBe(true);
     expect(await page.evaluate(() => document.cookie)).toBe('');
     // The project switcher names the admin's project.
-    const me = await (await adminClient()).GET('/v1/auth/me');
+    const me = await api.GET('/v1/auth/me');
     const project = me.data!.projects[0];
     expect(page.url()).toContain(`/projects/${project.id}/instances`);
     await expect(page.getByRole('button', { name: `Project: ${project.name}` }).isVisible()).resolves.toBe(true);
@@ -92,7 +74,7 @@ describe('console flows', () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('name'); // focus moves to the first problem
     await page.getByText(/“10\.0\.0\.1\/8” is not an IP address or CIDR block/).waitFor();
     await snap(page, '02-create-form-errors');
-    const list = await (await adminClient()).GET('/v1/projects/{project}/instances', {
+    const list = await api.GET('/v1/projects/{project}/instances', {
       params: { path: { project: page.url().split('/')[4] } },
     });
     expect(list.data!.items).toHaveLength(0);
@@ -121,7 +103,6 @@ describe('console flows', () => {
     await page.getByText(`Instance ${instanceName} requested`).waitFor();
     await snap(page, '04-created-password-once');
 
-    const api = await adminClient();
     const list = await api.GET('/v1/projects/{project}/instances', { params: { path: { project: projectId } } });
     const created = list.data!.items.find((i) => i.name === instanceName)!;
     expect(created).toMatchObject({
@@ -201,7 +182,6 @@ describe('console flows', () => {
 
   test('turning deletion protection off lets the instance be deleted', async () => {
     const [, , projectId, , instanceId] = instancePath.split('/');
-    const api = await adminClient();
     const path = { params: { path: { project: projectId!, instance: instanceId! } } };
     await page.getByRole('tab', { name: 'Overview' }).click();
     const toggle = page.getByRole('switch', { name: 'Deletion protection' });
@@ -258,7 +238,7 @@ describe('console flows', () => {
     await page.getByText('No instances yet').waitFor();
     const analytics = new URL(page.url()).pathname.split('/')[2];
     expect(analytics).not.toBe(homeProject);
-    const projects = await (await adminClient()).GET('/v1/projects');
+    const projects = await api.GET('/v1/projects');
     expect(projects.data!.items.find((p) => p.id === analytics)).toMatchObject({ name: 'analytics', role: 'owner' });
 
     await page.getByRole('button', { name: 'Project: analytics' }).click();
@@ -309,7 +289,6 @@ describe('console flows', () => {
 
       await role.click();
       await page.getByRole('option', { name: 'Member' }).click();
-      const api = await adminClient();
       await expect
         .poll(async () => (await api.GET('/v1/projects/{project}/members', { params: { path: { project: projectId } } })).data?.items.find((m) => m.email === dev.email)?.role)
         .toBe('member');

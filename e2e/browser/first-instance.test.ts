@@ -3,18 +3,16 @@
 // create an instance from the form, watch it reach Running and Healthy on its page, connect
 // with redis-cli as the user with the password shown once, and delete it from the console.
 import { execFileSync } from 'node:child_process';
-import { createBasaltClient, type BasaltClient } from '@basalt/api-client';
-import type { Browser, Page } from 'playwright-core';
+import type { BasaltClient } from '@basalt/api-client';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { startTestPlatform } from '../support/platform.js';
-import { launchChromium } from './support/browser.js';
-import { collectPageErrors } from './support/page-errors.js';
+import { startConsole, type ConsoleSession } from './support/console.js';
+import { deleteInstanceAndWait } from './support/instance.js';
 import { snap } from './support/screenshots.js';
 
-let platform: Awaited<ReturnType<typeof startTestPlatform>>;
-let browser: Browser;
+let ui: ConsoleSession;
+let platform: ConsoleSession['platform'];
 let page: Page;
-let pageErrors: string[] = [];
 let api: BasaltClient;
 let projectId = '';
 let instanceId = '';
@@ -22,33 +20,17 @@ let password = '';
 const name = `first-${Date.now().toString(36)}`;
 
 beforeAll(async () => {
-  platform = await startTestPlatform({ console: true, worker: true });
-  if (!platform.consoleUrl) throw new Error('the console is not built: run `npm run build -w @basalt/console` (the bootstrap does)');
-  const { response } = await createBasaltClient({ baseUrl: platform.apiUrl }).POST('/v1/auth/login', { body: platform.admin });
-  api = createBasaltClient({ baseUrl: platform.apiUrl, sessionCookie: response.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ') });
-  browser = await launchChromium();
-  page = await (await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: platform.consoleUrl })).newPage();
-  pageErrors = collectPageErrors(page);
-  page.setDefaultTimeout(20_000);
+  // Not logged in: the first test signs in as a new user would.
+  ui = await startConsole({ worker: true, logIn: false });
+  ({ platform, page, api } = ui);
 });
 
-afterEach(() => {
-  expect(pageErrors.splice(0)).toEqual([]);
-});
+afterEach(() => ui.checkPageErrors());
 
 afterAll(async () => {
-  await browser?.close();
-  // A VM left behind would outlive the test: delete what the test did not, and wait for it.
-  if (instanceId && projectId) {
-    const path = { params: { path: { project: projectId, instance: instanceId } } };
-    const current = (await api.GET('/v1/projects/{project}/instances/{instance}', path)).data;
-    if (current && current.status !== 'deleted' && current.status !== 'deleting') await api.DELETE('/v1/projects/{project}/instances/{instance}', path);
-    for (let waited = 0; waited < 240; waited++) {
-      if ((await api.GET('/v1/projects/{project}/instances/{instance}', path)).data?.status === 'deleted') break;
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-    }
-  }
-  await platform?.stop();
+  // A VM left behind would outlive the test: delete it if the test did not, and wait for it.
+  if (instanceId && projectId) await deleteInstanceAndWait(api, projectId, instanceId);
+  await ui?.stop();
 }, 300_000);
 
 describe('the first instance, from the console', () => {

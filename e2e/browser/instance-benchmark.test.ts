@@ -4,19 +4,14 @@
 // serves, beside the command to rerun it with memtier_benchmark; a second, long run is
 // stopped with Cancel. Nothing here writes a benchmark row: the worker's job does.
 import type { BasaltClient } from '@basalt/api-client';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { startTestPlatform } from '../support/platform.js';
-import { launchChromium } from './support/browser.js';
-import { collectPageErrors } from './support/page-errors.js';
-import { snap } from './support/screenshots.js';
+import { startConsole, type ConsoleSession } from './support/console.js';
 import { createRunningInstance, deleteInstanceAndWait } from './support/instance.js';
-import { apiSession, logInThroughForm } from './support/session.js';
+import { snap } from './support/screenshots.js';
 
-let platform: Awaited<ReturnType<typeof startTestPlatform>>;
-let browser: Browser;
+let ui: ConsoleSession;
 let page: Page;
-let pageErrors: string[] = [];
 let api: BasaltClient;
 let projectId = '';
 let instanceId = '';
@@ -24,26 +19,17 @@ let instanceId = '';
 const instancePath = () => ({ params: { path: { project: projectId, instance: instanceId } } });
 
 beforeAll(async () => {
-  platform = await startTestPlatform({ console: true, worker: true });
-  if (!platform.consoleUrl) throw new Error('the console is not built: run `npm run build -w @basalt/console` (the bootstrap does)');
-  ({ api, projectId } = await apiSession(platform.apiUrl, platform.admin));
+  ui = await startConsole({ worker: true, viewport: { width: 1440, height: 1000 } });
+  ({ page, api, projectId } = ui);
   instanceId = (await createRunningInstance(api, projectId, 'bench-console')).instance.id;
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1440, height: 1000 }, baseURL: platform.consoleUrl });
-  pageErrors = collectPageErrors(page);
-  page.setDefaultTimeout(20_000);
-  await logInThroughForm(page, platform.admin);
 }, 300_000);
 
-afterEach(() => {
-  expect(pageErrors.splice(0)).toEqual([]);
-});
+afterEach(() => ui.checkPageErrors());
 
 afterAll(async () => {
-  await browser?.close();
   // A VM left behind would outlive the test: delete the instance and wait for it.
   if (instanceId) await deleteInstanceAndWait(api, projectId, instanceId);
-  await platform?.stop();
+  await ui?.stop();
 }, 300_000);
 
 async function startCustomRun(flags: string) {

@@ -7,55 +7,34 @@
 import path from 'node:path';
 import os from 'node:os';
 import type { BasaltClient } from '@basalt/api-client';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { startTestPlatform } from '../support/platform.js';
-import { launchChromium } from './support/browser.js';
+import { startConsole, type ConsoleSession } from './support/console.js';
 import { deleteInstanceAndWait } from './support/instance.js';
-import { collectPageErrors } from './support/page-errors.js';
 import { snap } from './support/screenshots.js';
-import { apiSession, logInThroughForm } from './support/session.js';
-
-type Platform = Awaited<ReturnType<typeof startTestPlatform>>;
 
 const NAME = 'sessions-cache';
 // The host reaches the local region's VMs from the bridge's gateway: an allowlist that leaves
 // it out would leave the control plane out (its health checks), so the test keeps it in.
 const CONTROL_PLANE = '10.77.0.1';
 
-let platform: Platform;
-let browser: Browser;
+let ui: ConsoleSession;
 let page: Page;
-let pageErrors: string[] = [];
 let projectId: string;
 let api: BasaltClient;
 let instanceId = '';
 
-async function openPage(p: Platform): Promise<Page> {
-  const opened = await browser.newPage({ viewport: { width: 1440, height: 900 }, baseURL: p.consoleUrl! });
-  pageErrors = collectPageErrors(opened);
-  opened.setDefaultTimeout(20_000);
-  await logInThroughForm(opened, p.admin);
-  return opened;
-}
-
 beforeAll(async () => {
-  platform = await startTestPlatform({ console: true, worker: true });
-  if (!platform.consoleUrl) throw new Error('the console is not built: run `npm run build -w @basalt/console` (the bootstrap does)');
-  ({ api, projectId } = await apiSession(platform.apiUrl, platform.admin));
-  browser = await launchChromium();
-  page = await openPage(platform);
+  ui = await startConsole({ worker: true });
+  ({ page, api, projectId } = ui);
 }, 120_000);
 
-afterEach(() => {
-  expect(pageErrors.splice(0)).toEqual([]);
-});
+afterEach(() => ui.checkPageErrors());
 
 afterAll(async () => {
-  await browser?.close();
   // No VM outlives the test.
   if (instanceId) await deleteInstanceAndWait(api, projectId, instanceId);
-  await platform?.stop();
+  await ui?.stop();
 }, 300_000);
 
 const progressCard = () => page.getByRole('region', { name: /Operation progress/ });
@@ -189,21 +168,21 @@ describe('an instance in the console, worked by the real worker', () => {
 });
 
 describe('a create that fails in the worker', () => {
-  let broken: Platform;
+  let broken: ConsoleSession;
   let brokenApi: BasaltClient;
   let brokenProject = '';
   let failedId = '';
 
   beforeAll(async () => {
     // The worker's VM image does not exist, so `terraform apply` fails making the VM.
-    broken = await startTestPlatform({
-      console: true,
+    broken = await startConsole({
       worker: true,
       env: { BASALT_VM_IMAGE: path.join(os.tmpdir(), `basalt-no-such-image-${process.pid}`), BASALT_LOCAL_VM_KIND: 'nspawn' },
     });
-    ({ api: brokenApi, projectId: brokenProject } = await apiSession(broken.apiUrl, broken.admin));
-    page = await openPage(broken);
+    ({ api: brokenApi, projectId: brokenProject, page } = broken);
   }, 120_000);
+
+  afterEach(() => broken.checkPageErrors());
 
   afterAll(async () => {
     if (failedId) await deleteInstanceAndWait(brokenApi, brokenProject, failedId);

@@ -14,15 +14,13 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { BasaltClient } from '@basalt/api-client';
 import { requireHostRoute } from '@basalt/db';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { ROOT } from '../support/env.js';
-import { startTestPlatform } from '../support/platform.js';
-import { launchChromium } from './support/browser.js';
-import { collectPageErrors } from './support/page-errors.js';
+import { startConsole, type ConsoleSession } from './support/console.js';
 import { snap } from './support/screenshots.js';
 import { createRunningInstance, deleteInstanceAndWait } from './support/instance.js';
-import { apiSession, logInThroughForm } from './support/session.js';
+import { apiSession } from './support/session.js';
 
 const run = promisify(execFile);
 const BENCH = process.env.BASALT_BENCH_BIN ?? path.join(ROOT, 'engine', 'target', 'release', 'basalt-bench');
@@ -37,15 +35,13 @@ interface StartedPrometheus {
 }
 
 let prometheus: StartedPrometheus;
-let platform: Awaited<ReturnType<typeof startTestPlatform>>;
+let ui: ConsoleSession;
 let api: BasaltClient;
 let projectId = '';
 let instanceId = '';
 let password = '';
 let endpoint = { host: '', port: 0 };
-let browser: Browser;
 let page: Page;
-let pageErrors: string[] = [];
 const promDir = fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-prom-e2e-'));
 
 const instancePath = () => ({ params: { path: { project: projectId, instance: instanceId } } });
@@ -78,25 +74,20 @@ beforeAll(async () => {
   const lib = await import(path.join(ROOT, 'scripts', 'lib', 'prometheus.mjs'));
   const { freePort } = await import(path.join(ROOT, 'scripts', 'lib', 'net.mjs'));
   prometheus = await lib.startPrometheus({ dir: promDir, port: await freePort(), scrapeInterval: '2s', retention: '1h', logDir: promDir });
-  platform = await startTestPlatform({ worker: true, console: true, env: { ...prometheus.env, BASALT_HEALTH_INTERVAL_MS: '2000' } });
-  if (!platform.consoleUrl) throw new Error('the console is not built: run `npm run build -w @basalt/console` (the bootstrap does)');
-  ({ api, projectId } = await apiSession(platform.apiUrl, platform.admin));
+  ui = await startConsole({ worker: true, env: { ...prometheus.env, BASALT_HEALTH_INTERVAL_MS: '2000' }, viewport: { width: 1440, height: 1100 }, actionTimeoutMs: 30_000 });
+  ({ api, projectId, page } = ui);
   const running = await createRunningInstance(api, projectId, 'monitored');
   instanceId = running.instance.id;
   password = running.password;
   const primary = running.instance.endpoints.find((e) => e.type === 'private')!;
   endpoint = { host: primary.host, port: primary.port };
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1440, height: 1100 }, baseURL: platform.consoleUrl });
-  pageErrors = collectPageErrors(page);
-  page.setDefaultTimeout(30_000);
-  await logInThroughForm(page, platform.admin);
 }, 360_000);
 
+afterEach(() => ui.checkPageErrors());
+
 afterAll(async () => {
-  await browser?.close();
   if (instanceId) await deleteInstanceAndWait(api, projectId, instanceId);
-  await platform?.stop();
+  await ui?.stop();
   await prometheus?.stop();
   fs.rmSync(promDir, { recursive: true, force: true });
 }, 300_000);
@@ -186,7 +177,7 @@ describe('monitoring', () => {
     const otherPassword = `pw-${Math.random().toString(36).slice(2)}-x`;
     const created = await api.POST('/v1/users', { body: { email, password: otherPassword } });
     expect(created.response.status).toBe(201);
-    const { api: other } = await apiSession(platform.apiUrl, { email, password: otherPassword });
+    const { api: other } = await apiSession(ui.platform.apiUrl, { email, password: otherPassword });
     expect((await other.GET('/v1/projects/{project}/instances/{instance}/metrics', instancePath())).response.status).toBe(404);
     expect((await other.GET('/v1/projects/{project}/instances/{instance}/slowlog', instancePath())).response.status).toBe(404);
   }, 60_000);
@@ -224,7 +215,6 @@ describe('monitoring', () => {
   }, 200_000);
 
   test('deleting the instance removes its scrape target', async () => {
-    expect(pageErrors.splice(0)).toEqual([]);
     const file = path.join(prometheus.sdDir, 'targets', `${instanceId}.json`);
     expect(fs.existsSync(file)).toBe(true);
     await deleteInstanceAndWait(api, projectId, instanceId);

@@ -2,26 +2,21 @@
 // filters by name; the console asks for the next page on demand and sends the filter to the
 // API rather than filtering what it happens to have loaded.
 import type { BasaltClient } from '@basalt/api-client';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { launchChromium } from './support/browser.js';
-import { collectPageErrors } from './support/page-errors.js';
-import { startConsolePlatform, type ConsolePlatform } from './support/platform.js';
-import { apiSession, logInThroughForm } from './support/session.js';
+import { startConsole, type ConsoleSession } from './support/console.js';
 
 const COUNT = 57; // more than the console's page of 50
 
-let platform: ConsolePlatform;
-let browser: Browser;
+let ui: ConsoleSession;
 let page: Page;
-let pageErrors: string[] = [];
 let api: BasaltClient;
 let projectId: string;
 
 beforeAll(async () => {
   // More instances than the default quota of a project (20): this test is about pages.
-  platform = await startConsolePlatform({ BASALT_QUOTA_INSTANCES: String(COUNT), BASALT_QUOTA_VCPU: String(COUNT) });
-  ({ api, projectId } = await apiSession(platform.apiUrl, platform.admin));
+  ui = await startConsole({ env: { BASALT_QUOTA_INSTANCES: String(COUNT), BASALT_QUOTA_VCPU: String(COUNT) } });
+  ({ page, api, projectId } = ui);
   for (let i = 0; i < COUNT; i++) {
     const res = await api.POST('/v1/projects/{project}/instances', {
       params: { path: { project: projectId } },
@@ -29,20 +24,13 @@ beforeAll(async () => {
     });
     if (res.response.status !== 202) throw new Error(`create bulk-${i}: HTTP ${res.response.status}`);
   }
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 }, baseURL: platform.consoleUrl });
-  pageErrors = collectPageErrors(page);
-  page.setDefaultTimeout(20_000);
-  await logInThroughForm(page, platform.admin);
+  await page.reload(); // the list was loaded at login, before the instances existed
 });
 
-afterEach(() => {
-  expect(pageErrors.splice(0)).toEqual([]);
-});
+afterEach(() => ui.checkPageErrors());
 
 afterAll(async () => {
-  await browser?.close();
-  await platform?.stop();
+  await ui?.stop();
 });
 
 const dataRows = () => page.getByRole('table', { name: 'Instances' }).getByRole('row').filter({ has: page.getByRole('link') });

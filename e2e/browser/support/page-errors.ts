@@ -2,8 +2,8 @@
 // caused them, even when the page still looks right.
 import type { Page } from 'playwright-core';
 
-export function collectPageErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(`${error.name}: ${error.message}`));
-  return errors;
+/** Appends each uncaught exception of the page to `into` (several pages may share one list). */
+export function collectPageErrors(page: Page, into: string[] = []): string[] {
+  page.on('pageerror', (error) => into.push(`${error.name}: ${error.message}`));
+  return into;
 }
