@@ -86,7 +86,7 @@ export async function createInstance(cp: ControlPlane, name: string, instanceTyp
 export async function requestOperation(
   cp: ControlPlane,
   instanceId: string,
-  key: Exclude<QueueKey, 'benchmark' | 'failover'>,
+  key: Exclude<QueueKey, 'benchmark' | 'failover' | 'typeReport'>,
   params: Record<string, unknown> = {},
 ): Promise<string> {
   const [operation] = await cp.database.db

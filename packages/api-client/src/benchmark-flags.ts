@@ -6,6 +6,12 @@
 
 export const BENCHMARK_SUITES = ['memtier-standard', 'ycsb-standard', 'canonical', 'custom'] as const;
 export type BenchmarkSuite = (typeof BENCHMARK_SUITES)[number];
+/**
+ * The suites a per-type report runs, in the order they run: ycsb-standard first, on the
+ * empty engine (its memory:data ratios are of the engine's whole data).
+ */
+export const STANDARD_SUITES = ['ycsb-standard', 'memtier-standard', 'canonical'] as const satisfies readonly BenchmarkSuite[];
+export type StandardSuite = (typeof STANDARD_SUITES)[number];
 
 /** At most this many tokens in a custom run's flags. */
 export const BENCHMARK_FLAGS_MAX = 40;

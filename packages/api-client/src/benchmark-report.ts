@@ -150,3 +150,35 @@ export function renderBenchmarkReport(env: ReportEnvironment, runs: Benchmark[])
   ];
   return `${sections.join('\n\n')}\n`;
 }
+
+/** The figures a report puts in the catalog, computed from its runs (InstanceTypeReport.headline). */
+export interface ReportHeadlineFigures {
+  reads_per_sec: number | null;
+  writes_per_sec: number | null;
+  p99_latency_ms: number | null;
+  peer_ratio: number | null;
+}
+
+/**
+ * memtier-standard's read-only and write-only 128 B ping-pong scenarios on Basalt (reads/s,
+ * writes/s, the read's p99), and the median Basalt/peer throughput ratio over every scenario
+ * with a peer figure. Null where the runs have no such scenario.
+ */
+export function reportHeadline(runs: Benchmark[]): ReportHeadlineFigures {
+  const memtier = runs.find((r) => r.workload === 'memtier-standard');
+  const find = (workload: string) => memtier?.scenarios.find((s) => s.server === 'basalt' && s.workload === workload && s.value_size === 128 && s.pipeline === 1);
+  const read = find('read-only');
+  const write = find('write-only');
+  const ratios = runs
+    .flatMap((run) => pairs(run))
+    .flatMap(({ basalt, peer }) => (peer && peer.qps > 0 ? [basalt.qps / peer.qps] : []))
+    .sort((a, b) => a - b);
+  const middle = Math.floor(ratios.length / 2);
+  const median = ratios.length === 0 ? null : ratios.length % 2 ? ratios[middle]! : (ratios[middle - 1]! + ratios[middle]!) / 2;
+  return {
+    reads_per_sec: read ? read.qps : null,
+    writes_per_sec: write ? write.qps : null,
+    p99_latency_ms: read?.p99_latency_ms ?? null,
+    peer_ratio: median,
+  };
+}

@@ -25,4 +25,5 @@ export function createBasaltClient(options: BasaltClientOptions = {}): BasaltCli
 /** The error body every non-2xx response carries. */
 export type ApiError = components['schemas']['ErrorDto'];
 
-export { renderBenchmarkReport, type ReportEnvironment } from './benchmark-report.js';
+export { renderBenchmarkReport, reportHeadline, type ReportEnvironment, type ReportHeadlineFigures } from './benchmark-report.js';
+export { benchmarkRunOf, benchmarkScenarioOf, type BenchmarkRunRecord, type BenchmarkScenarioRecord } from './benchmark-runs.js';

@@ -241,23 +241,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/instance-types/{id}/benchmarks": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Reference benchmark runs of an instance type */
-        get: operations["listInstanceTypeBenchmarks"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/projects/{project}/instances": {
         parameters: {
             query?: never;
@@ -513,6 +496,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/instance-types/{id}/benchmarks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The type's benchmark reports, newest first (runs without the tool's JSON reports) */
+        get: operations["listInstanceTypeReports"];
+        put?: never;
+        /** Measure the type (administrators): a temporary instance of it in the platform's project runs the standard suites beside their peers; the report is stored and the instance deleted */
+        post: operations["createInstanceTypeReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/instance-types/{id}/benchmarks/latest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The type's newest succeeded report (404 no_report when it has none) */
+        get: operations["getLatestInstanceTypeReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/instance-types/{id}/benchmarks/latest/report.md": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The newest succeeded report as a white paper (markdown) */
+        get: operations["getLatestInstanceTypeReportMarkdown"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/instance-types/{id}/benchmarks/{report}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One report, whatever its status (its progress while it runs) */
+        get: operations["getInstanceTypeReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/instance-types/{id}/benchmarks/{report}/report.md": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One succeeded report as a white paper (markdown); 409 before it succeeded */
+        get: operations["getInstanceTypeReportMarkdown"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{project}/instances/{instance}/metrics": {
         parameters: {
             query?: never;
@@ -705,6 +774,24 @@ export interface components {
         RegionListDto: {
             items: components["schemas"]["RegionDto"][];
         };
+        InstanceTypeReferenceDto: {
+            /**
+             * Format: uuid
+             * @description The report these figures come from (GET /v1/instance-types/{id}/benchmarks/{report})
+             */
+            report_id: string;
+            /**
+             * Format: date-time
+             * @description When that report finished
+             */
+            published_at: string;
+            /** @description memtier-standard read-only 128 B ping-pong, ops/s */
+            reads_per_sec: number | null;
+            /** @description memtier-standard write-only 128 B ping-pong, ops/s */
+            writes_per_sec: number | null;
+            /** @description p99 latency of that read scenario, ms */
+            p99_latency_ms: number | null;
+        };
         InstanceTypeDto: {
             /** @example kv.standard.xlarge */
             id: string;
@@ -717,91 +804,11 @@ export interface components {
             max_connections: number;
             bandwidth_mbps: number;
             regions: string[];
+            /** @description Basalt's own figures from the type's latest succeeded benchmark report, measured on this platform's host; null when the type has none */
+            reference: components["schemas"]["InstanceTypeReferenceDto"] | null;
         };
         InstanceTypeListDto: {
             items: components["schemas"]["InstanceTypeDto"][];
-        };
-        BenchmarkScenarioDto: {
-            /** @example 1 */
-            position: number;
-            /** @example write-only 128 B, ping-pong */
-            name: string;
-            /**
-             * @description The server measured: the instance (basalt) or the run's peer, Redis 7 or memcached from Debian, measured in the same run on the same VM size (its version in engine_version)
-             * @enum {string}
-             */
-            server: "basalt" | "redis" | "memcached";
-            /** @example basalt-bench 0.1.0 */
-            tool: string;
-            /** @description The exact command the worker ran, the password shown as <password> */
-            command_line: string;
-            /** @description The same run with memtier_benchmark (memtier scenarios; null otherwise) */
-            memtier_command: string | null;
-            /** @description The same run with YCSB (ycsb-standard; null otherwise): its redis binding, with the Tair paper's string command group */
-            ycsb_command: string | null;
-            /** @example write-only */
-            workload: string;
-            /** @description Bytes; null when sizes vary */
-            value_size: number | null;
-            connections: number;
-            pipeline: number;
-            /** @description Requests sent */
-            requests: number;
-            /** @description Operations per second */
-            qps: number;
-            avg_latency_ms: number;
-            p50_latency_ms: number | null;
-            p99_latency_ms: number | null;
-            p999_latency_ms: number | null;
-            errors: number;
-            engine_version: string;
-            instance_type: string;
-            /** Format: date-time */
-            started_at: string;
-            /** Format: date-time */
-            finished_at: string;
-            /** @description basalt-bench's full JSON report (memtier_benchmark's layout); in GET of one run, not in lists */
-            report?: {
-                [key: string]: unknown;
-            };
-        };
-        BenchmarkDto: {
-            /** Format: uuid */
-            id: string;
-            /** Format: uuid */
-            instance_id: string | null;
-            instance_type: string;
-            /** @enum {string} */
-            status: "pending" | "running" | "succeeded" | "failed" | "cancelled";
-            /** @example basalt-bench */
-            tool: string;
-            /**
-             * @description The suite that ran
-             * @enum {string}
-             */
-            workload: "memtier-standard" | "ycsb-standard" | "canonical" | "custom";
-            /** @description What was asked: {"flags": [...]} for a custom run */
-            parameters: {
-                [key: string]: unknown;
-            };
-            results: {
-                [key: string]: unknown;
-            } | null;
-            /** @description The scenarios measured so far, in the order they ran */
-            scenarios: components["schemas"]["BenchmarkScenarioDto"][];
-            /** Format: uuid */
-            operation_id: string | null;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            started_at: string | null;
-            /** Format: date-time */
-            finished_at: string | null;
-            /** Format: date-time */
-            cancel_requested_at: string | null;
-        };
-        BenchmarkListDto: {
-            items: components["schemas"]["BenchmarkDto"][];
         };
         AllowlistEntryInputDto: {
             /**
@@ -979,7 +986,7 @@ export interface components {
             /** Format: uuid */
             instance_id: string | null;
             /** @enum {string} */
-            type: "create" | "modify" | "restart" | "delete" | "apply_users" | "apply_allowlist" | "benchmark" | "failover";
+            type: "create" | "modify" | "restart" | "delete" | "apply_users" | "apply_allowlist" | "benchmark" | "failover" | "benchmark_report";
             /** @enum {string} */
             status: "pending" | "running" | "succeeded" | "failed";
             progress: number;
@@ -1161,6 +1168,88 @@ export interface components {
             /** @description Pass as `cursor` for the next page; null on the last page */
             next_cursor: string | null;
         };
+        BenchmarkScenarioDto: {
+            /** @example 1 */
+            position: number;
+            /** @example write-only 128 B, ping-pong */
+            name: string;
+            /**
+             * @description The server measured: the instance (basalt) or the run's peer, Redis 7 or memcached from Debian, measured in the same run on the same VM size (its version in engine_version)
+             * @enum {string}
+             */
+            server: "basalt" | "redis" | "memcached";
+            /** @example basalt-bench 0.1.0 */
+            tool: string;
+            /** @description The exact command the worker ran, the password shown as <password> */
+            command_line: string;
+            /** @description The same run with memtier_benchmark (memtier scenarios; null otherwise) */
+            memtier_command: string | null;
+            /** @description The same run with YCSB (ycsb-standard; null otherwise): its redis binding, with the Tair paper's string command group */
+            ycsb_command: string | null;
+            /** @example write-only */
+            workload: string;
+            /** @description Bytes; null when sizes vary */
+            value_size: number | null;
+            connections: number;
+            pipeline: number;
+            /** @description Requests sent */
+            requests: number;
+            /** @description Operations per second */
+            qps: number;
+            avg_latency_ms: number;
+            p50_latency_ms: number | null;
+            p99_latency_ms: number | null;
+            p999_latency_ms: number | null;
+            errors: number;
+            engine_version: string;
+            instance_type: string;
+            /** Format: date-time */
+            started_at: string;
+            /** Format: date-time */
+            finished_at: string;
+            /** @description basalt-bench's full JSON report (memtier_benchmark's layout); in GET of one run, not in lists */
+            report?: {
+                [key: string]: unknown;
+            };
+        };
+        BenchmarkDto: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            instance_id: string | null;
+            instance_type: string;
+            /** @enum {string} */
+            status: "pending" | "running" | "succeeded" | "failed" | "cancelled";
+            /** @example basalt-bench */
+            tool: string;
+            /**
+             * @description The suite that ran
+             * @enum {string}
+             */
+            workload: "memtier-standard" | "ycsb-standard" | "canonical" | "custom";
+            /** @description What was asked: {"flags": [...]} for a custom run */
+            parameters: {
+                [key: string]: unknown;
+            };
+            results: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The scenarios measured so far, in the order they ran */
+            scenarios: components["schemas"]["BenchmarkScenarioDto"][];
+            /** Format: uuid */
+            operation_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+            /** Format: date-time */
+            cancel_requested_at: string | null;
+        };
+        BenchmarkListDto: {
+            items: components["schemas"]["BenchmarkDto"][];
+        };
         CreateBenchmarkDto: {
             /**
              * @description memtier-standard: the white papers' memtier_benchmark matrix, shortened and scaled to the type; ycsb-standard: YCSB load, uniform read, zipfian read and uniform 50/50 update with the data in memory (memory:data 7:1) and larger than memory (1:4, the engine's cold reads recorded); canonical: RethinkDB's canonical workload over the memcached protocol (1 delete / 4 updates / 8 inserts / 64 reads, reads of 1-16 keys); custom: one run with your basalt-bench flags
@@ -1181,6 +1270,75 @@ export interface components {
         BenchmarkAcceptedDto: {
             benchmark: components["schemas"]["BenchmarkDto"];
             operation: components["schemas"]["OperationDto"];
+        };
+        CreateTypeReportDto: {
+            /** @description The standard suites to run (default: all of them); they run in the order ycsb-standard, memtier-standard, canonical. A custom run has no place in a report. */
+            suites?: ("ycsb-standard" | "memtier-standard" | "canonical")[];
+        };
+        ReportPeerDto: {
+            /** @enum {string} */
+            server: "redis" | "memcached";
+            /** @example Redis 7.0.15 */
+            version: string;
+        };
+        ReportInstanceDto: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description The temporary instance's status: deleted once the report's job removed it
+             * @enum {string}
+             */
+            status: "creating" | "running" | "modifying" | "restarting" | "deleting" | "deleted" | "create_failed" | "error";
+        };
+        ReportHeadlineDto: {
+            /** @description memtier-standard read-only 128 B ping-pong on Basalt, ops/s */
+            reads_per_sec: number | null;
+            /** @description memtier-standard write-only 128 B ping-pong on Basalt, ops/s */
+            writes_per_sec: number | null;
+            /** @description p99 latency of that read scenario, ms */
+            p99_latency_ms: number | null;
+            /** @description Median of Basalt/peer throughput over the scenarios with a peer figure */
+            peer_ratio: number | null;
+        };
+        InstanceTypeReportDto: {
+            /** Format: uuid */
+            id: string;
+            /** @example kv.standard.small */
+            instance_type: string;
+            /** @enum {string} */
+            status: "pending" | "running" | "succeeded" | "failed" | "cancelled";
+            /** @description The suites asked for, in the order they run */
+            suites: ("ycsb-standard" | "memtier-standard" | "canonical")[];
+            /** @description basalt-server version measured */
+            engine_version: string | null;
+            /** @description The peers measured beside Basalt in the same runs */
+            peers: components["schemas"]["ReportPeerDto"][];
+            /** @description Where the runs went: the shared host, its load, where client, instance and peers ran (empty until the report is made) */
+            environment: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
+            finished_at: string | null;
+            /** Format: uuid */
+            operation_id: string | null;
+            /** @description The temporary instance measured (the platform's own project, never a customer's) */
+            instance: components["schemas"]["ReportInstanceDto"] | null;
+            /** @description Computed from the runs' rows; null until the report succeeded */
+            headline: components["schemas"]["ReportHeadlineDto"] | null;
+            /** @description The runs (one per suite), each scenario beside its peer; in lists without the tool's JSON reports */
+            runs: components["schemas"]["BenchmarkDto"][];
+        };
+        InstanceTypeReportAcceptedDto: {
+            report: components["schemas"]["InstanceTypeReportDto"];
+            operation: components["schemas"]["OperationDto"];
+        };
+        InstanceTypeReportListDto: {
+            items: components["schemas"]["InstanceTypeReportDto"][];
+        };
+        InstanceTypeReportOneDto: {
+            report: components["schemas"]["InstanceTypeReportDto"];
         };
         MetricPointDto: {
             /** @description Unix time, seconds */
@@ -2118,54 +2276,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InstanceTypeDto"];
-                };
-            };
-            /** @description Invalid input */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDto"];
-                };
-            };
-            /** @description Not authenticated */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDto"];
-                };
-            };
-            /** @description Not found (or not visible to the caller) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDto"];
-                };
-            };
-        };
-    };
-    listInstanceTypeBenchmarks: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BenchmarkListDto"];
                 };
             };
             /** @description Invalid input */
@@ -3760,6 +3870,339 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    listInstanceTypeReports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstanceTypeReportListDto"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    createInstanceTypeReport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retry-safe key (1-255 visible ASCII characters, kept 24 h per user): a retry with the same body gets the first response again */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTypeReportDto"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstanceTypeReportAcceptedDto"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not allowed for this role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    getLatestInstanceTypeReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstanceTypeReportOneDto"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    getLatestInstanceTypeReportMarkdown: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/markdown": string;
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/markdown": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/markdown": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/markdown": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    getInstanceTypeReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                report: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstanceTypeReportOneDto"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    getInstanceTypeReportMarkdown: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                report: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/markdown": string;
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/markdown": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/markdown": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/markdown": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/markdown": components["schemas"]["ErrorDto"];
                 };
             };
         };

@@ -12,6 +12,7 @@ export const QUEUES = {
   applyAllowlist: 'instance-apply-allowlist',
   benchmark: 'instance-benchmark',
   failover: 'instance-failover',
+  typeReport: 'instance-type-report',
 } as const;
 
 export type QueueKey = keyof typeof QUEUES;
@@ -54,6 +55,15 @@ export interface BenchmarkJob extends InstanceJobPayload {
 }
 
 /**
+ * A per-type benchmark report (issue 13): the job provisions the temporary instance named
+ * here (the platform's project), runs the report's suites on it, stores the report and
+ * deletes the instance, however the run ends.
+ */
+export interface TypeReportJob extends InstanceJobPayload {
+  report_id: string;
+}
+
+/**
  * A `standard` instance's primary changes (issue 15). `automatic`: the failover monitor found
  * `suspected_primary` unreachable; the primary is fenced and the most up-to-date replica
  * promoted. `switchover`: asked for through the API; the primary stops taking writes, a
@@ -74,6 +84,7 @@ export interface JobPayloads {
   applyAllowlist: ApplyAllowlistJob;
   benchmark: BenchmarkJob;
   failover: FailoverJob;
+  typeReport: TypeReportJob;
 }
 
 /**

@@ -9,6 +9,8 @@ import type { AddressAllocation, InstanceEndpoint, InstanceNode } from './instan
 import { addressAllocations, allowlistEntries, benchmarks, instances, instanceUsers, operationEvents, operations } from './schema.js';
 import { ControlCredentialsRepository } from './repositories/control-credentials.repository.js';
 import { BenchmarksRepository } from './repositories/benchmarks.repository.js';
+import { OperationsRepository } from './repositories/operations.repository.js';
+import { TypeReportsRepository } from './repositories/type-reports.repository.js';
 
 export type InstanceRow = typeof instances.$inferSelect;
 export type OperationRow = typeof operations.$inferSelect;
@@ -111,6 +113,16 @@ export class ProvisioningRepository {
   /** Benchmark runs and their scenarios (the benchmark job records its progress there). */
   benchmarks(): BenchmarksRepository {
     return new BenchmarksRepository(this.db);
+  }
+
+  /** Per-type benchmark reports (the benchmark_report job records its progress there). */
+  typeReports(): TypeReportsRepository {
+    return new TypeReportsRepository(this.db);
+  }
+
+  /** Operations by project (the benchmark_report job starts its temporary instance's). */
+  operations(): OperationsRepository {
+    return new OperationsRepository(this.db);
   }
 
   listAllowlist(instanceId: string): Promise<AllowlistEntryRow[]> {

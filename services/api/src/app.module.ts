@@ -15,6 +15,8 @@ import { ApiKeyController } from './api-keys/api-key.controller.js';
 import { ApiKeyService } from './api-keys/api-key.service.js';
 import { BenchmarkController } from './benchmarks/benchmark.controller.js';
 import { BenchmarkService } from './benchmarks/benchmark.service.js';
+import { TypeReportController } from './benchmarks/type-report.controller.js';
+import { TypeReportService } from './benchmarks/type-report.service.js';
 import { CatalogController } from './catalog/catalog.controller.js';
 import { HealthController } from './health/health.controller.js';
 import { AllowlistController } from './instances/allowlist.controller.js';
@@ -53,6 +55,7 @@ export class AppModule implements NestModule {
         AllowlistController,
         OperationController,
         BenchmarkController,
+        TypeReportController,
         InstanceMetricsController,
         AuditController,
       ],
@@ -73,6 +76,7 @@ export class AppModule implements NestModule {
         AllowlistService,
         OperationService,
         BenchmarkService,
+        TypeReportService,
         InstanceMetricsService,
         InstanceSlowlogService,
       ],

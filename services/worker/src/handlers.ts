@@ -12,6 +12,7 @@ import { deleteInstance } from './jobs/delete.js';
 import { applyConfig } from './jobs/apply-config.js';
 import { benchmark } from './jobs/benchmark.js';
 import { failover } from './failover/failover.js';
+import { typeReport } from './jobs/type-report.js';
 
 type Handler<K extends QueueKey> = (ctx: JobContext, payload: JobPayloads[K]) => Promise<Outcome>;
 
@@ -24,6 +25,7 @@ export const HANDLERS: { [K in QueueKey]: Handler<K> } = {
   applyAllowlist: (ctx, payload) => applyConfig(ctx, payload, 'allowlist'),
   benchmark,
   failover,
+  typeReport: (ctx, payload) => typeReport(ctx, payload, handle),
 };
 
 export type HandledQueue = keyof typeof HANDLERS;
@@ -47,6 +49,7 @@ export const OPERATION_QUEUES: Record<string, HandledQueue> = {
   apply_allowlist: 'applyAllowlist',
   benchmark: 'benchmark',
   failover: 'failover',
+  benchmark_report: 'typeReport',
 };
 
 export function queueName(key: HandledQueue): string {

@@ -1,5 +1,5 @@
-// Benchmark runs: per instance (project-scoped) and reference runs per instance type (project null),
-// and the scenarios the worker's benchmark job measured for each run.
+// Benchmark runs per instance (project-scoped; a per-type report's runs are those of its
+// temporary instance in the platform's project), and the scenarios the worker's benchmark job measured for each run.
 import { and, asc, desc, eq, getTableColumns, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../client.js';
 import { benchmarks, benchmarkScenarios } from '../schema.js';
@@ -54,16 +54,6 @@ export class BenchmarksRepository {
       )
       .returning();
     return row;
-  }
-
-  /** Published reference runs of an instance type (not tied to a customer's instance). */
-  listReference(instanceType: string, limit = 100): Promise<BenchmarkRow[]> {
-    return this.db
-      .select()
-      .from(benchmarks)
-      .where(and(eq(benchmarks.instanceType, instanceType), isNull(benchmarks.projectId)))
-      .orderBy(desc(benchmarks.createdAt))
-      .limit(limit);
   }
 
   /** The scenarios of the given runs, in the order they ran (the instance, then its peer). */

@@ -9,3 +9,4 @@ export * from './benchmarks.repository.js';
 export * from './audit.repository.js';
 export * from './idempotency.repository.js';
 export * from './control-credentials.repository.js';
+export * from './type-reports.repository.js';

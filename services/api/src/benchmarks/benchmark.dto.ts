@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
-import { BENCHMARK_FLAG_NAMES, BENCHMARK_FLAGS_MAX, BENCHMARK_SUITES, memtierCommandOf, ycsbCommandOf, type BenchmarkSuite } from '@basalt/api-client/rules';
+import { benchmarkRunOf } from '@basalt/api-client';
+import { BENCHMARK_FLAG_NAMES, BENCHMARK_FLAGS_MAX, BENCHMARK_SUITES, type BenchmarkSuite } from '@basalt/api-client/rules';
 import type { BenchmarkRow, BenchmarkScenarioRow, BenchmarkScenarioSummary } from '@basalt/db';
 import { OperationDto } from '../operations/operation.dto.js';
 
@@ -86,51 +87,9 @@ export class CreateBenchmarkDto {
   flags?: string[];
 }
 
-export function toBenchmarkScenarioDto(row: BenchmarkScenarioSummary | BenchmarkScenarioRow): BenchmarkScenarioDto {
-  return {
-    position: row.position,
-    name: row.name,
-    server: row.server,
-    tool: row.tool,
-    command_line: row.commandLine,
-    memtier_command: memtierCommandOf(row.commandLine),
-    ycsb_command: ycsbCommandOf(row.commandLine),
-    workload: row.workload,
-    value_size: row.valueSize,
-    connections: row.connections,
-    pipeline: row.pipeline,
-    requests: row.requests,
-    qps: row.qps,
-    avg_latency_ms: row.avgLatencyMs,
-    p50_latency_ms: row.p50LatencyMs,
-    p99_latency_ms: row.p99LatencyMs,
-    p999_latency_ms: row.p999LatencyMs,
-    errors: row.errors,
-    engine_version: row.engineVersion,
-    instance_type: row.instanceType,
-    started_at: row.startedAt.toISOString(),
-    finished_at: row.finishedAt.toISOString(),
-    ...('report' in row ? { report: row.report as Record<string, unknown> } : {}),
-  };
-}
-
+/** The run as served, from its rows (one source with the worker's report job: @basalt/api-client). */
 export function toBenchmarkDto(row: BenchmarkRow, scenarios: (BenchmarkScenarioSummary | BenchmarkScenarioRow)[] = []): BenchmarkDto {
-  return {
-    id: row.id,
-    instance_id: row.instanceId,
-    instance_type: row.instanceType,
-    status: row.status,
-    tool: row.tool,
-    workload: row.workload,
-    parameters: (row.parameters ?? {}) as Record<string, unknown>,
-    results: (row.results ?? null) as Record<string, unknown> | null,
-    scenarios: scenarios.filter((s) => s.benchmarkId === row.id).map(toBenchmarkScenarioDto),
-    operation_id: row.operationId,
-    created_at: row.createdAt.toISOString(),
-    started_at: row.startedAt ? row.startedAt.toISOString() : null,
-    finished_at: row.finishedAt ? row.finishedAt.toISOString() : null,
-    cancel_requested_at: row.cancelRequestedAt ? row.cancelRequestedAt.toISOString() : null,
-  };
+  return benchmarkRunOf(row, scenarios);
 }
 
 export class BenchmarkAcceptedDto {

@@ -1,10 +1,9 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { BenchmarksRepository, CatalogRepository } from '@basalt/db';
+import { CatalogRepository, type InstanceTypeRow, TypeReportsRepository } from '@basalt/db';
 import { ApiErrors } from '../common/api-errors.js';
 import { NotFound } from '../common/errors.js';
 import { InstanceTypeParams } from '../common/params.js';
-import { BenchmarkListDto, toBenchmarkDto } from '../benchmarks/benchmark.dto.js';
 import { InstanceTypeDto, InstanceTypeListDto, InstanceTypeQuery, RegionListDto, toInstanceTypeDto, toRegionDto } from './catalog.dto.js';
 
 @ApiTags('catalog')
@@ -12,7 +11,7 @@ import { InstanceTypeDto, InstanceTypeListDto, InstanceTypeQuery, RegionListDto,
 export class CatalogController {
   constructor(
     private readonly catalog: CatalogRepository,
-    private readonly benchmarks: BenchmarksRepository,
+    private readonly reports: TypeReportsRepository,
   ) {}
 
   @Get('regions')
@@ -28,7 +27,7 @@ export class CatalogController {
   @ApiOkResponse({ type: InstanceTypeListDto })
   @ApiErrors(400, 401)
   async instanceTypes(@Query() query: InstanceTypeQuery): Promise<InstanceTypeListDto> {
-    return { items: (await this.catalog.listInstanceTypes(query.region)).map(toInstanceTypeDto) };
+    return { items: await this.withReferences(await this.catalog.listInstanceTypes(query.region)) };
   }
 
   @Get('instance-types/:id')
@@ -38,17 +37,12 @@ export class CatalogController {
   async instanceType(@Param() params: InstanceTypeParams): Promise<InstanceTypeDto> {
     const row = await this.catalog.getInstanceType(params.id);
     if (!row) throw new NotFound('Instance type');
-    return toInstanceTypeDto(row);
+    return (await this.withReferences([row]))[0]!;
   }
 
-  @Get('instance-types/:id/benchmarks')
-  @ApiOperation({ operationId: 'listInstanceTypeBenchmarks', summary: 'Reference benchmark runs of an instance type' })
-  @ApiOkResponse({ type: BenchmarkListDto })
-  @ApiErrors(400, 401, 404)
-  async instanceTypeBenchmarks(@Param() params: InstanceTypeParams): Promise<BenchmarkListDto> {
-    if (!(await this.catalog.getInstanceType(params.id))) throw new NotFound('Instance type');
-    const rows = await this.benchmarks.listReference(params.id);
-    const scenarios = await this.benchmarks.listScenarioSummaries(rows.map((r) => r.id));
-    return { items: rows.map((row) => toBenchmarkDto(row, scenarios)) };
+  /** Each type with the figures of its latest succeeded report (Basalt's own; null without one). */
+  private async withReferences(rows: InstanceTypeRow[]): Promise<InstanceTypeDto[]> {
+    const latest = await this.reports.latestSucceededOf(rows.map((row) => row.id));
+    return rows.map((row) => toInstanceTypeDto(row, latest.get(row.id)));
   }
 }

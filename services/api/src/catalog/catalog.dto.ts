@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsOptional, Matches, MaxLength } from 'class-validator';
-import type { InstanceTypeRow, RegionRow } from '@basalt/db';
+import type { InstanceTypeRow, RegionRow, TypeReportRow } from '@basalt/db';
 
 export class RegionDto {
   @ApiProperty({ example: 'local' }) id: string;
@@ -13,6 +13,14 @@ export class RegionListDto {
   @ApiProperty({ type: [RegionDto] }) items: RegionDto[];
 }
 
+export class InstanceTypeReferenceDto {
+  @ApiProperty({ format: 'uuid', description: 'The report these figures come from (GET /v1/instance-types/{id}/benchmarks/{report})' }) report_id: string;
+  @ApiProperty({ format: 'date-time', description: 'When that report finished' }) published_at: string;
+  @ApiProperty({ nullable: true, type: Number, description: 'memtier-standard read-only 128 B ping-pong, ops/s' }) reads_per_sec: number | null;
+  @ApiProperty({ nullable: true, type: Number, description: 'memtier-standard write-only 128 B ping-pong, ops/s' }) writes_per_sec: number | null;
+  @ApiProperty({ nullable: true, type: Number, description: 'p99 latency of that read scenario, ms' }) p99_latency_ms: number | null;
+}
+
 export class InstanceTypeDto {
   @ApiProperty({ example: 'kv.standard.xlarge' }) id: string;
   @ApiProperty({ example: 'xlarge' }) size: string;
@@ -23,6 +31,12 @@ export class InstanceTypeDto {
   @ApiProperty() max_connections: number;
   @ApiProperty() bandwidth_mbps: number;
   @ApiProperty({ type: [String] }) regions: string[];
+  @ApiProperty({
+    type: InstanceTypeReferenceDto,
+    nullable: true,
+    description: "Basalt's own figures from the type's latest succeeded benchmark report, measured on this platform's host; null when the type has none",
+  })
+  reference: InstanceTypeReferenceDto | null;
 }
 
 export class InstanceTypeListDto {
@@ -41,7 +55,8 @@ export function toRegionDto(row: RegionRow): RegionDto {
   return { id: row.id, name: row.name, target: row.target, available: row.available };
 }
 
-export function toInstanceTypeDto(row: InstanceTypeRow): InstanceTypeDto {
+export function toInstanceTypeDto(row: InstanceTypeRow, report?: TypeReportRow): InstanceTypeDto {
+  const headline = report?.headline;
   return {
     id: row.id,
     size: row.size,
@@ -52,5 +67,9 @@ export function toInstanceTypeDto(row: InstanceTypeRow): InstanceTypeDto {
     max_connections: row.maxConnections,
     bandwidth_mbps: row.bandwidthMbps,
     regions: row.regions,
+    reference:
+      report && headline && report.finishedAt
+        ? { report_id: report.id, published_at: report.finishedAt.toISOString(), reads_per_sec: headline.reads_per_sec, writes_per_sec: headline.writes_per_sec, p99_latency_ms: headline.p99_latency_ms }
+        : null,
   };
 }

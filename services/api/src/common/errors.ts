@@ -58,3 +58,8 @@ export class ServiceUnavailable extends DomainError {
     super(503, 'unavailable', message);
   }
 }
+
+/** PostgreSQL refused a row for a unique index (drizzle wraps the driver's error as `cause`). */
+export function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: string })?.code === '23505' || (error as { cause?: { code?: string } })?.cause?.code === '23505';
+}

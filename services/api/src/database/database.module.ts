@@ -13,6 +13,7 @@ import {
   InstancesRepository,
   OperationsRepository,
   ProjectsRepository,
+  TypeReportsRepository,
   UsersRepository,
 } from '@basalt/db';
 import { ApiConfig } from '../config.js';
@@ -30,6 +31,7 @@ const repositories = [
   BenchmarksRepository,
   AuditRepository,
   IdempotencyRepository,
+  TypeReportsRepository,
 ];
 
 @Global()
