@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decryptSecret } from '@basalt/db';
 import { startApi, type RunningApi } from './support/api-process.js';
 import { type Caller, createBody, loginAdmin, query } from './support/clients.js';
-import { markRunning } from './support/worker-side.js';
+import { startWorker, type RealWorker } from './support/worker-process.js';
 
 let api: RunningApi;
+let worker: RealWorker;
 let admin: Caller;
 let project: string;
 let path: { project: string; instance: string };
@@ -16,9 +17,13 @@ beforeAll(async () => {
   project = admin.defaultProjectId;
   const created = (await admin.client.POST('/v1/projects/{project}/instances', { params: { path: { project } }, body: createBody('config-1') })).data!;
   path = { project, instance: created.instance.id };
-  await markRunning(api, created.instance.id, created.operation!.id);
-});
-afterAll(() => api?.stop());
+  worker = startWorker(api, admin);
+  await worker.waitRunning(created.operation!.id);
+}, 240_000);
+afterAll(async () => {
+  await worker?.stop();
+  await api?.stop();
+}, 240_000);
 
 const masterKey = () => Buffer.from(api.masterKey, 'base64');
 

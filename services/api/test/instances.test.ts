@@ -1,10 +1,10 @@
 // Instances: create (202 + operation + job + one-time password), list with filters, sorting and
-// cursors, get, patch, restart, delete with deletion protection, and every bad-input class.
+// cursors, get, patch, delete with deletion protection, and every bad-input class. What needs a
+// running instance (resize, restart) is in instances-running.test.ts, with the real worker.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decryptSecret } from '@basalt/db';
 import { startApi, type RunningApi } from './support/api-process.js';
 import { type Caller, createBody, loginAdmin, query } from './support/clients.js';
-import { markRunning } from './support/worker-side.js';
 
 let api: RunningApi;
 let admin: Caller;
@@ -136,7 +136,7 @@ describe('list', () => {
 });
 
 describe('lifecycle', () => {
-  it('patches metadata at once, refuses a resize until running, then resizes with a modify operation', async () => {
+  it('patches metadata at once and refuses a resize or a restart while the instance is being created', async () => {
     const created = (await create(createBody('life-1'))).data!;
     const path = { project, instance: created.instance.id };
     const patch = (body: Record<string, unknown>) => admin.client.PATCH('/v1/projects/{project}/instances/{instance}', { params: { path }, body: body as never });
@@ -146,37 +146,9 @@ describe('lifecycle', () => {
     expect(renamed.data).toMatchObject({ instance: { name: 'life-renamed', tags: { a: 'b' }, deletion_protection: true }, operation: null });
     expect((await patch({ instance_type: 'kv.standard.large' })).response.status).toBe(409);
     expect((await patch({})).response.status).toBe(400);
-
-    await markRunning(api, created.instance.id, created.operation!.id);
-    const running = await admin.client.GET('/v1/projects/{project}/instances/{instance}', { params: { path } });
-    expect(running.data).toMatchObject({ status: 'running', health: 'healthy', connection_uri: 'redis://default:********@10.77.0.2:6379' });
-
-    expect((await patch({ disk_gib: 5 })).response.status).toBe(400);
-    const resized = await patch({ instance_type: 'kv.standard.large', disk_gib: 40, parameters: { timeout: 300 } });
-    expect(resized.response.status).toBe(202);
-    // The instance keeps its type and disk until the worker's modify succeeds (a failed resize leaves them true).
-    expect(resized.data!.instance).toMatchObject({ status: 'modifying', instance_type: 'kv.standard.small', disk_gib: 10 });
-    expect(resized.data!.operation).toMatchObject({ type: 'modify', status: 'pending' });
-    const [job] = await query(api, `SELECT name, data FROM pgboss.job WHERE data->>'operation_id' = $1`, [resized.data!.operation!.id]);
-    expect(job).toMatchObject({
-      name: 'instance-modify',
-      data: {
-        changes: { instance_type: { from: 'kv.standard.small', to: 'kv.standard.large' }, disk_gib: { from: 10, to: 40 } },
-        target: { instance_type: 'kv.standard.large', disk_gib: 40, parameters: { timeout: 300 } },
-      },
-    });
-  });
-
-  it('restarts a running instance and refuses a restart while creating', async () => {
-    const created = (await create(createBody('life-2'))).data!;
-    const path = { project, instance: created.instance.id };
     const early = await admin.client.POST('/v1/projects/{project}/instances/{instance}/restart', { params: { path } });
     expect(early.response.status).toBe(409);
     expect(early.error!.code).toBe('invalid_state');
-    await markRunning(api, created.instance.id, created.operation!.id);
-    const restarted = await admin.client.POST('/v1/projects/{project}/instances/{instance}/restart', { params: { path } });
-    expect(restarted.response.status).toBe(202);
-    expect(restarted.data!.instance.status).toBe('restarting');
   });
 
   it('refuses delete under deletion protection (409), then deletes (202) and hides the instance from the default list', async () => {

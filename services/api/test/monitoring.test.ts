@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { METRIC_SERIES_KEYS } from '@basalt/api-client/rules';
 import { startApi, type RunningApi } from './support/api-process.js';
 import { type Caller, createBody, loginAdmin, newUser } from './support/clients.js';
-import { markRunning } from './support/worker-side.js';
+import { startWorker, type RealWorker } from './support/worker-process.js';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..', '..');
 
@@ -19,6 +19,7 @@ interface StartedPrometheus {
 
 let prometheus: StartedPrometheus;
 let api: RunningApi;
+let worker: RealWorker;
 let bare: RunningApi;
 let admin: Caller;
 let other: Caller;
@@ -38,13 +39,15 @@ beforeAll(async () => {
   const project = admin.defaultProjectId;
   const created = (await admin.client.POST('/v1/projects/{project}/instances', { params: { path: { project } }, body: createBody('metrics-1') })).data!;
   ids = { project, instance: created.instance.id };
-  await markRunning(api, created.instance.id, created.operation!.id);
-}, 120_000);
+  worker = startWorker(api, admin);
+  await worker.waitRunning(created.operation!.id);
+}, 240_000);
 afterAll(async () => {
+  await worker?.stop();
   await api?.stop();
   await bare?.stop();
   await prometheus?.stop();
-});
+}, 240_000);
 
 describe('instance metrics', () => {
   it('answers the fixed series for a valid range', async () => {

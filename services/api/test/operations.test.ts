@@ -2,18 +2,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, type RunningApi } from './support/api-process.js';
 import { type Caller, createBody, loginAdmin } from './support/clients.js';
-import { markRunning, withWorkerRepo } from './support/worker-side.js';
+import { startWorker, type RealWorker } from './support/worker-process.js';
 
 let api: RunningApi;
 let admin: Caller;
 let project: string;
+/** The real worker, started by the first test once it has seen an operation still pending. */
+let worker: RealWorker | undefined;
 
 beforeAll(async () => {
   api = await startApi();
   admin = await loginAdmin(api);
   project = admin.defaultProjectId;
 });
-afterAll(() => api?.stop());
+afterAll(async () => {
+  await worker?.stop();
+  await api?.stop();
+}, 240_000);
 
 describe('operations', () => {
   it('gets an operation, lists an instance’s operations newest first, and pages them', async () => {
@@ -21,7 +26,8 @@ describe('operations', () => {
     const path = { project, instance: created.instance.id };
     const op = await admin.client.GET('/v1/operations/{id}', { params: { path: { id: created.operation!.id } } });
     expect(op.data).toMatchObject({ id: created.operation!.id, type: 'create', status: 'pending', progress: 0 });
-    await markRunning(api, created.instance.id, created.operation!.id);
+    worker = startWorker(api, admin);
+    await worker.waitRunning(created.operation!.id);
     await admin.client.POST('/v1/projects/{project}/instances/{instance}/restart', { params: { path } });
     const list = await admin.client.GET('/v1/projects/{project}/instances/{instance}/operations', { params: { path } });
     expect(list.data!.items.map((o) => o.type)).toEqual(['restart', 'create']);
@@ -51,15 +57,11 @@ describe('operations', () => {
       }
     };
     await readUntil('operation_created');
-    await withWorkerRepo(api, async (repo) => {
-      await repo.updateOperation(operationId, { status: 'running', startedAt: new Date(), steps: [{ name: 'terraform_apply', status: 'running' }] });
-      await repo.addEvent(operationId, { kind: 'step_started', step: 'terraform_apply', message: 'terraform_apply started' });
-      await repo.updateOperation(operationId, { status: 'succeeded', progress: 100, finishedAt: new Date() });
-    });
+    // The worker (started by the first test) provisions it: its steps arrive as they happen.
     await readUntil('event: operation');
     await readUntil('"status":"succeeded"');
     expect(text).toContain('event: progress');
-    expect(text).toContain('terraform_apply started');
+    expect(text).toMatch(/"kind":"step_started"/);
     expect(text).toMatch(/id: \d+/);
     const { done } = await reader.read();
     expect(done).toBe(true);
@@ -101,7 +103,7 @@ describe('benchmarks', () => {
     const runs = '/v1/projects/{project}/instances/{instance}/benchmarks' as const;
     const early = await admin.client.POST(runs, { params: { path }, body: { workload: 'memtier-standard' } });
     expect(early.response.status).toBe(409);
-    await markRunning(api, created.instance.id, created.operation!.id);
+    await worker!.waitRunning(created.operation!.id);
 
     const queued = await admin.client.POST(runs, { params: { path }, body: { workload: 'custom', flags: ['-t', '1', '--clients=4', '--ratio', '1:1', '-R', '--test-time=3'] } });
     expect(queued.response.status).toBe(202);

@@ -4,17 +4,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, type RunningApi } from './support/api-process.js';
 import { type Caller, createBody, loginAdmin } from './support/clients.js';
-import { markRunning } from './support/worker-side.js';
+import { startWorker, type RealWorker } from './support/worker-process.js';
 
 let api: RunningApi;
 let admin: Caller;
+let worker: RealWorker | undefined;
 
 beforeAll(async () => {
   // small: 1 vCPU 2 GiB; large: 2 vCPU 8 GiB.
   api = await startApi({ BASALT_QUOTA_INSTANCES: '2', BASALT_QUOTA_VCPU: '3', BASALT_QUOTA_MEMORY_GIB: '12' });
   admin = await loginAdmin(api);
 });
-afterAll(() => api?.stop());
+afterAll(async () => {
+  await worker?.stop();
+  await api?.stop();
+}, 240_000);
 
 async function newProject(name: string): Promise<string> {
   return (await admin.client.POST('/v1/projects', { body: { name } })).data!.id;
@@ -51,7 +55,9 @@ describe('quotas', () => {
 
     const small = await create(project, 'small');
     expect(small.response.status).toBe(202);
-    await markRunning(api, small.data!.instance.id, small.data!.operation!.id);
+    // The real worker makes it running (started here: the tests above need no instance to run).
+    worker = startWorker(api, admin);
+    await worker.waitRunning(small.data!.operation!.id);
     const resize = await admin.client.PATCH('/v1/projects/{project}/instances/{instance}', {
       params: { path: { project, instance: small.data!.instance.id } },
       body: { instance_type: 'kv.standard.large' },
