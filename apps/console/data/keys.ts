@@ -6,7 +6,14 @@ export const queryKeys = {
   projects: () => ['projects'] as const,
   regions: () => ['catalog', 'regions'] as const,
   instanceTypes: () => ['catalog', 'instance-types'] as const,
+  /** Under instanceTypes(): refreshing the catalog (its reference figures) refreshes the reports too. */
+  typeReports: {
+    all: (type: string) => ['catalog', 'instance-types', type, 'reports'] as const,
+    list: (type: string) => ['catalog', 'instance-types', type, 'reports', 'list'] as const,
+    latest: (type: string) => ['catalog', 'instance-types', type, 'reports', 'latest'] as const,
+  },
   apiKeys: () => ['api-keys'] as const,
+  operation: (id: string) => ['operations', id] as const,
   auditLog: (project: string) => ['projects', project, 'audit-log'] as const,
   members: (project: string) => ['projects', project, 'members'] as const,
   instances: {

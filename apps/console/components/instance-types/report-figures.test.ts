@@ -1,104 +1,18 @@
 import { describe, expect, it } from 'vitest'
-import type { Benchmark } from '@/data/benchmarks/instance-benchmarks-query'
 import type { TypeReport } from '@/data/type-reports/type-report-types'
+import { commandGroups } from '@/components/benchmarks/benchmark-rows'
+import { memtier, report } from './report-fixture'
 import { catalogFigures, headlineFigures, reportInProgress, reportMarkdownUrl, reportSuites } from './report-figures'
-
-type Scenario = Benchmark['scenarios'][number]
-
-function scenario(position: number, server: Scenario['server'], fields: Partial<Scenario>): Scenario {
-  return {
-    position,
-    name: `scenario ${position}`,
-    server,
-    tool: 'basalt-bench 0.1.0',
-    command_line: `basalt-bench --server=10.77.255.${server === 'basalt' ? 1 : 2} --scenario=${position}`,
-    memtier_command: server === 'basalt' ? `memtier_benchmark --scenario=${position}` : null,
-    ycsb_command: null,
-    workload: 'write-only',
-    value_size: 128,
-    connections: 16,
-    pipeline: 1,
-    requests: 20_000,
-    qps: 1000,
-    avg_latency_ms: 1,
-    p50_latency_ms: 0.9,
-    p99_latency_ms: 2,
-    p999_latency_ms: 3,
-    errors: 0,
-    engine_version: server === 'basalt' ? '0.1.0' : 'Redis 7.0.15',
-    instance_type: 'kv.standard.small',
-    started_at: '2026-11-24T01:00:00Z',
-    finished_at: '2026-11-24T01:00:05Z',
-    ...fields,
-  }
-}
-
-// memtier-standard as the worker plans it: per value size, write and read ping-pong, mixed at pipeline 32.
-const matrix = [
-  [1, 'write-only', 128, 1, 30_000, 20_000],
-  [2, 'read-only', 128, 1, 40_000, 32_000],
-  [3, 'mixed-1:1', 128, 32, 200_000, 160_000],
-  [4, 'write-only', 4096, 1, 20_000, 16_000],
-  [5, 'read-only', 4096, 1, 25_000, 25_000],
-  [6, 'mixed-1:1', 4096, 32, 90_000, 100_000],
-] as const
-const memtier: Benchmark = {
-  id: 'run-memtier',
-  instance_id: null,
-  instance_type: 'kv.standard.small',
-  status: 'succeeded',
-  tool: 'basalt-bench',
-  workload: 'memtier-standard',
-  parameters: {},
-  results: { scaling: ['16 connections'], peer: { placement: 'Redis 7.0.15 in its own namespace' } },
-  scenarios: matrix.flatMap(([position, workload, size, pipeline, basalt, redis]) => [
-    scenario(position, 'basalt', { name: `${workload} ${size}`, workload, value_size: size, pipeline, qps: basalt, p99_latency_ms: pipeline === 1 ? 1.5 : 4 }),
-    scenario(position, 'redis', { name: `${workload} ${size}`, workload, value_size: size, pipeline, qps: redis, p99_latency_ms: pipeline === 1 ? 2 : 5 }),
-  ]),
-  operation_id: null,
-  created_at: '2026-11-24T01:00:00Z',
-  started_at: '2026-11-24T01:00:00Z',
-  finished_at: '2026-11-24T01:02:00Z',
-  cancel_requested_at: null,
-}
-// canonical: value sizes vary (null), one mixed scenario, memcached beside it.
-const canonical: Benchmark = {
-  ...memtier,
-  id: 'run-canonical',
-  workload: 'canonical',
-  scenarios: [
-    scenario(1, 'basalt', { name: 'canonical', workload: 'canonical', value_size: null, qps: 50_000 }),
-    scenario(1, 'memcached', { name: 'canonical', workload: 'canonical', value_size: null, qps: 60_000, engine_version: 'memcached 1.6.21' }),
-  ],
-}
-
-const report: TypeReport = {
-  id: 'report-1',
-  instance_type: 'kv.standard.small',
-  status: 'succeeded',
-  suites: ['memtier-standard', 'canonical'],
-  engine_version: '0.1.0',
-  peers: [{ server: 'redis', version: 'Redis 7.0.15' }, { server: 'memcached', version: 'memcached 1.6.21' }],
-  environment: 'A shared 2-core host: client, Basalt and the peer on it.',
-  created_at: '2026-11-24T01:00:00Z',
-  started_at: '2026-11-24T01:00:00Z',
-  finished_at: '2026-11-24T01:05:00Z',
-  operation_id: 'op-1',
-  instance: { id: 'inst-1', status: 'deleted' },
-  headline: { reads_per_sec: 40_000, writes_per_sec: 30_000, p99_latency_ms: 1.5, peer_ratio: 1.234 },
-  runs: [memtier, canonical],
-}
 
 describe('catalogFigures', () => {
   it("shows Basalt's own report figures with the report's date, and nothing for a type without a report", () => {
-    expect(catalogFigures({ id: 'kv.standard.small', reference: { report_id: 'report-1', published_at: '2026-11-24T01:05:00Z', reads_per_sec: 40_000, writes_per_sec: 30_000.5, p99_latency_ms: 1.5 } })).toEqual({
+    expect(catalogFigures({ reference: { report_id: 'report-1', published_at: '2026-11-24T01:05:00Z', reads_per_sec: 40_000, writes_per_sec: 30_000.5, p99_latency_ms: 1.5 } })).toEqual({
       readsPerSec: '40,000',
       writesPerSec: '30,000.5',
       p99Ms: '1.5',
       publishedAt: '24 Nov 2026, 01:05 UTC',
     })
-    expect(catalogFigures({ id: 'kv.standard.small', reference: null })).toBeNull()
-    expect(catalogFigures({ id: 'kv.standard.small' })).toBeNull()
+    expect(catalogFigures({ reference: null })).toBeNull()
   })
 })
 
@@ -140,18 +54,19 @@ describe('reportSuites', () => {
   it("keeps the table rows and every command line the run stored, the peer's as well", () => {
     expect(m!.rows).toHaveLength(6)
     expect(m!.rows[0]!.peer).toMatchObject({ opsPerSec: 20_000, ratio: 1.5 })
-    expect(m!.commands.map((g) => [g.label, g.lines.length])).toEqual([
+    expect(commandGroups(m!.run).map((g) => [g.label, g.lines.length])).toEqual([
       ['memtier_benchmark commands', 6],
       ['basalt-bench commands (as run)', 6],
       ['basalt-bench commands against the peer (Redis 7.0.15)', 6],
     ])
-    expect(m!.commands[2]!.lines[0]).toBe('basalt-bench --server=10.77.255.2 --scenario=1')
-    expect({ id: m!.id, suite: m!.suite, status: m!.status }).toEqual({ id: 'run-memtier', suite: 'memtier-standard', status: 'succeeded' })
+    expect(commandGroups(m!.run)[2]!.lines[0]).toBe('basalt-bench --server=10.77.255.2 --scenario=1')
+    expect(m!.run).toBe(memtier)
   })
 
   it('gives a run without scenarios yet no rows, no charts to draw and no commands', () => {
     const [empty] = reportSuites({ runs: [{ ...memtier, status: 'pending', scenarios: [] }] })
-    expect(empty).toMatchObject({ rows: [], qpsBySize: null, commands: [] })
+    expect(empty).toMatchObject({ rows: [], qpsBySize: null })
+    expect(commandGroups(empty!.run)).toEqual([])
     expect(empty!.throughput).toEqual({ data: [], series: [{ key: 'basalt', name: 'Basalt' }] })
   })
 })

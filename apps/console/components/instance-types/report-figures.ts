@@ -2,8 +2,9 @@
 // Instance types page: the catalog's figures, the headline, and each suite's charts, tables
 // and command lines. Every figure is one the worker stored or the API computed from them.
 import { basaltVsPeer, qpsByValueSizeAndPipeline, type BarChartData } from '@/components/benchmarks/benchmark-charts'
-import { benchmarkRows, commandGroups, type BenchmarkRow, type CommandGroup, type PeerFigures } from '@/components/benchmarks/benchmark-rows'
-import type { TypeReference, TypeReport } from '@/data/type-reports/type-report-types'
+import { benchmarkRows, type BenchmarkRow, type PeerFigures } from '@/components/benchmarks/benchmark-rows'
+import type { InstanceType } from '@/data/catalog/instance-types-query'
+import type { TypeReport } from '@/data/type-reports/type-report-types'
 import { formatDateTime, formatNumber } from '../instances/format'
 
 /** The catalog's reference figures of a type, from Basalt's own latest report; null when it has none. */
@@ -15,7 +16,7 @@ export interface CatalogFigures {
   publishedAt: string
 }
 
-export function catalogFigures(type: { id: string; reference?: TypeReference | null }): CatalogFigures | null {
+export function catalogFigures(type: Pick<InstanceType, 'reference'>): CatalogFigures | null {
   const ref = type.reference
   if (!ref) return null
   return {
@@ -38,31 +39,25 @@ export function headlineFigures(report: Pick<TypeReport, 'headline'>): { label: 
   ]
 }
 
-/** One suite of the report: its rows, its charts and every command line it ran. */
+/** One suite of the report: its run (for its command lines and notes), its rows and its charts. */
 export interface ReportSuite {
-  id: string
-  suite: string
-  status: TypeReport['runs'][number]['status']
+  run: TypeReport['runs'][number]
   rows: (BenchmarkRow & { peer: PeerFigures | null })[]
   /** Basalt's ops/s per value size and pipeline: only for a suite run at two or more value sizes. */
   qpsBySize: BarChartData | null
   throughput: BarChartData
   latency: BarChartData
-  commands: CommandGroup[]
 }
 
 export function reportSuites(report: Pick<TypeReport, 'runs'>): ReportSuite[] {
   return report.runs.map((run) => {
     const rows = benchmarkRows(run)
     return {
-      id: run.id,
-      suite: run.workload,
-      status: run.status,
+      run,
       rows,
       qpsBySize: qpsByValueSizeAndPipeline(rows),
       throughput: basaltVsPeer(rows, 'ops'),
       latency: basaltVsPeer(rows, 'p99'),
-      commands: commandGroups(run),
     }
   })
 }

@@ -1,5 +1,5 @@
 'use client'
-import { Database, History, KeyRound, LogOut, Users } from 'lucide-react'
+import { Database, Gauge, History, KeyRound, LogOut, Users } from 'lucide-react'
 import Link from 'next/link'
 import { usePathname } from 'next/navigation'
 import type { ReactNode } from 'react'
@@ -16,6 +16,7 @@ export function AppShell({ projectId, children }: { projectId: string; children:
   const base = `/projects/${projectId}`
   const nav = [
     { href: `${base}/instances`, label: 'Instances', icon: Database },
+    { href: `${base}/instance-types`, label: 'Instance types', icon: Gauge },
     { href: `${base}/members`, label: 'Members', icon: Users },
     { href: `${base}/activity`, label: 'Activity', icon: History },
     { href: `${base}/api-keys`, label: 'API keys', icon: KeyRound },
