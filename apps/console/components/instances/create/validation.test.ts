@@ -12,6 +12,7 @@ const xlarge: InstanceType = {
   max_connections: 20000,
   bandwidth_mbps: 2000,
   regions: ['local'],
+  reference: null,
 }
 
 const valid: InstanceFormValues = {
