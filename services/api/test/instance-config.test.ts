@@ -2,23 +2,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decryptSecret } from '@basalt/db';
 import { startApi, type RunningApi } from './support/api-process.js';
-import { type Caller, createBody, loginAdmin, query } from './support/clients.js';
-import { startWorker, type RealWorker } from './support/worker-process.js';
+import { type Caller, loginAdmin, query } from './support/clients.js';
+import { startWithRunningInstance, type RealWorker } from './support/worker-process.js';
 
 let api: RunningApi;
 let worker: RealWorker;
 let admin: Caller;
-let project: string;
 let path: { project: string; instance: string };
 
 beforeAll(async () => {
   api = await startApi({ BASALT_PASSWORD_ROTATION_SECONDS: '3600' });
   admin = await loginAdmin(api);
-  project = admin.defaultProjectId;
-  const created = (await admin.client.POST('/v1/projects/{project}/instances', { params: { path: { project } }, body: createBody('config-1') })).data!;
-  path = { project, instance: created.instance.id };
-  worker = startWorker(api, admin);
-  await worker.waitRunning(created.operation!.id);
+  ({ worker, path } = await startWithRunningInstance(api, admin, 'config-1'));
 }, 240_000);
 afterAll(async () => {
   await worker?.stop();

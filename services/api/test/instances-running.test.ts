@@ -3,8 +3,8 @@
 // states the API shows are the ones the worker really leaves.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, type RunningApi } from './support/api-process.js';
-import { type Caller, createBody, loginAdmin, query } from './support/clients.js';
-import { startWorker, type RealWorker } from './support/worker-process.js';
+import { type Caller, loginAdmin, query } from './support/clients.js';
+import { startWithRunningInstance, type RealWorker } from './support/worker-process.js';
 
 let api: RunningApi;
 let admin: Caller;
@@ -14,11 +14,7 @@ let path: { project: string; instance: string };
 beforeAll(async () => {
   api = await startApi();
   admin = await loginAdmin(api);
-  const project = admin.defaultProjectId;
-  const created = (await admin.client.POST('/v1/projects/{project}/instances', { params: { path: { project } }, body: createBody('running-1') })).data!;
-  path = { project, instance: created.instance.id };
-  worker = startWorker(api, admin);
-  await worker.waitRunning(created.operation!.id);
+  ({ worker, path } = await startWithRunningInstance(api, admin, 'running-1'));
 }, 240_000);
 afterAll(async () => {
   await worker?.stop();

@@ -7,8 +7,8 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { METRIC_SERIES_KEYS } from '@basalt/api-client/rules';
 import { startApi, type RunningApi } from './support/api-process.js';
-import { type Caller, createBody, loginAdmin, newUser } from './support/clients.js';
-import { startWorker, type RealWorker } from './support/worker-process.js';
+import { type Caller, loginAdmin, newUser } from './support/clients.js';
+import { startWithRunningInstance, type RealWorker } from './support/worker-process.js';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..', '..');
 
@@ -36,11 +36,7 @@ beforeAll(async () => {
   api = await startApi({ BASALT_PROMETHEUS_URL: prometheus.url });
   admin = await loginAdmin(api);
   other = await newUser(api, admin);
-  const project = admin.defaultProjectId;
-  const created = (await admin.client.POST('/v1/projects/{project}/instances', { params: { path: { project } }, body: createBody('metrics-1') })).data!;
-  ids = { project, instance: created.instance.id };
-  worker = startWorker(api, admin);
-  await worker.waitRunning(created.operation!.id);
+  ({ worker, path: ids } = await startWithRunningInstance(api, admin, 'metrics-1'));
 }, 240_000);
 afterAll(async () => {
   await worker?.stop();

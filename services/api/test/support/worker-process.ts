@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RunningApi } from './api-process.js';
-import { type Caller, query } from './clients.js';
+import { type Caller, createBody, query } from './clients.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const WORKER_MAIN = path.join(ROOT, 'services', 'worker', 'dist', 'main.js');
@@ -90,4 +90,13 @@ export function startWorker(api: RunningApi, admin: Caller): RealWorker {
       }
     },
   };
+}
+
+/** One instance in the admin's default project, made running by a real worker started for it. */
+export async function startWithRunningInstance(api: RunningApi, admin: Caller, name: string): Promise<{ worker: RealWorker; path: { project: string; instance: string } }> {
+  const project = admin.defaultProjectId;
+  const created = (await admin.client.POST('/v1/projects/{project}/instances', { params: { path: { project } }, body: createBody(name) })).data!;
+  const worker = startWorker(api, admin);
+  await worker.waitRunning(created.operation!.id);
+  return { worker, path: { project, instance: created.instance.id } };
 }
