@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderBenchmarkReport, type Schemas } from '../src/index.js';
+import { renderBenchmarkReport, reportHeadline, type Schemas } from '../src/index.js';
 
 type Scenario = Schemas['BenchmarkDto']['scenarios'][number];
 
@@ -88,5 +88,28 @@ describe('renderBenchmarkReport', () => {
     expect(text).toContain('./bin/ycsb run redis -s');
     expect(text).toContain('Measured 2026-11-23');
     expect(text).toContain('Load: load 3.1.');
+  });
+});
+
+describe('reportHeadline', () => {
+  it("takes the catalog's figures from memtier-standard's 128 B ping-pong rows and the median peer ratio", () => {
+    const memtier = run(
+      'memtier-standard',
+      [
+        scenario({}),
+        scenario({ server: 'redis', engine_version: 'Redis 7.0.15', qps: 40000 }),
+        scenario({ position: 2, name: 'read-only 128 B, ping-pong', workload: 'read-only', qps: 50000, p99_latency_ms: 0.9 }),
+        scenario({ position: 2, name: 'read-only 128 B, ping-pong', workload: 'read-only', server: 'redis', engine_version: 'Redis 7.0.15', qps: 25000 }),
+        scenario({ position: 3, name: 'read-only 4 KB, ping-pong', workload: 'read-only', value_size: 4096, qps: 10000 }),
+        scenario({ position: 3, name: 'read-only 4 KB, ping-pong', workload: 'read-only', value_size: 4096, server: 'redis', engine_version: 'Redis 7.0.15', qps: 10000 }),
+      ],
+      {},
+    );
+    // Ratios 0.75, 2, 1: the median is 1.
+    expect(reportHeadline([memtier])).toEqual({ reads_per_sec: 50000, writes_per_sec: 30000, p99_latency_ms: 0.9, peer_ratio: 1 });
+  });
+
+  it('has no figure where the runs have no such scenario', () => {
+    expect(reportHeadline([run('canonical', [scenario({ workload: 'canonical', name: 'canonical' })], {})])).toEqual({ reads_per_sec: null, writes_per_sec: null, p99_latency_ms: null, peer_ratio: null });
   });
 });

@@ -70,6 +70,9 @@ describe('per-type benchmark reports', () => {
     const pendingMarkdown = await fetch(`${api.baseUrl}/v1/instance-types/kv.standard.small/benchmarks/${report.id}/report.md`, { headers: { cookie: customer.cookie } });
     expect(pendingMarkdown.status).toBe(409);
     expect((await anonymous(api).GET('/v1/instance-types/{id}/benchmarks', path('kv.standard.small'))).response.status).toBe(401);
+    // The report's operation (its progress) is readable by every signed-in caller too.
+    const operation = await customer.client.GET('/v1/operations/{id}', { params: { path: { id: asked.data!.operation.id } } });
+    expect(operation.data).toMatchObject({ type: 'benchmark_report', status: 'pending' });
 
     // The catalog shows no figures for a type without a succeeded report.
     const types = await customer.client.GET('/v1/instance-types');

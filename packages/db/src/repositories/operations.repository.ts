@@ -17,12 +17,6 @@ export class OperationsRepository {
     return row!;
   }
 
-  /** The operation if it belongs to one of `projectIds`. */
-  async getInProjects(id: string, projectIds: string[]): Promise<OperationRow | undefined> {
-    const [row] = await this.db.select().from(operations).where(eq(operations.id, id));
-    return row && projectIds.includes(row.projectId) ? row : undefined;
-  }
-
   async get(projectId: string, id: string): Promise<OperationRow | undefined> {
     const [row] = await this.db.select().from(operations).where(and(eq(operations.projectId, projectId), eq(operations.id, id)));
     return row;

@@ -83,9 +83,14 @@ export class OperationService {
     });
   }
 
+  /**
+   * The caller's projects' operations, and a per-type report's (benchmark_report): reports are
+   * platform-wide, read by every signed-in caller, and so is the progress of making one.
+   */
   private async visible(auth: AuthContext, id: string): Promise<OperationRow> {
-    const operation = await this.operations.getInProjects(id, await this.access.projectIds(auth));
+    const operation = await this.operations.getById(id);
     if (!operation) throw new NotFound('Operation');
+    if (operation.type !== 'benchmark_report' && !(await this.access.isMember(auth, operation.projectId))) throw new NotFound('Operation');
     return operation;
   }
 }

@@ -1,6 +1,7 @@
 // A per-type report made from its stored runs: the runs as the API serves them, the white
 // paper from renderBenchmarkReport, the catalog's headline from reportHeadline (both in
 // @basalt/api-client: nothing computed twice), the peers and an honest environment sentence.
+import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import { benchmarkRunOf, renderBenchmarkReport, reportHeadline, type Schemas } from '@basalt/api-client';
 import type { BenchmarkRow, InstanceRow, InstanceTypeRow, ReportHeadline, ReportPeer, TypeReportPatch } from '@basalt/db';
@@ -28,6 +29,15 @@ export class LoadSampler {
   }
 }
 
+/** The commit of the tree the worker (and the engine it deploys) was built from, when it is a git checkout. */
+function sourceCommit(root: string): string | undefined {
+  try {
+    return execFileSync('git', ['-C', root, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8', timeout: 5_000, stdio: ['ignore', 'pipe', 'ignore'] }).trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 interface RunResults {
   client?: { address?: string; network_namespace?: boolean; bridge?: string | null };
   peer?: { server: ReportPeer['server']; version: string; placement?: string } | null;
@@ -39,7 +49,7 @@ export async function renderReport(ctx: JobContext, instance: InstanceRow, type:
   const cpu = os.cpus();
   const host = `${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Linux ${os.release()}`;
   const typeSize = `${type.vcpu} vCPU, ${type.memoryGib} GiB`;
-  const markdown = renderBenchmarkReport({ instanceType: type.id, typeSize, date: startedAt.toISOString(), host, load }, runs);
+  const markdown = renderBenchmarkReport({ instanceType: type.id, typeSize, date: startedAt.toISOString(), host, load, commit: sourceCommit(ctx.config.root) }, runs);
   const results = rows.map((r) => (r.results ?? {}) as RunResults);
   const peers = new Map<string, ReportPeer>();
   for (const peer of results.map((r) => r.peer)) if (peer) peers.set(`${peer.server} ${peer.version}`, { server: peer.server, version: peer.version });
