@@ -51,11 +51,6 @@ describe('a standard instance from the console', () => {
     await page.getByRole('option', { name: /^Standard/ }).click();
     await page.getByRole('combobox', { name: 'Replication' }).click();
     await page.getByRole('option', { name: /^async/ }).click();
-    // TLS with standard is named before any request.
-    await page.getByRole('switch', { name: 'TLS' }).click();
-    await page.getByRole('button', { name: 'Create instance' }).click();
-    await page.getByText(/TLS is not offered with the standard architecture yet/).waitFor();
-    await page.getByRole('switch', { name: 'TLS' }).click();
     await snap(page, 'ha-create-form');
     await page.getByRole('button', { name: 'Create instance' }).click();
     await page.getByRole('region', { name: 'Default user password' }).waitFor();

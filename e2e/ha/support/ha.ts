@@ -7,6 +7,8 @@ import { promisify } from 'node:util';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Redis } from 'ioredis';
+import { checkServerIdentity, type PeerCertificate } from 'node:tls';
+import { ROOT } from '../../support/env.js';
 import type { Schemas } from '@basalt/api-client';
 import { cgroupPaths, machineOf, vmDir } from '../../provisioning/support/vm-host.js';
 
@@ -37,12 +39,16 @@ export function primaryNode(instance: Instance) {
   return node;
 }
 
-/** A connection as the instance's user; commands fail at once while it is down (no queueing). */
-export function connect(endpoint: { host: string; port: number }, user: Credentials): Redis {
+/**
+ * A connection as the instance's user; commands fail at once while it is down (no queueing).
+ * With `ca`, over TLS, the server's certificate checked against that CA for the endpoint's address.
+ */
+export function connect(endpoint: { host: string; port: number }, user: Credentials, ca?: string): Redis {
   requireBridgeRoute(endpoint.host);
   const client = new Redis({
     host: endpoint.host,
     port: endpoint.port,
+    ...(ca ? { tls: { ca, checkServerIdentity: (_name: string, cert: PeerCertificate) => checkServerIdentity(endpoint.host, cert) } } : {}),
     username: user.username,
     password: user.password,
     lazyConnect: true,
@@ -58,9 +64,9 @@ export function connect(endpoint: { host: string; port: number }, user: Credenti
 }
 
 /** A connection that is up: the first connect is tried again for a while (a loaded host can miss the 500 ms connect timeout). */
-export async function connected(endpoint: { host: string; port: number }, user: Credentials, attempts = 20): Promise<Redis> {
+export async function connected(endpoint: { host: string; port: number }, user: Credentials, attempts = 20, ca?: string): Promise<Redis> {
   for (let attempt = 1; ; attempt++) {
-    const client = connect(endpoint, user);
+    const client = connect(endpoint, user, ca);
     try {
       await client.connect();
       return client;
@@ -233,3 +239,38 @@ export async function missingKeys(client: Redis, keys: string[]): Promise<string
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The VM's size as vm_boot needs it (its cgroup limits). */
+export interface VmSize {
+  cpus: number;
+  memoryMb: number;
+}
+
+/**
+ * What a restart of this host does to the nodes' VMs, outside any job: every VM powers off,
+ * then boots again from its disk (the local module's own vm_stop and vm_boot), each in a fresh
+ * network namespace that holds only its own address.
+ */
+export function rebootVms(dataDir: string, nodeNames: string[], size: VmSize): void {
+  const scripts = path.join(ROOT, 'infra', 'terraform', 'modules', 'local', 'scripts');
+  const run = (nodeName: string, steps: string) => {
+    const dir = vmDir(dataDir, nodeName);
+    execFileSync('bash', ['-c', `set -euo pipefail; here="$1"; . "$here/cgroup.sh"; . "$here/vm-lib.sh"; ${steps}`, 'reboot', scripts], {
+      env: {
+        PATH: process.env.PATH,
+        VM_NAME: nodeName,
+        VM_DIR: dir,
+        VM_IMAGE: path.join(ROOT, '.data', 'images', 'bookworm'),
+        VM_IP: fs.readFileSync(path.join(dir, 'address'), 'utf8').trim(),
+        VM_BRIDGE: 'basalt0',
+        VM_CPUS: String(size.cpus),
+        VM_MEMORY_MB: String(size.memoryMb),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 120_000,
+    });
+  };
+  for (const name of nodeNames) run(name, 'vm_stop 30');
+  for (const name of nodeNames) run(name, 'vm_boot 90');
+}
+

@@ -22,7 +22,6 @@ export interface TopologyInput {
   architecture?: string;
   replicas?: number;
   replication_mode?: string;
-  tls_enabled?: boolean;
 }
 
 export interface Topology {
@@ -34,7 +33,7 @@ export interface Topology {
 }
 
 export interface TopologyProblem {
-  field: 'architecture' | 'replicas' | 'parameters.replication_mode' | 'tls_enabled';
+  field: 'architecture' | 'replicas' | 'parameters.replication_mode';
   problem: string;
 }
 
@@ -56,8 +55,6 @@ export function parseTopology(input: TopologyInput): { topology: Topology } | { 
   if (!Number.isInteger(replicas) || replicas < REPLICAS_MIN || replicas > REPLICAS_MAX) {
     problems.push({ field: 'replicas', problem: `must be a whole number from ${REPLICAS_MIN} to ${REPLICAS_MAX}` });
   }
-  // Each node has a CA of its own so far: a replica could not verify its primary.
-  if (input.tls_enabled) problems.push({ field: 'tls_enabled', problem: 'is not offered with the standard architecture yet' });
   const mode = input.replication_mode ?? DEFAULT_REPLICATION_MODE;
   if (!(REPLICATION_MODES as readonly string[]).includes(mode)) {
     problems.push({ field: 'parameters.replication_mode', problem: `must be one of ${REPLICATION_MODES.join(', ')}` });

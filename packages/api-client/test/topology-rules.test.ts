@@ -18,8 +18,6 @@ describe('parseTopology', () => {
     expect(parseTopology({ architecture: 'standalone', replication_mode: 'sync' })).toMatchObject({ problems: [{ field: 'parameters.replication_mode' }] });
     expect(parseTopology({ architecture: 'cluster' })).toMatchObject({ problems: [{ field: 'architecture' }] });
     expect(parseTopology({ architecture: 'standard', replication_mode: 'semi' })).toMatchObject({ problems: [{ field: 'parameters.replication_mode' }] });
-    expect(parseTopology({ architecture: 'standard', tls_enabled: true })).toMatchObject({ problems: [{ field: 'tls_enabled' }] });
-    expect(parseTopology({ tls_enabled: true })).toEqual({ topology: { architecture: 'standalone', replicas: 0 } });
   });
 
   it('counts the primary and its replicas', () => {

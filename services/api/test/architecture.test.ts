@@ -38,6 +38,10 @@ describe('architecture', () => {
     expect(async.data!.instance).toMatchObject({ architecture: 'standard', replicas: 2, parameters: { replication_mode: 'async' } });
     const [operation] = await query(api, 'SELECT params FROM operations WHERE id = $1', [async.data!.operation!.id]);
     expect(operation.params).toMatchObject({ architecture: 'standard', replicas: 2 });
+    // TLS too: one CA per instance signs every node's certificate (the worker makes it).
+    const secure = await create('ha-tls', { architecture: 'standard', tls_enabled: true });
+    expect(secure.response.status).toBe(202);
+    expect(secure.data!.instance).toMatchObject({ architecture: 'standard', tls_enabled: true });
   });
 
   it('refuses what the rules refuse with 400 {code, message, request_id}', async () => {
@@ -49,7 +53,6 @@ describe('architecture', () => {
       [{ architecture: 'cluster' }, /architecture/],
       [{ architecture: 'standard', parameters: { replication_mode: 'semi' } }, /replication_mode/],
       [{ architecture: 'standard', replicas: '2' }, /replicas/],
-      [{ architecture: 'standard', tls_enabled: true }, /tls_enabled is not offered with the standard architecture yet/],
     ];
     for (const [extra, message] of cases) {
       const { error, response } = await create('refused', extra);

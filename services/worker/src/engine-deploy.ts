@@ -18,6 +18,7 @@ import { allowlistAdmits, poolNetwork } from './ipam.js';
 import { adminPortVars } from './monitoring/admin-port-vars.js';
 import { DEFAULT_REPLICATION_MODE, type ReplicationMode } from '@basalt/api-client/rules';
 import { assignAddress, unassignAddress } from './local-vm.js';
+import { certificateNames, instanceCa, nodeCertificates, type NodeCertificates } from './instance-ca.js';
 
 const RETRY = { attempts: 3, baseDelayMs: 2000 };
 
@@ -53,7 +54,13 @@ export async function deployEngine(
     regionSsh(ctx.config.sshDir, region.id),
   ]);
   const primary = nodes.find((node) => node.role === 'primary');
-  const hosts = Object.fromEntries(targets.map((node) => [node.name, { ...hostVars(node, ssh), ...replicaVars(instance, node, primary) }]));
+  const certificates = await standardTlsCertificates(ctx, instance, targets);
+  const hosts = Object.fromEntries(
+    targets.map((node) => [
+      node.name,
+      { ...hostVars(node, ssh), ...replicaVars(instance, node, primary), ...(certificates ? { engine_tls_spec: certificates.byNode[node.name]!.spec } : {}) },
+    ]),
+  );
   const credentials = controlCredentials(ctx);
   // A deploy to some nodes only never rotates the control password: the others would not learn it.
   const control = await credentials.prepare(instance.id, only ? undefined : CONTROL_ROTATION_AFTER_SECONDS[playbook]);
@@ -82,7 +89,7 @@ export async function deployEngine(
         playbook,
         runDir: path.join(ctx.config.runsDir, instance.id, run.operationId),
         inventory: { all: { children: { engine: { hosts } } } },
-        extraVars: { ...vars, ...adminPortVars(ctx.config.monitoring) },
+        extraVars: { ...vars, ...adminPortVars(ctx.config.monitoring), ...issuedTlsVars(certificates) },
         env: childEnv(),
         onEvent: (event) => {
           if (event.event === 'runner_on_failed' || event.event === 'runner_on_unreachable') {
@@ -100,6 +107,37 @@ export async function deployEngine(
   return result;
 }
 
+/**
+ * A `standard` TLS instance's nodes get certificates from the instance's one CA (instance-ca.ts)
+ * for their own and the floating addresses; a standalone instance's node makes its CA itself.
+ */
+async function standardTlsCertificates(ctx: JobContext, instance: InstanceRow, targets: Node[]): Promise<NodeCertificates | undefined> {
+  if (!instance.tlsEnabled || instance.architecture !== 'standard') return undefined;
+  const floating = await floatingAddressesOf(ctx, instance.id);
+  return nodeCertificates(ctx, instance.id, targets, floating ? [floating.primary, floating.readonly] : []);
+}
+
+/**
+ * The role's variables for certificates made here: in the vars file (0600, removed when the run
+ * ends), never the inventory; every node of the instance streams over TLS, checking its
+ * primary against the CA (a failover repoints replicas without a restart).
+ */
+function issuedTlsVars(certificates: NodeCertificates | undefined): Record<string, unknown> {
+  if (!certificates) return {};
+  return {
+    engine_tls_ca_certificate: certificates.caCertificate,
+    engine_tls_issued: Object.fromEntries(Object.entries(certificates.byNode).map(([name, issued]) => [name, { certificate: issued.certificate, key: issued.key }])),
+    engine_tls_replication: true,
+  };
+}
+
+/** The CA certificate clients of the instance check it with: the instance's own CA (standard), or the one its node made (read from the deploy). */
+export async function clientCaCertificate(ctx: JobContext, instance: InstanceRow, deployed: PlaybookResult): Promise<string | undefined> {
+  if (!instance.tlsEnabled) return undefined;
+  if (instance.architecture === 'standard') return (await instanceCa(ctx, instance.id)).certificate;
+  return caCertificateOf(deployed);
+}
+
 function controlCredentials(ctx: JobContext): ControlCredentialsRepository {
   return ctx.repo.controlCredentials(ctx.config.masterKey);
 }
@@ -110,8 +148,7 @@ function controlCredentials(ctx: JobContext): ControlCredentialsRepository {
  */
 function hostVars(node: Node, ssh: RegionSsh): Record<string, unknown> {
   // The names the node's TLS certificate holds: its addresses and loopback (health check).
-  const sans = [...new Set([node.private_ip, node.public_ip, '127.0.0.1'])].map((ip) => `IP:${ip}`);
-  const tlsVars = { engine_tls_sans: [...sans, 'DNS:localhost'] };
+  const tlsVars = { engine_tls_sans: certificateNames([node.private_ip, node.public_ip]) };
   if (!node.ssh_user) {
     return {
       ...tlsVars,
@@ -144,7 +181,8 @@ function hostVars(node: Node, ssh: RegionSsh): Record<string, unknown> {
 function replicaVars(instance: InstanceRow, node: Node, primary: Node | undefined): Record<string, unknown> {
   if (instance.architecture !== 'standard' || node.role !== 'replica') return { engine_replicaof: '' };
   if (!primary) throw new StepError('ansible', `instance ${instance.id} has replicas but no primary node`);
-  return { engine_replicaof: `${primary.private_ip} ${ENGINE_PORT}` };
+  // With TLS the plaintext port is off: replicas stream from the TLS one.
+  return { engine_replicaof: `${primary.private_ip} ${instance.tlsEnabled ? ENGINE_TLS_PORT : ENGINE_PORT}` };
 }
 
 /** The replication mode of a `standard` instance (the API stores it; sync when absent). */
@@ -157,8 +195,8 @@ export function replicationModeOf(instance: InstanceRow): ReplicationMode {
 const CA_TASK = "Read the instance's CA certificate";
 
 /**
- * The instance's CA certificate as the deploy printed it (read from the events); one
- * CA per node, so a multi-node instance gives several, joined as one PEM bundle.
+ * The CA certificate a standalone instance's node made, as the deploy printed it (read from
+ * the events); several distinct ones would be joined as one PEM bundle.
  */
 export function caCertificateOf(result: PlaybookResult): string | undefined {
   const pems = result.events
@@ -175,9 +213,10 @@ export function storedCaCertificate(instance: InstanceRow): string | undefined {
 }
 
 /**
- * Connects to every node's endpoint as the control plane's user and sends PING — unless the
- * instance's allowlist leaves out the control plane's own address, in which case the
- * role's PING on the VM (loopback, always allowed) is the check.
+ * Connects to every node's endpoint as the control plane's user and sends PING. The engine
+ * lets that one user in from outside the customer's allowlist (allowlist-exempt-user); an
+ * engine without it refuses the control plane's address when the allowlist leaves it out,
+ * and then the role's PING on the VM (loopback, always allowed) is the check.
  */
 export async function checkEndpoints(
   ctx: JobContext,
@@ -193,7 +232,7 @@ export async function checkEndpoints(
   await run.step(
     'health_check',
     async () => {
-      if (ctx.engineFeatures.has('allowlist')) {
+      if (ctx.engineFeatures.has('allowlist') && !ctx.engineFeatures.has('allowlist-exempt-user')) {
         const cidrs = (await ctx.repo.listAllowlist(instance.id)).map((entry) => entry.cidr);
         const controlPlane = poolNetwork(region.addressPool).gateway;
         if (!allowlistAdmits(cidrs, controlPlane)) {
@@ -271,11 +310,20 @@ async function onHostRoute(ctx: JobContext, step: string, ip: string): Promise<v
  */
 export async function deployAndCheck(ctx: JobContext, run: OperationRun, instance: InstanceRow, region: RegionRow, nodes: Node[]): Promise<InstancePatch> {
   const deployed = await deployEngine(ctx, run, instance, region, nodes);
-  const ca = instance.tlsEnabled ? caCertificateOf(deployed) : undefined;
+  const ca = await clientCaCertificate(ctx, instance, deployed);
   await checkEndpoints(ctx, run, instance, region, nodes, ca);
   const running = nodes.map((node) => ({ ...node, status: 'running' as const }));
   const floating = instance.architecture === 'standard' ? await placeFloatingAddresses(ctx, run, instance, region, running) : undefined;
   return { status: 'running', health: 'healthy', fault: null, nodes: running, endpoints: endpointsOf(running, ca, floating) };
+}
+
+/**
+ * Puts `address` on `holder` after taking it off every other node of the instance: one address
+ * is never on two nodes (the caller holds the instance's lease, so no job moves it meanwhile).
+ */
+export async function holdFloatingAddress(ctx: JobContext, region: RegionRow, nodes: Node[], address: string, holder: Node): Promise<void> {
+  for (const node of nodes) if (node.name !== holder.name) await unassignAddress(ctx, node, address, region.addressPool);
+  await assignAddress(ctx, holder, address, region.addressPool);
 }
 
 /** The instance's floating addresses (address_allocations), or undefined for `standalone`. */
@@ -297,10 +345,8 @@ async function placeFloatingAddresses(ctx: JobContext, run: OperationRun, instan
     const primary = nodes.find((node) => node.role === 'primary');
     const replica = readonlyHolder(nodes);
     if (!primary || !replica) throw new StepError('floating_addresses', 'a standard instance needs a primary and a replica');
-    for (const [address, holder] of [[floating.primary, primary], [floating.readonly, replica]] as const) {
-      for (const node of nodes) if (node !== holder) await unassignAddress(ctx, node, address, region.addressPool);
-      await assignAddress(ctx, holder, address, region.addressPool);
-    }
+    await holdFloatingAddress(ctx, region, nodes, floating.primary, primary);
+    await holdFloatingAddress(ctx, region, nodes, floating.readonly, replica);
     await run.event('floating_addresses', 'floating_addresses', `primary endpoint ${floating.primary} on ${primary.name}; read-only endpoint ${floating.readonly} on ${replica.name}`);
     return floating;
   });

@@ -87,6 +87,9 @@ export function engineVars(options: {
     engine_users_file_content: renderUsersFile(options.users, controlPasswords, options.replication?.password),
     engine_allowlist_supported: options.features.has('allowlist'),
     engine_allowlist: allowlistWithPeers(options.allowlist, options.replication?.peers ?? []),
+    // The control plane reaches the engine from its own address, which the customer's allowlist
+    // may leave out: only its own user may log in from there (a failover needs REPLICAOF, INFO).
+    engine_allowlist_exempt_user: options.features.has('allowlist-exempt-user') ? CONTROL_USER : '',
     engine_tls_enabled: options.tls === true,
     engine_tls_port: ENGINE_TLS_PORT,
     engine_tls_name: options.instanceId ?? 'basalt',

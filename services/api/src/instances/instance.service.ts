@@ -307,12 +307,11 @@ export class InstanceService {
 }
 
 /** The architecture, replicas and replication mode asked for (@basalt/api-client/rules), else 400. */
-function topologyOf(body: Pick<CreateInstanceDto, 'architecture' | 'replicas' | 'parameters' | 'tls_enabled'>): Topology {
+function topologyOf(body: Pick<CreateInstanceDto, 'architecture' | 'replicas' | 'parameters'>): Topology {
   const parsed = parseTopology({
     architecture: body.architecture,
     replicas: body.replicas,
     replication_mode: body.parameters?.replication_mode,
-    tls_enabled: body.tls_enabled,
   });
   if ('topology' in parsed) return parsed.topology;
   throw new Invalid(

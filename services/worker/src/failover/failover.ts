@@ -47,7 +47,7 @@ export function failover(ctx: JobContext, payload: FailoverJob): Promise<Outcome
 }
 
 async function failOver(ctx: JobContext, run: OperationRun, instance: InstanceRow, region: RegionRow, nodes: Node[], primary: Node, suspected?: string): Promise<void> {
-  const engines = new EngineReplication(ctx, instance.id);
+  const engines = new EngineReplication(ctx, instance);
   const stale = await run.step('check_primary', async () => {
     if (suspected && suspected !== primary.name) {
       await run.event('notice', 'check_primary', `${suspected} is no longer the primary (${primary.name} is): nothing to do`);
@@ -108,7 +108,7 @@ async function failOver(ctx: JobContext, run: OperationRun, instance: InstanceRo
 
 /** The zero-loss switchover; returns the nodes with their new roles (also written to the row). */
 export async function switchOver(ctx: JobContext, run: OperationRun, instance: InstanceRow, region: RegionRow, nodes: Node[], primary: Node): Promise<Node[]> {
-  const engines = new EngineReplication(ctx, instance.id);
+  const engines = new EngineReplication(ctx, instance);
   const replicas = nodes.filter((node) => node.role === 'replica' && node.status === 'running');
   const { chosen } = await run.step('choose_replica', () => mostUpToDate(engines, replicas));
   const floating = await floatingAddressesOf(ctx, instance.id);

@@ -5,9 +5,15 @@
 // time watches (a lease), so however many workers run, an instance is failed over once; if
 // this worker dies mid-failover, its job and operation lease go to another worker. On the
 // rounds between, it records each replica's lag (from the primary's INFO replication).
+// It also keeps the floating addresses where the row says they are: a VM booted again
+// outside a job (a restart of the host) comes back without them, as they live in its network
+// namespace; when the primary answers on its own address but nothing answers on an endpoint's
+// address for MISSES_TO_FAIL rounds, the address is put back on the node the row names, under
+// the instance's lease and only after it was taken off every other node.
 import type pg from 'pg';
 import type PgBoss from 'pg-boss';
-import { startOperation, type FailoverJob, type InstanceRow } from '@basalt/db';
+import { instanceLeaseKey, startOperation, type FailoverJob, type InstanceRow } from '@basalt/db';
+import { floatingAddressesOf, holdFloatingAddress, readonlyHolder, type FloatingAddresses } from '../engine-deploy.js';
 import type { JobContext } from '../context.js';
 import type { Node } from '../stack.js';
 import { recordedNodes } from '../jobs/nodes.js';
@@ -30,6 +36,10 @@ export class FailoverMonitor {
   private readonly running = new Set<string>();
   /** When the monitor last started a rebuild of each instance's fenced node. */
   private readonly lastRebuild = new Map<string, number>();
+  /** Each instance's floating addresses (they never change for an instance). */
+  private readonly floating = new Map<string, FloatingAddresses>();
+  /** Rounds in a row a floating address did not answer while its node did, by instance and endpoint. */
+  private readonly endpointMisses = new Map<string, number>();
   private readonly loop: LeasedRounds;
   private rounds = 0;
 
@@ -63,9 +73,10 @@ export class FailoverMonitor {
     const primary = nodes.find((node) => node.role === 'primary' && node.status === 'running');
     if (!primary) return;
     if (nodes.some((node) => node.status === 'fenced' || node.status === 'rebuilding')) await this.retryRebuild(instance);
-    const engines = new EngineReplication(this.ctx, instance.id);
+    const engines = new EngineReplication(this.ctx, instance);
     if (await engines.answers(primary, PROBE_TIMEOUT_MS)) {
       this.misses.delete(instance.id);
+      await this.keepEndpoints(instance, nodes, engines).catch((error) => this.ctx.log(`[${instance.id}] failover monitor: endpoints: ${(error as Error).message}`));
       if (this.rounds % LAG_EVERY === 0) await this.recordLag(instance, nodes, primary, engines).catch(() => {});
       return;
     }
@@ -76,6 +87,53 @@ export class FailoverMonitor {
     if (await this.operationUnderWay(instance)) return;
     this.ctx.log(`[${instance.id}] failover monitor: primary ${primary.name} missed ${missed} rounds; failing over`);
     await this.launch(instance, { mode: 'automatic', suspected_primary: primary.name });
+  }
+
+  /** Puts a floating address back on the node the row names when nothing answers on it. */
+  private async keepEndpoints(instance: InstanceRow, nodes: Node[], engines: EngineReplication): Promise<void> {
+    let floating = this.floating.get(instance.id);
+    if (!floating) {
+      floating = await floatingAddressesOf(this.ctx, instance.id);
+      if (!floating) return;
+      this.floating.set(instance.id, floating);
+    }
+    const reader = readonlyHolder(nodes.filter((node) => node.status === 'running'));
+    const checked: (keyof FloatingAddresses)[] = reader?.role === 'replica' ? ['primary', 'readonly'] : ['primary'];
+    const lost: (keyof FloatingAddresses)[] = [];
+    for (const endpoint of checked) {
+      const key = `${instance.id}:${endpoint}`;
+      if (await engines.addressAnswers(floating[endpoint], PROBE_TIMEOUT_MS)) {
+        this.endpointMisses.delete(key);
+        continue;
+      }
+      // As for the primary itself: one slow answer on a loaded host is not a lost address.
+      const missed = (this.endpointMisses.get(key) ?? 0) + 1;
+      this.endpointMisses.set(key, missed);
+      if (missed >= MISSES_TO_FAIL) {
+        this.endpointMisses.delete(key);
+        lost.push(endpoint);
+      }
+    }
+    if (lost.length === 0) return;
+    // The lease keeps every job (failover, switchover, deploy) off the instance while the address moves.
+    const lease = await this.ctx.leases.tryLease(instanceLeaseKey(instance.id));
+    if (!lease) return;
+    try {
+      const current = await this.ctx.repo.getInstance(instance.id);
+      if (!current || current.status !== 'running' || (await this.operationUnderWay(current))) return;
+      const now = recordedNodes(current);
+      const holders = { primary: now.find((node) => node.role === 'primary' && node.status === 'running'), readonly: readonlyHolder(now.filter((node) => node.status === 'running')) };
+      const region = await this.ctx.catalog.getRegion(current.region);
+      if (!region) return;
+      for (const endpoint of lost) {
+        const holder = holders[endpoint];
+        if (!holder || (endpoint === 'readonly' && holder.role !== 'replica')) continue;
+        await holdFloatingAddress(this.ctx, region, now, floating[endpoint], holder);
+        this.ctx.log(`[${instance.id}] failover monitor: the ${endpoint} endpoint ${floating[endpoint]} did not answer; put back on ${holder.name}`);
+      }
+    } finally {
+      await lease.release();
+    }
   }
 
   /** A fenced node whose rebuild failed gets another one, at most every REBUILD_RETRY_MS. */

@@ -46,7 +46,7 @@ export async function rebuildReplica(ctx: JobContext, run: OperationRun, instanc
   }
   await deployEngine(ctx, run, current, region, applied);
 
-  const engines = new EngineReplication(ctx, instance.id);
+  const engines = new EngineReplication(ctx, instance);
   const fresh = applied.find((node) => node.name === nodeName)!;
   const primary = applied.find((node) => node.role === 'primary')!;
   await run.step('replica_sync', async () => {

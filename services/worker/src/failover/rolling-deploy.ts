@@ -25,7 +25,7 @@ export async function rollingDeploy(
   playbook: 'restart.yml' | 'engine.yml',
 ): Promise<Node[]> {
   const step = playbook === 'restart.yml' ? 'ansible_restart' : 'ansible_deploy';
-  const engines = new EngineReplication(ctx, instance.id);
+  const engines = new EngineReplication(ctx, instance);
   const primary = nodes.find((node) => node.role === 'primary');
   if (!primary) throw new StepError(step, `instance ${instance.id} records no primary`);
   const restartReplica = async (node: Node, all: Node[]) => {

@@ -134,7 +134,9 @@ describe('architecture', () => {
   })
 
   it('names what the API would refuse (the rules of @basalt/api-client/rules)', () => {
-    expect(validateInstanceForm({ ...valid, architecture: 'standard' }, xlarge).architecture).toMatch(/TLS is not offered with the standard architecture/)
+    expect(validateInstanceForm({ ...valid, architecture: 'standard', replicas: '6' }, xlarge).architecture).toMatch(/replicas must be a whole number from 1 to 5/)
+    // TLS with standard: one CA per instance signs every node's certificate.
+    expect(validateInstanceForm({ ...valid, architecture: 'standard' }, xlarge)).toEqual({})
     expect(validateInstanceForm({ ...valid, tlsEnabled: false, architecture: 'standard', replicas: '5' }, xlarge)).toEqual({})
   })
 })

@@ -112,7 +112,7 @@ export function validateInstanceForm(values: InstanceFormValues, type: InstanceT
   const tags = parseTags(values.tags)
   if ('error' in tags) errors.tags = tags.error
   const topology = parseTopology(topologyInput(values))
-  if ('problems' in topology) errors.architecture = topology.problems.map((p) => `${p.field === 'tls_enabled' ? 'TLS' : p.field} ${p.problem}.`).join(' ')
+  if ('problems' in topology) errors.architecture = topology.problems.map((p) => `${p.field} ${p.problem}.`).join(' ')
   const seen = new Set<string>()
   for (const row of rows) {
     const cidr = row.cidr.trim()
@@ -130,7 +130,6 @@ function topologyInput(values: InstanceFormValues) {
   return {
     architecture: values.architecture,
     ...(standard ? { replicas: Number(values.replicas), replication_mode: values.replicationMode } : {}),
-    tls_enabled: values.tlsEnabled,
   }
 }
 
