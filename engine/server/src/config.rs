@@ -29,6 +29,8 @@ pub struct Config {
     pub databases: usize,
     /// `lua-time-limit`: ms a script runs before other commands answer BUSY (CONFIG SET).
     pub lua_time_limit_ms: u64,
+    /// notify-keyspace-events as `notify::parse` reads it (0: none, the default).
+    pub notify_keyspace_events: u32,
     /// `slowlog-log-slower-than` (µs; negative: off) and `slowlog-max-len` (CONFIG SET too).
     pub slowlog_log_slower_than_us: i64,
     pub slowlog_max_len: u64,
@@ -53,6 +55,7 @@ impl Default for Config {
             threads: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
             databases: 16,
             lua_time_limit_ms: crate::scripting::BUSY_AFTER_MS,
+            notify_keyspace_events: 0,
             slowlog_log_slower_than_us: crate::slowlog::DEFAULT_SLOWER_THAN_US,
             slowlog_max_len: crate::slowlog::DEFAULT_MAX_LEN,
             encodings: Default::default(),

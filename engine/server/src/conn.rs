@@ -144,7 +144,9 @@ where
                 Ok(Parsed::Complete(len)) => {
                     if !frame.is_empty() {
                         let mark = reply.out.len();
-                        let pushes = reply.resp3 && pubsub::replies_are_pushes(frame.args(buffered).get(0));
+                        // (P)SUBSCRIBE confirmations are pushes in RESP2 too: CLIENT REPLY OFF/SKIP
+                        // does not silence them (Redis 7.0 answers them the same).
+                        let pushes = pubsub::replies_are_pushes(frame.args(buffered).get(0));
                         let outcome =
                             dispatch::execute(shared, session, &mut reply, frame.args(buffered), &mut pending.stats);
                         if session.drop_reply() && !pushes {

@@ -173,7 +173,9 @@ pub fn run(
     let start = Instant::now();
     let mark = reply.out.len();
     let mut ctx = Ctx { shared, session, reply, lsn: None, index, stats: local, block: None };
+    crate::pubsub::notify::before_command();
     let result = catch_unwind(AssertUnwindSafe(|| handler(&mut ctx, args)));
+    crate::pubsub::notify::after_command(&shared.pubsub, &entry.fullname, &args);
     let lsn = ctx.lsn;
     let block = ctx.block.take();
     if result.as_ref().is_ok_and(|r| r.is_ok()) {

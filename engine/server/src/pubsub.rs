@@ -7,6 +7,8 @@
 //! its connection closed (Redis' `client-output-buffer-limit pubsub`), so one slow client
 //! never holds the server's memory.
 
+pub mod notify;
+
 use crate::client::ClientHandle;
 use crate::glob;
 use crate::resp::Reply;
@@ -118,8 +120,8 @@ pub fn write_delivery(reply: &mut Reply, delivery: &Delivery) {
     reply.bulk(&delivery.payload);
 }
 
-/// Whether a command's replies are pushes in RESP3 ((P)(UN)SUBSCRIBE confirmations), which
-/// CLIENT REPLY OFF does not silence.
+/// Whether a command's replies are pushes ((P)(UN)SUBSCRIBE confirmations; RESP3 pushes, RESP2
+/// arrays), which CLIENT REPLY OFF/SKIP does not silence.
 pub fn replies_are_pushes(name: &[u8]) -> bool {
     ["subscribe", "psubscribe", "unsubscribe", "punsubscribe"].iter().any(|c| name.eq_ignore_ascii_case(c.as_bytes()))
 }
@@ -130,11 +132,14 @@ pub const ALLOWED_WHILE_SUBSCRIBED: &[&str] =
 
 type Listeners = HashMap<Bytes, HashMap<u64, Arc<Mailbox>>>;
 
-/// Every subscription of the server.
-#[derive(Default)]
+/// Every subscription of the server. A clone shares them (the keyspace-notification hook the
+/// store calls holds one).
+#[derive(Default, Clone)]
 pub struct PubSub {
-    channels: Mutex<Listeners>,
-    patterns: Mutex<Listeners>,
+    channels: Arc<Mutex<Listeners>>,
+    patterns: Arc<Mutex<Listeners>>,
+    /// notify-keyspace-events: which keyspace notifications are published (`notify::flags`).
+    pub keyspace_events: Arc<std::sync::atomic::AtomicU32>,
 }
 
 fn lock(m: &Mutex<Listeners>) -> std::sync::MutexGuard<'_, Listeners> {

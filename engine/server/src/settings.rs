@@ -13,7 +13,7 @@ pub const PARAMETERS: &[&str] = &[
     "tls-port", "tls-cert-file", "tls-key-file", "tls-ca-cert-file", "tls-auth-clients", "memcached-port", "admin-port",
     "encryption-at-rest",
     // issue 18:
-    "lua-time-limit",
+    "lua-time-limit", "notify-keyspace-events",
     // issue 16:
     "slowlog-log-slower-than", "slowlog-max-len",
     // issue 15 (replication/config.rs):
@@ -51,6 +51,7 @@ pub fn get(config: &Config, parameter: &str) -> String {
         "threads" => config.threads.to_string(),
         other if crate::security::PARAMETERS.contains(&other) => crate::security::config_value(config, other),
         "lua-time-limit" => config.lua_time_limit_ms.to_string(),
+        "notify-keyspace-events" => crate::pubsub::notify::format(config.notify_keyspace_events),
         "slowlog-log-slower-than" => config.slowlog_log_slower_than_us.to_string(),
         "slowlog-max-len" => config.slowlog_max_len.to_string(),
         other => config.encodings.get(other).map(|n| n.to_string()).unwrap_or_default(),
@@ -81,6 +82,12 @@ pub fn set(shared: &Shared, parameter: &str, value: &str) -> Result<(), String> 
             let ms: u64 = value.parse().map_err(|_| failed("argument couldn't be parsed into an integer"))?;
             shared.scripts.busy_after_ms.store(ms, std::sync::atomic::Ordering::Relaxed);
             shared.config.write().unwrap_or_else(|e| e.into_inner()).lua_time_limit_ms = ms;
+            Ok(())
+        }
+        "notify-keyspace-events" => {
+            let flags = crate::pubsub::notify::parse(value).ok_or_else(|| failed("Invalid event class character. Use 'Ag$lshzxeKEtmdn'."))?;
+            crate::pubsub::notify::configure(&shared.db, &shared.pubsub, flags);
+            shared.config.write().unwrap_or_else(|e| e.into_inner()).notify_keyspace_events = flags;
             Ok(())
         }
         "slowlog-log-slower-than" => {

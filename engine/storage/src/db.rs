@@ -48,6 +48,8 @@ pub(crate) struct Inner {
     /// The maintenance thread removes expired keys (DEBUG SET-ACTIVE-EXPIRE turns it off;
     /// expired keys are still removed when touched).
     pub active_expire: std::sync::atomic::AtomicBool,
+    /// The server's keyspace-notification hook, once set.
+    pub key_events: std::sync::OnceLock<crate::events::KeyEventHook>,
     /// Held (flock) for the life of the store so no second process opens the directory.
     _dir_lock: File,
 }
@@ -83,6 +85,13 @@ pub(crate) fn shard_of(key: &[u8], n: usize) -> usize {
 }
 
 impl Inner {
+    /// Tells the key-event hook, if any, what happened to `key`.
+    pub(crate) fn report(&self, db: usize, key: &[u8], event: crate::events::KeyEvent) {
+        if let Some(hook) = self.key_events.get() {
+            hook(db, key, event);
+        }
+    }
+
     /// The global index of the shard of `key` in database `db`.
     pub(crate) fn shard_index(&self, db: usize, key: &[u8]) -> usize {
         db * self.per_db + shard_of(key, self.per_db)
@@ -153,6 +162,7 @@ impl Inner {
         if shard.map[i].entry.is_expired(now) {
             shard.remove_index(c, i);
             self.watches.touch(db, key);
+            self.report(db, key, crate::events::KeyEvent::Expired);
             c.expired_keys.fetch_add(1, Relaxed);
             c.keyspace_misses.fetch_add(1, Relaxed);
             return Ok(None);
@@ -297,6 +307,7 @@ impl Db {
             databases,
             watches: Watches::default(),
             active_expire: std::sync::atomic::AtomicBool::new(true),
+            key_events: std::sync::OnceLock::new(),
             opts,
             shards,
             wal,
@@ -479,6 +490,12 @@ impl Db {
                 continue;
             }
             inner.watches.touch(ch.db, ch.key);
+            let event = match (ch.existed, entry.is_some()) {
+                (false, true) => crate::events::KeyEvent::Created,
+                (true, true) => crate::events::KeyEvent::Changed,
+                _ => crate::events::KeyEvent::Removed,
+            };
+            inner.report(ch.db, ch.key, event);
             match entry {
                 Some(e) => {
                     let &(value_at, len, op_len) = puts.next().expect("one put or delta op per live change");
@@ -580,6 +597,12 @@ impl Db {
         ];
         let lsn = self.commit(&mut guards, &mut changes, now);
         Ok((true, lsn))
+    }
+
+    /// Sets the hook told of every created, changed, removed and expired key (keyspace
+    /// notifications); the first hook set stays. Returns false if one was set already.
+    pub fn set_key_events(&self, hook: crate::events::KeyEventHook) -> bool {
+        self.inner.key_events.set(hook).is_ok()
     }
 
     /// Turns the active expiry sweep on or off (DEBUG SET-ACTIVE-EXPIRE).

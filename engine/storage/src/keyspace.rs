@@ -56,6 +56,7 @@ impl<'a> Keyspace<'a> {
         if shard.map[i].entry.is_expired(now_ms()) {
             shard.remove_index(&inner.counters, i);
             inner.watches.touch(self.index, key);
+            inner.report(self.index, key, crate::events::KeyEvent::Expired);
             return None;
         }
         Some(shard.map[i].kind)

@@ -20,6 +20,7 @@
 //! - `keyspace.rs` — [`Keyspace`]: one logical database: read, update, batch, scan, FLUSHDB.
 //! - `capture.rs`  — [`Db::atomically`]: the changes of a transaction as one log record.
 //! - `watch.rs`    — WATCH: dirty flags set by every change of a watched key.
+//! - `events.rs`   — [`KeyEvent`]: created/changed/removed/expired keys told to the server's hook.
 //! - `slot.rs`     — [`Slot`] and [`Txn`]: what update and batch closures see and change.
 //! - `value.rs`    — the value model: [`Entry`], [`Value`], [`Kind`], [`ZSet`].
 //! - `delta.rs`    — [`Delta`]: element-level changes of collections, their encoding and apply.
@@ -71,6 +72,7 @@ mod db;
 mod delta;
 mod dump;
 mod error;
+mod events;
 mod keyspace;
 mod options;
 mod recovery;
@@ -88,6 +90,7 @@ pub use db::{Db, Durable, Lsn, ScanPage};
 pub use delta::{Delta, Outcome};
 pub use dump::{dump, restore, DumpError, DUMP_VERSION};
 pub use error::StorageError;
+pub use events::{KeyEvent, KeyEventHook};
 pub use replication::{record_len, LogCopy, ReplPos, StreamHook, RECORD_HEADER};
 pub use keyspace::Keyspace;
 pub use options::{Fsync, Options};

@@ -66,7 +66,10 @@ fn maintenance_loop(inner: &Inner) {
         let sweep = inner.active_expire.load(std::sync::atomic::Ordering::Relaxed);
         for (i, s) in inner.shards.iter().enumerate().filter(|_| sweep) {
             let db = i / inner.per_db;
-            lock(s).sweep_expired(&inner.counters, now, 256, &|key| inner.watches.touch(db, key));
+            lock(s).sweep_expired(&inner.counters, now, 256, &|key| {
+                inner.watches.touch(db, key);
+                inner.report(db, key, crate::events::KeyEvent::Expired);
+            });
         }
         if last_compaction_check.elapsed() >= Duration::from_secs(1) {
             while !inner.wal.shutdown.load(Acquire) {
