@@ -2,6 +2,8 @@
 // the peer's namespace and cgroup, and their pool addresses are left behind; a new worker's
 // reconciler runs the benchmark again, which first removes what the killed one left (the
 // orphaned client process too), and at the end nothing of the run is left on the host.
+// The same for a per-type report killed mid-suite: the next worker finishes the report and
+// deletes its temporary instance.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { eq } from 'drizzle-orm';
@@ -65,5 +67,36 @@ describe('a worker killed mid-benchmark', () => {
     expect(execFileSync('ip', ['-br', 'link'], { encoding: 'utf8' })).not.toContain(hex);
     // The peer's cgroup is gone with its processes (v2 or v1 layout).
     for (const dir of [`/sys/fs/cgroup/basalt/basalt-peer-${hex}`, `/sys/fs/cgroup/cpu/basalt/basalt-peer-${hex}`, `/sys/fs/cgroup/memory/basalt/basalt-peer-${hex}`]) expect(fs.existsSync(dir)).toBe(false);
+  });
+
+  test('a per-type report killed mid-suite is finished by the next worker, which deletes its temporary instance', { timeout: 600_000 }, async () => {
+    const asked = await platform.client.POST('/v1/instance-types/{id}/benchmarks', { params: { path: { id: 'kv.standard.small' } }, body: { suites: ['memtier-standard'] } });
+    expect(asked.response.status, JSON.stringify(asked.error)).toBe(202);
+    const reportPath = { params: { path: { id: 'kv.standard.small', report: asked.data!.report.id } } };
+    const instanceId = asked.data!.report.instance!.id;
+    // Kill the worker running it once the suite's client exists and a scenario is under way.
+    const deadline = Date.now() + 300_000;
+    let hex = '';
+    while (!hex || !netns().includes(`basalt-bench-${hex}`)) {
+      expect(Date.now()).toBeLessThan(deadline);
+      const run = (await platform.client.GET('/v1/instance-types/{id}/benchmarks/{report}', reportPath)).data!.report.runs[0];
+      if (run) hex = run.id.replace(/-/g, '').slice(0, 12);
+      await sleep(200);
+    }
+    await sleep(1_500);
+    const running = workers[workers.length - 1]!;
+    await running.kill('SIGKILL');
+    expect((await platform.client.GET('/v1/instance-types/{id}/benchmarks/{report}', reportPath)).data!.report.status).toBe('running');
+
+    workers.push(startWorker(platform.databaseUrl, platform.dataDir, 'after-report-kill'));
+    const operation = await platform.waitForOperation(asked.data!.operation.id, 400_000);
+    const next = workers[workers.length - 1]!;
+    expect(operation.status, `${JSON.stringify(operation.error)}\n${next.log().slice(-3000)}`).toBe('succeeded');
+    expect(next.log()).toMatch(new RegExp(`reconciled benchmark_report operation ${asked.data!.operation.id}: succeeded`));
+    const report = (await platform.client.GET('/v1/instance-types/{id}/benchmarks/{report}', reportPath)).data!.report;
+    expect(report).toMatchObject({ status: 'succeeded', instance: { id: instanceId, status: 'deleted' } });
+    expect(report.runs[0]!.scenarios.filter((s) => s.server === 'basalt')).toHaveLength(6);
+    expect(fs.readdirSync(`${platform.dataDir}/vms`).filter((vm) => vm.startsWith(instanceId))).toEqual([]);
+    expect(netns()).not.toContain(hex);
   });
 });
