@@ -76,11 +76,29 @@ func newIdempotencyKey() string {
 
 // do sends one request. body is JSON-encoded when not nil; out is decoded from a 2xx answer.
 func (c *Client) do(ctx context.Context, method, path string, query url.Values, body, out any) error {
+	raw, err := c.send(ctx, method, path, query, body, "application/json")
+	if err != nil || out == nil || len(raw) == 0 {
+		return err
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return fmt.Errorf("%s %s: unexpected answer: %w", method, path, err)
+	}
+	return nil
+}
+
+// getText GETs a document the API serves as text (a report's markdown).
+func (c *Client) getText(ctx context.Context, path, accept string) (string, error) {
+	raw, err := c.send(ctx, http.MethodGet, path, nil, nil, accept)
+	return string(raw), err
+}
+
+// send sends one request and returns the body of a 2xx answer; any other answer is an *APIError.
+func (c *Client) send(ctx context.Context, method, path string, query url.Values, body any, accept string) ([]byte, error) {
 	var reader io.Reader
 	if body != nil {
 		encoded, err := json.Marshal(body)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		reader = bytes.NewReader(encoded)
 	}
@@ -90,10 +108,10 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 	}
 	req, err := http.NewRequestWithContext(ctx, method, target, reader)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	req.Header.Set("Authorization", "Bearer "+c.apiKey)
-	req.Header.Set("Accept", "application/json")
+	req.Header.Set("Accept", accept)
 	req.Header.Set("User-Agent", c.userAgent)
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
@@ -103,12 +121,12 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 	}
 	res, err := c.http.Do(req)
 	if err != nil {
-		return fmt.Errorf("%s %s: %w", method, path, err)
+		return nil, fmt.Errorf("%s %s: %w", method, path, err)
 	}
 	defer res.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(res.Body, 32<<20))
 	if err != nil {
-		return fmt.Errorf("%s %s: reading the answer: %w", method, path, err)
+		return nil, fmt.Errorf("%s %s: reading the answer: %w", method, path, err)
 	}
 	if res.StatusCode < 200 || res.StatusCode > 299 {
 		apiErr := &APIError{Status: res.StatusCode}
@@ -116,15 +134,9 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 			apiErr.Code = http.StatusText(res.StatusCode)
 			apiErr.Message = truncate(string(raw), 500)
 		}
-		return apiErr
+		return nil, apiErr
 	}
-	if out == nil || len(raw) == 0 {
-		return nil
-	}
-	if err := json.Unmarshal(raw, out); err != nil {
-		return fmt.Errorf("%s %s: unexpected answer: %w", method, path, err)
-	}
-	return nil
+	return raw, nil
 }
 
 func truncate(s string, n int) string {

@@ -163,7 +163,7 @@ func (p *BasaltProvider) Resources(_ context.Context) []func() resource.Resource
 }
 
 func (p *BasaltProvider) DataSources(_ context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{NewRegionsDataSource, NewInstanceTypesDataSource, NewInstanceDataSource}
+	return []func() datasource.DataSource{NewRegionsDataSource, NewInstanceTypesDataSource, NewInstanceDataSource, NewBenchmarkReportDataSource}
 }
 
 // configurableResource is the Configure every resource shares.
