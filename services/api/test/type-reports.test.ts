@@ -67,6 +67,8 @@ describe('per-type benchmark reports', () => {
     expect(latest.error?.code).toBe('no_report');
     const markdown = await fetch(`${api.baseUrl}/v1/instance-types/kv.standard.small/benchmarks/latest/report.md`, { headers: { cookie: customer.cookie } });
     expect(markdown.status).toBe(404);
+    expect(markdown.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await markdown.json()).toMatchObject({ code: 'no_report', request_id: expect.any(String) });
     const pendingMarkdown = await fetch(`${api.baseUrl}/v1/instance-types/kv.standard.small/benchmarks/${report.id}/report.md`, { headers: { cookie: customer.cookie } });
     expect(pendingMarkdown.status).toBe(409);
     expect((await anonymous(api).GET('/v1/instance-types/{id}/benchmarks', path('kv.standard.small'))).response.status).toBe(401);

@@ -1,6 +1,6 @@
 // Per-type benchmark reports (instance_type_reports) and the platform's own project their
 // temporary instances live in: a project with no members, so no customer ever sees them.
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../client.js';
 import { controlPlaneSettings, instances, instanceTypeReports, projects } from '../schema.js';
 
@@ -89,6 +89,15 @@ export class TypeReportsRepository {
   async getForJob(id: string): Promise<TypeReportRow | undefined> {
     const [row] = await this.db.select().from(instanceTypeReports).where(eq(instanceTypeReports.id, id));
     return row;
+  }
+
+  /** Finished reports whose temporary instance is still there (its delete failed). */
+  listLeftInstances(): Promise<{ reportId: string; instanceId: string }[]> {
+    return this.db
+      .select({ reportId: instanceTypeReports.id, instanceId: instances.id })
+      .from(instanceTypeReports)
+      .innerJoin(instances, eq(instances.id, instanceTypeReports.instanceId))
+      .where(and(inArray(instanceTypeReports.status, ['succeeded', 'failed', 'cancelled']), ne(instances.status, 'deleted')));
   }
 
   async update(id: string, patch: TypeReportPatch): Promise<void> {

@@ -1,4 +1,5 @@
-import { Body, Controller, Get, Header, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { IsUUID } from 'class-validator';
 import { Auth } from '../common/decorators.js';
@@ -16,6 +17,13 @@ export class TypeReportParams extends InstanceTypeParams {
 }
 
 const MARKDOWN = 'text/markdown; charset=utf-8';
+
+/** The white paper as text/markdown; set only once it is found, so an error stays JSON. */
+async function asMarkdown(res: Response, markdown: Promise<string>): Promise<string> {
+  const text = await markdown;
+  res.type(MARKDOWN);
+  return text;
+}
 
 // The `latest` routes come before `:report`, which takes only a UUID.
 @ApiTags('benchmark reports')
@@ -53,13 +61,12 @@ export class TypeReportController {
   }
 
   @Get('latest/report.md')
-  @Header('Content-Type', MARKDOWN)
   @ApiOperation({ operationId: 'getLatestInstanceTypeReportMarkdown', summary: 'The newest succeeded report as a white paper (markdown)' })
   @ApiProduces('text/markdown')
   @ApiOkResponse({ schema: { type: 'string' } })
   @ApiErrors(400, 401, 404)
-  latestMarkdown(@Param() params: InstanceTypeParams): Promise<string> {
-    return this.service.latestMarkdown(params.id);
+  latestMarkdown(@Param() params: InstanceTypeParams, @Res({ passthrough: true }) res: Response): Promise<string> {
+    return asMarkdown(res, this.service.latestMarkdown(params.id));
   }
 
   @Get(':report')
@@ -71,12 +78,11 @@ export class TypeReportController {
   }
 
   @Get(':report/report.md')
-  @Header('Content-Type', MARKDOWN)
   @ApiOperation({ operationId: 'getInstanceTypeReportMarkdown', summary: 'One succeeded report as a white paper (markdown); 409 before it succeeded' })
   @ApiProduces('text/markdown')
   @ApiOkResponse({ schema: { type: 'string' } })
   @ApiErrors(400, 401, 404, 409)
-  markdown(@Param() params: TypeReportParams): Promise<string> {
-    return this.service.markdown(params.id, params.report);
+  markdown(@Param() params: TypeReportParams, @Res({ passthrough: true }) res: Response): Promise<string> {
+    return asMarkdown(res, this.service.markdown(params.id, params.report));
   }
 }

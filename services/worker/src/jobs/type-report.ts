@@ -29,6 +29,7 @@ export async function typeReport(ctx: JobContext, payload: TypeReportJob, handle
     }
     const run = new OperationRun(ctx.repo, operation.id, TYPE_REPORT_STEPS, ctx.log);
     await run.start();
+    await deleteLeftInstances(ctx, handle, reports, run);
     const startedAt = report.startedAt ?? new Date();
     await reports.update(report.id, { status: 'running', startedAt, finishedAt: null });
     const load = new LoadSampler();
@@ -75,6 +76,19 @@ export async function typeReport(ctx: JobContext, payload: TypeReportJob, handle
     return 'failed';
   } finally {
     await lease.release();
+  }
+}
+
+/**
+ * The temporary instances of earlier reports whose delete failed: tried again here, so none
+ * stays behind (they are in the platform's project, which no one can reach through the API).
+ */
+async function deleteLeftInstances(ctx: JobContext, handle: RunHandler, reports: TypeReportsRepository, run: OperationRun): Promise<void> {
+  for (const { reportId, instanceId } of await reports.listLeftInstances()) {
+    const instance = await ctx.repo.getInstance(instanceId);
+    if (!instance) continue;
+    await run.event('notice', null, `deleting the temporary instance ${instanceId} that report ${reportId} left`);
+    await runLifecycle(ctx, handle, 'delete_instance', instance, 'delete').catch((error: Error) => ctx.log(`[${run.operationId}] left instance ${instanceId}: ${error.message}`));
   }
 }
 
