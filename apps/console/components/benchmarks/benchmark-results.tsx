@@ -57,7 +57,12 @@ export function BenchmarkCommands({ benchmark }: { benchmark: Pick<Benchmark, 's
   return (
     <>
       {commandGroups(benchmark).map((group) => (
-        <CodeBlock key={group.label} value={group.lines.join('\n')} label={group.label} />
+        <div key={group.label} className="space-y-1">
+          <p className="text-xs font-medium text-muted" aria-hidden>
+            {group.label}
+          </p>
+          <CodeBlock value={group.lines.join('\n')} label={group.label} />
+        </div>
       ))}
       {notes.length ? (
         <ul aria-label="How this run was set up" className="list-disc space-y-1 pl-5 text-xs text-muted">

@@ -48,7 +48,7 @@ export function InstanceTypePage({ projectId, typeId }: { projectId: string; typ
           <Card>
             <CardBody className="py-10 text-center text-sm text-muted">
               No report yet: Basalt has not published figures for {typeId}.
-              {session?.user.is_admin ? ' Publish report runs the standard suites on a temporary instance of this type.' : null}
+              {session?.user.is_admin && !followed ? ' Publish report runs the standard suites on a temporary instance of this type.' : null}
             </CardBody>
           </Card>
         )}

@@ -15,6 +15,7 @@ import type { TypeReport } from '@/data/type-reports/type-report-types'
 import { OperationProgressCard } from '../instances/detail/operation-progress-card'
 import { OperationStatusBadge } from '../instances/detail/operation-status-badge'
 import { formatDateTime } from '../instances/format'
+import { reportUnfinished } from './report-figures'
 
 type Suite = NonNullable<PublishReportRequest['suites']>[number]
 
@@ -68,7 +69,10 @@ export function ReportProgress({ report }: { report: TypeReport }) {
     <div className="space-y-5">
       <Card aria-labelledby="report-progress-title">
         <CardHeader>
-          <CardTitle id="report-progress-title">Report in the making · requested {formatDateTime(report.created_at)}</CardTitle>
+          <CardTitle id="report-progress-title">
+            {reportUnfinished(report.status) ? 'Report in the making' : `The last report ${report.status === 'failed' ? 'failed' : 'was cancelled'}`} · requested{' '}
+            {formatDateTime(report.created_at)}
+          </CardTitle>
           <OperationStatusBadge status={report.status} />
         </CardHeader>
         <CardBody className="space-y-2 text-sm">

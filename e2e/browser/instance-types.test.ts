@@ -1,0 +1,142 @@
+// The Instance types page against the whole platform as `npm start` runs it (API, the real
+// worker with Terraform, Ansible and local VMs, console): the catalog without reports says so;
+// an administrator publishes a shortened report (memtier-standard only) from the page, follows
+// its progress, and sees the type's figures, charts, tables and commands, which are the API's;
+// the catalog then shows Basalt's own figures with the report's date; a viewer sees them too but
+// is offered no Publish action. Nothing here writes a report or a benchmark row: the worker's
+// report job does (a temporary instance and a peer of the type, deleted with the run).
+import type { BasaltClient, Schemas } from '@basalt/api-client';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { startConsole, type ConsoleSession } from './support/console.js';
+import { snap } from './support/screenshots.js';
+import { apiSession, logInThroughForm } from './support/session.js';
+
+const TYPE = 'kv.standard.small';
+
+let ui: ConsoleSession;
+let page: Page;
+let api: BasaltClient;
+let projectId = '';
+let published: Schemas['InstanceTypeReportDto'];
+
+const typePath = { params: { path: { id: TYPE } } };
+const format = (n: number | null | undefined) => new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }).format(n!);
+
+beforeAll(async () => {
+  ui = await startConsole({ worker: true, viewport: { width: 1440, height: 1100 } });
+  ({ page, api, projectId } = ui);
+}, 300_000);
+
+afterEach(() => ui.checkPageErrors());
+
+afterAll(async () => {
+  await ui?.stop();
+}, 300_000);
+
+describe('instance types', () => {
+  test('the catalog lists every type with its size, and no figures before a report', async () => {
+    const types = (await api.GET('/v1/instance-types')).data!.items;
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Instance types' }).click();
+    await page.getByRole('heading', { name: 'Instance types', level: 1 }).waitFor();
+    const table = page.getByRole('table', { name: 'Instance types' });
+    await table.getByRole('link', { name: TYPE, exact: true }).waitFor();
+    expect(await table.getByRole('row').count()).toBe(types.length + 1);
+    const small = types.find((t) => t.id === TYPE)!;
+    expect(small.reference).toBeNull();
+    const cells = await table.getByRole('row').filter({ has: page.getByRole('link', { name: TYPE, exact: true }) }).getByRole('cell').allTextContents();
+    expect(cells.slice(1, 4)).toEqual([String(small.vcpu), `${small.memory_gib} GiB`, `${small.disk_gib_min}–${small.disk_gib_max} GiB`]);
+    expect(cells.slice(7)).toEqual(['—', '—', '—', 'no report yet']);
+
+    await table.getByRole('link', { name: TYPE, exact: true }).click();
+    await page.getByText('No report yet: Basalt has not published figures', { exact: false }).waitFor();
+  });
+
+  test('an administrator publishes a shortened report from the page and follows it until it is published', { timeout: 1_500_000 }, async () => {
+    await page.goto(`/projects/${projectId}/instance-types/${TYPE}`);
+    await page.getByRole('button', { name: 'Publish report' }).click();
+    const dialog = page.getByRole('dialog', { name: `Publish a report of ${TYPE}` });
+    await dialog.getByRole('checkbox', { name: 'ycsb-standard' }).uncheck();
+    await dialog.getByRole('checkbox', { name: 'canonical' }).uncheck();
+    await dialog.getByRole('button', { name: 'Publish', exact: true }).click();
+
+    // Progress: the report's suites and its operation, live; no second report meanwhile.
+    const progress = page.getByRole('region', { name: /Report in the making/ });
+    await progress.getByRole('list', { name: 'Suites of the report' }).getByText('memtier-standard').waitFor();
+    expect(await page.getByRole('button', { name: 'Publish report' }).isDisabled()).toBe(true);
+    const asked = (await api.GET('/v1/instance-types/{id}/benchmarks', typePath)).data!.items;
+    expect(asked.map((r) => r.suites)).toEqual([['memtier-standard']]);
+    await page.getByRole('region', { name: /Operation progress/ }).getByRole('list', { name: 'Operation log' }).waitFor({ timeout: 300_000 });
+    await snap(page, '13-type-report-progress');
+
+    // Published: the page shows the latest report as the API serves it.
+    const environment = page.getByRole('region', { name: /Latest report/ });
+    await environment.waitFor({ timeout: 1_200_000 });
+    await progress.waitFor({ state: 'detached' });
+    published = (await api.GET('/v1/instance-types/{id}/benchmarks/latest', typePath)).data!.report;
+    expect(published.status).toBe('succeeded');
+    expect(published.instance?.status).toBe('deleted');
+    await environment.getByLabel('Environment').getByText(published.environment).waitFor();
+    const headline = await environment.getByLabel('Headline figures').locator('dd').allTextContents();
+    expect(headline.slice(0, 3)).toEqual([format(published.headline!.reads_per_sec), format(published.headline!.writes_per_sec), format(published.headline!.p99_latency_ms)]);
+
+    // The memtier suite: its three charts, its table row by row, every command line.
+    const run = published.runs.find((r) => r.workload === 'memtier-standard')!;
+    const suite = page.getByRole('region', { name: 'memtier-standard', exact: true });
+    for (const chart of ['memtier-standard: ops/s by value size and pipeline', 'memtier-standard: ops/s, Basalt vs peer', 'memtier-standard: p99 latency, Basalt vs peer']) {
+      await suite.getByRole('figure', { name: chart }).locator('.recharts-bar-rectangle').first().waitFor();
+    }
+    const basalt = run.scenarios.filter((s) => s.server === 'basalt');
+    const rows = suite.getByRole('table', { name: 'memtier-standard results' }).getByRole('row');
+    expect(await rows.count()).toBe(basalt.length + 1);
+    for (const [i, s] of basalt.entries()) {
+      const cells = await rows.nth(i + 1).getByRole('cell').allTextContents();
+      const peer = run.scenarios.find((p) => p.server !== 'basalt' && p.position === s.position);
+      expect([cells[0], cells[4], cells[7], cells[10]]).toEqual([s.name, format(s.qps), format(s.p99_latency_ms), peer ? format(peer.qps) : '—']);
+    }
+    const asRun = await suite.getByLabel('basalt-bench commands (as run)', { exact: true }).textContent();
+    expect(asRun!.split('\n')).toEqual(basalt.map((s) => s.command_line));
+    await suite.getByLabel('memtier_benchmark commands', { exact: true }).getByText(basalt[0]!.memtier_command!, { exact: false }).waitFor();
+    if (run.scenarios.some((s) => s.server !== 'basalt')) await suite.getByLabel(/^basalt-bench commands against the peer/).waitFor();
+
+    // The white paper, through the console's proxy.
+    const href = await environment.getByRole('link', { name: 'report.md' }).getAttribute('href');
+    const markdown = await page.request.get(href!);
+    expect(markdown.status()).toBe(200);
+    expect(markdown.headers()['content-type']).toMatch(/^text\/markdown/);
+    expect(await markdown.text()).toContain(TYPE);
+    await snap(page, '13-type-report');
+  });
+
+  test("the catalog then shows Basalt's own figures with the report's date", async () => {
+    const small = (await api.GET('/v1/instance-types/{id}', typePath)).data!;
+    expect(small.reference).toMatchObject({ report_id: published.id, reads_per_sec: published.headline!.reads_per_sec });
+    await page.goto(`/projects/${projectId}/instance-types`);
+    const table = page.getByRole('table', { name: 'Instance types' });
+    const row = table.getByRole('row').filter({ has: page.getByRole('link', { name: TYPE, exact: true }) });
+    await row.getByText(/^Basalt, \d{1,2} \w{3} \d{4}/).waitFor();
+    const cells = await row.getByRole('cell').allTextContents();
+    expect(cells.slice(7, 10)).toEqual([format(small.reference!.reads_per_sec), format(small.reference!.writes_per_sec), format(small.reference!.p99_latency_ms)]);
+    // Another type has no report, so no figures.
+    const other = table.getByRole('row').filter({ hasNotText: TYPE }).filter({ has: page.getByRole('link') }).first();
+    expect((await other.getByRole('cell').allTextContents()).at(-1)).toBe('no report yet');
+  });
+
+  test('a viewer sees the report but is offered no Publish action (and the API refuses one)', async () => {
+    const viewer = { email: `viewer-${Date.now()}@e2e.test`, password: `pw-${Math.random().toString(36).slice(2)}-x` };
+    expect((await api.POST('/v1/users', { body: viewer })).response.status).toBe(201);
+    expect((await api.POST('/v1/projects/{project}/members', { params: { path: { project: projectId } }, body: { email: viewer.email, role: 'viewer' } })).response.status).toBe(201);
+    const viewerPage = await ui.openPage(false);
+    try {
+      await logInThroughForm(viewerPage, viewer);
+      await viewerPage.goto(`/projects/${projectId}/instance-types/${TYPE}`);
+      await viewerPage.getByRole('region', { name: 'memtier-standard', exact: true }).getByRole('figure', { name: 'memtier-standard: ops/s, Basalt vs peer' }).waitFor();
+      expect(await viewerPage.getByRole('button', { name: 'Publish report' }).count()).toBe(0);
+    } finally {
+      await viewerPage.close();
+    }
+    const { api: asViewer } = await apiSession(ui.platform.apiUrl, viewer);
+    const refused = await asViewer.POST('/v1/instance-types/{id}/benchmarks', { ...typePath, body: {} });
+    expect(refused.response.status).toBe(403);
+  });
+});
