@@ -1,4 +1,4 @@
-//! SETBIT, GETBIT, LCS and COPY at the wire: exact bytes, each the reply redis-server 7.0.15 gave
+//! SETBIT, GETBIT, BITCOUNT, BITPOS, BITOP, LCS and COPY at the wire: exact bytes, each the reply redis-server 7.0.15 gave
 //! to the same request.
 
 mod common;
@@ -97,5 +97,61 @@ async fn debug_digest_value_and_loadaof() {
     assert!(lines[1].len() == 42 && lines[1] == lines[2] && lines[2] == lines[3], "{:?}", String::from_utf8_lossy(&reply));
     c.expect(b"DEBUG DIGEST-VALUE none\r\n", b"*1\r\n+0000000000000000000000000000000000000000\r\n").await;
     c.expect(b"DEBUG LOADAOF\r\nDEBUG RELOAD\r\nDEBUG RELOAD NOSAVE\r\nDEBUG RELOAD FAST\r\n", b"+OK\r\n+OK\r\n+OK\r\n-ERR DEBUG RELOAD only supports the MERGE, NOFLUSH and NOSAVE options.\r\n").await;
+    server.stop().await;
+}
+
+/// BITCOUNT, BITPOS (BYTE and BIT ranges, negative indexes, the zero padding past the string)
+/// and BITOP (AND/OR/XOR/NOT, missing keys, an empty result deleting the destination, which
+/// loses its TTL): bytes as redis-server 7.0.15 answered (and 21k random ranges compared with it).
+#[tokio::test]
+async fn bitcount_bitpos_bitop() {
+    let server = TestServer::start().await;
+    let mut c = server.client().await;
+    c.expect(b"*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$3\r\n\xff\xf0\x00\r\n", b"+OK\r\n").await;
+    c.expect(b"*3\r\n$3\r\nSET\r\n$1\r\na\r\n$3\r\nabc\r\n", b"+OK\r\n").await;
+    c.expect(b"*3\r\n$3\r\nSET\r\n$1\r\nb\r\n$2\r\nxy\r\n", b"+OK\r\n").await;
+    c.expect(b"*4\r\n$4\r\nHSET\r\n$1\r\nh\r\n$1\r\nf\r\n$1\r\nv\r\n", b":1\r\n").await;
+    c.expect(b"*2\r\n$8\r\nBITCOUNT\r\n$1\r\nk\r\n", b":12\r\n").await;
+    c.expect(b"*4\r\n$8\r\nBITCOUNT\r\n$1\r\nk\r\n$1\r\n1\r\n$1\r\n1\r\n", b":4\r\n").await;
+    c.expect(b"*4\r\n$8\r\nBITCOUNT\r\n$1\r\nk\r\n$2\r\n-2\r\n$2\r\n-1\r\n", b":4\r\n").await;
+    c.expect(b"*5\r\n$8\r\nBITCOUNT\r\n$1\r\nk\r\n$1\r\n5\r\n$2\r\n30\r\n$3\r\nBIT\r\n", b":7\r\n").await;
+    c.expect(b"*4\r\n$8\r\nBITCOUNT\r\n$1\r\nk\r\n$2\r\n-1\r\n$2\r\n-2\r\n", b":0\r\n").await;
+    c.expect(b"*5\r\n$8\r\nBITCOUNT\r\n$1\r\nk\r\n$1\r\n0\r\n$2\r\n-1\r\n$4\r\nbyte\r\n", b":12\r\n").await;
+    c.expect(b"*5\r\n$8\r\nBITCOUNT\r\n$1\r\nk\r\n$1\r\n0\r\n$1\r\n1\r\n$4\r\nBITS\r\n", b"-ERR syntax error\r\n").await;
+    c.expect(b"*3\r\n$8\r\nBITCOUNT\r\n$1\r\nk\r\n$1\r\n1\r\n", b"-ERR syntax error\r\n").await;
+    c.expect(b"*4\r\n$8\r\nBITCOUNT\r\n$1\r\nk\r\n$1\r\nx\r\n$1\r\n1\r\n", b"-ERR value is not an integer or out of range\r\n").await;
+    c.expect(b"*4\r\n$8\r\nBITCOUNT\r\n$5\r\nnokey\r\n$1\r\nx\r\n$1\r\n1\r\n", b":0\r\n").await;
+    c.expect(b"*2\r\n$8\r\nBITCOUNT\r\n$1\r\nh\r\n", b"-WRONGTYPE Operation against a key holding the wrong kind of value\r\n").await;
+    c.expect(b"*3\r\n$6\r\nBITPOS\r\n$1\r\nk\r\n$1\r\n0\r\n", b":12\r\n").await;
+    c.expect(b"*4\r\n$6\r\nBITPOS\r\n$1\r\nk\r\n$1\r\n1\r\n$1\r\n2\r\n", b":-1\r\n").await;
+    c.expect(b"*5\r\n$6\r\nBITPOS\r\n$1\r\nk\r\n$1\r\n0\r\n$1\r\n0\r\n$1\r\n0\r\n", b":-1\r\n").await;
+    c.expect(b"*6\r\n$6\r\nBITPOS\r\n$1\r\nk\r\n$1\r\n0\r\n$1\r\n4\r\n$2\r\n11\r\n$3\r\nBIT\r\n", b":-1\r\n").await;
+    c.expect(b"*6\r\n$6\r\nBITPOS\r\n$1\r\nk\r\n$1\r\n1\r\n$2\r\n12\r\n$2\r\n-1\r\n$3\r\nBIT\r\n", b":-1\r\n").await;
+    c.expect(b"*5\r\n$6\r\nBITPOS\r\n$1\r\na\r\n$1\r\n0\r\n$1\r\n0\r\n$2\r\n-1\r\n", b":0\r\n").await;
+    c.expect(b"*3\r\n$3\r\nSET\r\n$4\r\nones\r\n$2\r\n\xff\xff\r\n", b"+OK\r\n").await;
+    c.expect(b"*3\r\n$6\r\nBITPOS\r\n$4\r\nones\r\n$1\r\n0\r\n", b":16\r\n").await;
+    c.expect(b"*5\r\n$6\r\nBITPOS\r\n$4\r\nones\r\n$1\r\n0\r\n$1\r\n0\r\n$2\r\n-1\r\n", b":-1\r\n").await;
+    c.expect(b"*3\r\n$6\r\nBITPOS\r\n$5\r\nnokey\r\n$1\r\n0\r\n", b":0\r\n").await;
+    c.expect(b"*3\r\n$6\r\nBITPOS\r\n$5\r\nnokey\r\n$1\r\n1\r\n", b":-1\r\n").await;
+    c.expect(b"*3\r\n$6\r\nBITPOS\r\n$1\r\nk\r\n$1\r\n2\r\n", b"-ERR The bit argument must be 1 or 0.\r\n").await;
+    c.expect(b"*7\r\n$6\r\nBITPOS\r\n$1\r\nk\r\n$1\r\n1\r\n$1\r\n0\r\n$1\r\n1\r\n$3\r\nBIT\r\n$1\r\nx\r\n", b"-ERR syntax error\r\n").await;
+    c.expect(b"*3\r\n$6\r\nBITPOS\r\n$1\r\nh\r\n$1\r\n1\r\n", b"-WRONGTYPE Operation against a key holding the wrong kind of value\r\n").await;
+    c.expect(b"*5\r\n$5\r\nBITOP\r\n$3\r\nAND\r\n$1\r\nd\r\n$1\r\na\r\n$1\r\nb\r\n", b":3\r\n").await;
+    c.expect(b"*2\r\n$3\r\nGET\r\n$1\r\nd\r\n", b"$3\r\n``\x00\r\n").await;
+    c.expect(b"*6\r\n$5\r\nBITOP\r\n$2\r\nOR\r\n$1\r\nd\r\n$1\r\na\r\n$1\r\nb\r\n$5\r\nnokey\r\n", b":3\r\n").await;
+    c.expect(b"*2\r\n$3\r\nGET\r\n$1\r\nd\r\n", b"$3\r\ny{c\r\n").await;
+    c.expect(b"*5\r\n$5\r\nBITOP\r\n$3\r\nXOR\r\n$1\r\nd\r\n$1\r\na\r\n$1\r\nb\r\n", b":3\r\n").await;
+    c.expect(b"*2\r\n$3\r\nGET\r\n$1\r\nd\r\n", b"$3\r\n\x19\x1bc\r\n").await;
+    c.expect(b"*4\r\n$5\r\nBITOP\r\n$3\r\nNOT\r\n$1\r\nd\r\n$1\r\na\r\n", b":3\r\n").await;
+    c.expect(b"*2\r\n$3\r\nGET\r\n$1\r\nd\r\n", b"$3\r\n\x9e\x9d\x9c\r\n").await;
+    c.expect(b"*5\r\n$5\r\nBITOP\r\n$3\r\nNOT\r\n$1\r\nd\r\n$1\r\na\r\n$1\r\nb\r\n", b"-ERR BITOP NOT must be called with a single source key.\r\n").await;
+    c.expect(b"*4\r\n$5\r\nBITOP\r\n$4\r\nNAND\r\n$1\r\nd\r\n$1\r\na\r\n", b"-ERR syntax error\r\n").await;
+    c.expect(b"*5\r\n$5\r\nBITOP\r\n$3\r\nAND\r\n$1\r\nd\r\n$1\r\na\r\n$1\r\nh\r\n", b"-WRONGTYPE Operation against a key holding the wrong kind of value\r\n").await;
+    c.expect(b"*3\r\n$6\r\nEXPIRE\r\n$1\r\nd\r\n$3\r\n100\r\n", b":1\r\n").await;
+    c.expect(b"*5\r\n$5\r\nBITOP\r\n$3\r\nAND\r\n$1\r\nd\r\n$5\r\nnokey\r\n$6\r\nnokey2\r\n", b":0\r\n").await;
+    c.expect(b"*2\r\n$6\r\nEXISTS\r\n$1\r\nd\r\n", b":0\r\n").await;
+    c.expect(b"*4\r\n$5\r\nBITOP\r\n$2\r\nOR\r\n$1\r\nd\r\n$1\r\na\r\n", b":3\r\n").await;
+    c.expect(b"*2\r\n$3\r\nTTL\r\n$1\r\nd\r\n", b":-1\r\n").await;
+    c.expect(b"*3\r\n$5\r\nBITOP\r\n$3\r\nAND\r\n$1\r\nd\r\n", b"-ERR wrong number of arguments for 'bitop' command\r\n").await;
     server.stop().await;
 }

@@ -207,6 +207,7 @@ fn event_of(fullname: &str, args: &Args<'_>, source: bool, event: KeyEvent) -> O
         "incrbyfloat" => whole(STRING, "incrbyfloat"),
         "setrange" => whole(STRING, "setrange"),
         "setbit" => whole(STRING, "setbit"),
+        "bitop" => whole(STRING, "set"),
         "getex" => whole(GENERIC, if args.iter().skip(2).any(|a| a.eq_ignore_ascii_case(b"persist")) { "persist" } else { "expire" }),
         "del" | "unlink" | "getdel" => Some((GENERIC, "del")),
         "expire" | "pexpire" | "expireat" | "pexpireat" => whole(GENERIC, "expire"),
