@@ -205,4 +205,36 @@ describe('a standard instance with TLS', () => {
     ]);
     expect(worker.log()).toMatch(/the primary endpoint .* did not answer; put back on/);
   }, 600_000);
+
+  test('a larger disk rolls node by node (each VM reboots onto it in turn): writes pause only for the switchover, none lost', async () => {
+    const primary = endpointOf(instance, 'primary');
+    const before = primaryNode(instance);
+    const client = await connected(primary, user, 20, ca);
+    const writer = new AckWriter(client, 'tls-disk');
+    try {
+      writer.start();
+      await writer.waitForAcks(200);
+      const { data, response } = await platform.client.PATCH('/v1/projects/{project}/instances/{instance}', {
+        params: { path: { project: platform.projectId, instance: instance.id } },
+        body: { disk_gib: 20 },
+      });
+      expect(response.status, JSON.stringify(data)).toBe(202);
+      await operationOf(data!.operation!.id);
+      await writer.waitForAcks(writer.acked.length + 100);
+      await writer.stop();
+      const windows = writer.outages.map((o) => o.endedAt - o.startedAt);
+      console.log(`disk 10 -> 20 GiB node by node: write failures ${JSON.stringify(windows)} ms; ${writer.acked.length} acknowledged`);
+      expect(windows.length).toBeLessThanOrEqual(2);
+      expect(await missingKeys(client, writer.acked)).toEqual([]);
+    } finally {
+      await writer.stop();
+      client.disconnect();
+    }
+    const after = await platform.getInstance(instance.id);
+    expect(after).toMatchObject({ disk_gib: 20, status: 'running' });
+    expect(primaryNode(after).name).not.toBe(before.name);
+    for (const node of after.nodes) expect(fs.statSync(path.join(platform.dataDir, 'vms', node.name, 'disk.img')).size).toBe(20 * 1024 ** 3);
+    expect(cliTls(endpointOf(after, 'readonly'), 'GET', 'tls:first')).toBe('kept');
+    instance = after;
+  }, 600_000);
 });

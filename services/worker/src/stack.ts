@@ -106,6 +106,8 @@ export async function applyStack(
   addresses: string[],
   /** Nodes whose VMs are made again from scratch (a failed primary rebuilt as a replica). */
   rebuild: string[] = [],
+  /** Only these nodes' limits and disk (a standard instance's disk grown node by node); all when absent. */
+  only?: string[],
 ): Promise<Node[]> {
   if (region.target !== 'local') {
     throw new StepError('terraform_apply', `region ${region.id} uses target ${region.target}, which this worker does not drive`);
@@ -113,7 +115,8 @@ export async function applyStack(
   const { tf, file } = await writeVars(ctx, instance, region, size, addresses);
   await initWorkspace(run, tf);
   const replace = rebuild.map((name) => `module.local.terraform_data.this[${JSON.stringify(name)}]`);
-  await run.step('terraform_apply', () => terraformApply(tf, file, relay(run, 'terraform_apply'), replace), RETRY);
+  const targets = (only ?? []).map((name) => `module.local.terraform_data.disk[${JSON.stringify(name)}]`);
+  await run.step('terraform_apply', () => terraformApply(tf, file, relay(run, 'terraform_apply'), replace, targets), RETRY);
   const outputs = await terraformOutput(tf);
   const nodes = outputs.nodes;
   if (!Array.isArray(nodes) || nodes.length !== addresses.length) {

@@ -3,18 +3,25 @@
 // (zero loss) makes a done replica the primary, and the old primary is done last, as a
 // replica. Writes pause only for the switchover: while the only replica of a sync instance
 // restarts, its primary acknowledges without it (async) until it streams again, instead of
-// refusing every write.
+// refusing every write. A larger disk rolls the same way: each node's VM reboots onto its grown
+// disk just before its deploy (`beforeNode`), and comes back without the floating addresses,
+// which are put back on their nodes before the next one is touched.
 import type { InstanceRow, RegionRow } from '@basalt/db';
 import type { JobContext } from '../context.js';
 import type { OperationRun } from '../operation.js';
 import type { Node } from '../stack.js';
-import { deployEngine } from '../engine-deploy.js';
+import { deployEngine, floatingAddressesOf, holdFloatingAddress, readonlyHolder } from '../engine-deploy.js';
 import { StepError } from '../errors.js';
 import { EngineReplication } from './engine-replication.js';
 import { switchOver } from './failover.js';
 import { replicationModeOf } from '../engine-deploy.js';
 
 const CATCH_UP_MS = 60_000;
+
+export interface RollingOptions {
+  /** Runs on each node right before its deploy, a replica at the time (its VM may reboot: a larger disk). */
+  beforeNode?: (node: Node) => Promise<void>;
+}
 
 export async function rollingDeploy(
   ctx: JobContext,
@@ -23,17 +30,31 @@ export async function rollingDeploy(
   region: RegionRow,
   nodes: Node[],
   playbook: 'restart.yml' | 'engine.yml',
+  options: RollingOptions = {},
 ): Promise<Node[]> {
   const step = playbook === 'restart.yml' ? 'ansible_restart' : 'ansible_deploy';
   const engines = new EngineReplication(ctx, instance);
   const primary = nodes.find((node) => node.role === 'primary');
   if (!primary) throw new StepError(step, `instance ${instance.id} records no primary`);
+  /** A rebooted VM holds none of the floating addresses: each goes back on the node whose role it serves. */
+  const placeFloatingAddresses = async (all: Node[]) => {
+    const floating = await floatingAddressesOf(ctx, instance.id);
+    const current = all.find((n) => n.role === 'primary');
+    const reader = readonlyHolder(all.filter((n) => n.status === 'running'));
+    if (!floating || !current) return;
+    await holdFloatingAddress(ctx, region, all, floating.primary, current);
+    if (reader && reader.role === 'replica') await holdFloatingAddress(ctx, region, all, floating.readonly, reader);
+  };
   const restartReplica = async (node: Node, all: Node[]) => {
     const current = all.find((n) => n.role === 'primary')!;
     const alone = replicationModeOf(instance) === 'sync' && all.filter((n) => n.role === 'replica' && n.status === 'running').length === 1;
     await run.event('rolling', step, `${playbook} on ${node.name} (replica)${alone ? `; ${current.name} acknowledges without it meanwhile` : ''}`);
     if (alone) await engines.setMode(current, 'async');
     try {
+      if (options.beforeNode) {
+        await options.beforeNode(node);
+        await placeFloatingAddresses(all);
+      }
       await deployEngine(ctx, run, instance, region, all, playbook, [node.name]);
       const deadline = Date.now() + CATCH_UP_MS;
       for (;;) {

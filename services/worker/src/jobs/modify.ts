@@ -1,7 +1,9 @@
 // modify: Terraform sets the VMs' new limits and disk in place (data kept), Ansible renders
-// the new config and restarts the engine (a standard instance's nodes one by one, unless its
-// disk grows, which reboots every VM). The instance row keeps its old type, disk and
-// parameters until all of that succeeded; only then does it take the target's.
+// the new config and restarts the engine. A standard instance's nodes go one by one, replicas
+// first, then a switchover: a larger disk reboots each VM onto it just before its own deploy
+// (Terraform targets that node's disk), so writes pause only for the switchover. The instance
+// row keeps its old type, disk and parameters until all of that succeeded; only then does it
+// take the target's.
 import type { InstanceRow, ModifyJob, ModifyTarget } from '@basalt/db';
 import type { JobContext } from '../context.js';
 import { runOperation, type Outcome } from './run-operation.js';
@@ -30,11 +32,16 @@ export function modify(ctx: JobContext, payload: ModifyJob): Promise<Outcome> {
       requireNodes(instance, 'load');
       const addresses = await poolAddresses(ctx, instance.id);
       await run.event('modify', null, `changes: ${JSON.stringify(payload.changes ?? {})}`);
-      const nodes = await applyStack(ctx, run, desired, region, vmSizeOf(type), addresses);
-      // A standard instance whose VMs keep running (new limits apply in place; a larger disk
-      // reboots every VM) is redeployed node by node.
-      if (desired.architecture === 'standard' && target.disk_gib === instance.diskGib) {
-        const rolled = await rollingDeploy(ctx, run, desired, region, nodes, 'engine.yml');
+      const size = vmSizeOf(type);
+      if (desired.architecture === 'standard') {
+        const grows = target.disk_gib !== instance.diskGib;
+        // New limits apply in place to running VMs; a larger disk reboots a VM, so it waits for its node's turn.
+        const nodes = grows ? requireNodes(instance, 'load') : await applyStack(ctx, run, desired, region, size, addresses);
+        const rolled = await rollingDeploy(ctx, run, desired, region, nodes, 'engine.yml', {
+          ...(grows ? { beforeNode: async (node) => void (await applyStack(ctx, run, desired, region, size, addresses, [], [node.name])) } : {}),
+        });
+        // Every node has its new limits and disk by now: the whole stack has nothing left to change.
+        if (grows) await applyStack(ctx, run, desired, region, size, addresses);
         await checkEndpoints(ctx, run, desired, region, rolled);
         await ctx.repo.updateInstance(instance.id, {
           status: 'running',
@@ -46,6 +53,7 @@ export function modify(ctx: JobContext, payload: ModifyJob): Promise<Outcome> {
         });
         return;
       }
+      const nodes = await applyStack(ctx, run, desired, region, size, addresses);
       await ctx.repo.updateInstance(instance.id, {
         ...(await deployAndCheck(ctx, run, desired, region, nodes)),
         instanceType: type.id,

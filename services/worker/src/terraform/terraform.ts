@@ -134,14 +134,19 @@ export function terraformWorkspaceSelect(ctx: TerraformContext): Promise<Terrafo
   return terraform('terraform_workspace', ctx, ['workspace', 'select', '-no-color', '-or-create=true', ctx.workspace]);
 }
 
-/** `replace`: resource addresses made again from scratch (`-replace`), e.g. a failed node's VM. */
-export function terraformApply(ctx: TerraformContext, varFile: string, listener?: MessageListener, replace: string[] = []): Promise<TerraformResult> {
+/**
+ * `replace`: resource addresses made again from scratch (`-replace`), e.g. a failed node's VM.
+ * `targets`: only these resources and what they depend on (`-target`), e.g. one node's disk of a
+ * standard instance grown node by node.
+ */
+export function terraformApply(ctx: TerraformContext, varFile: string, listener?: MessageListener, replace: string[] = [], targets: string[] = []): Promise<TerraformResult> {
   return terraform(
     'terraform_apply',
     { ...ctx, env: { ...ctx.env, TF_WORKSPACE: ctx.workspace } },
     [
       'apply', '-json', '-no-color', '-input=false', '-auto-approve', `-lock-timeout=${ctx.lockTimeout ?? '300s'}`, `-var-file=${varFile}`,
       ...replace.map((address) => `-replace=${address}`),
+      ...targets.map((address) => `-target=${address}`),
     ],
     listener,
   );
