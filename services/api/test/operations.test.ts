@@ -21,12 +21,12 @@ afterAll(async () => {
 }, 240_000);
 
 describe('operations', () => {
-  it('gets an operation, lists an instance’s operations newest first, and pages them', async () => {
+  it('gets an operation, lists an instance’s operations newest first, and pages them', { timeout: 300_000 }, async () => {
     const created = (await admin.client.POST('/v1/projects/{project}/instances', { params: { path: { project } }, body: createBody('ops-1') })).data!;
     const path = { project, instance: created.instance.id };
     const op = await admin.client.GET('/v1/operations/{id}', { params: { path: { id: created.operation!.id } } });
     expect(op.data).toMatchObject({ id: created.operation!.id, type: 'create', status: 'pending', progress: 0 });
-    worker = startWorker(api, admin);
+    worker = await startWorker(api, admin);
     await worker.waitRunning(created.operation!.id);
     await admin.client.POST('/v1/projects/{project}/instances/{instance}/restart', { params: { path } });
     const list = await admin.client.GET('/v1/projects/{project}/instances/{instance}/operations', { params: { path } });

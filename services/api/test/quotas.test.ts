@@ -45,7 +45,7 @@ describe('quotas', () => {
     expect(third.error!.request_id).toBeTruthy();
   });
 
-  it('counts vCPU and memory by type, and a resize that would go over is refused', async () => {
+  it('counts vCPU and memory by type, and a resize that would go over is refused', { timeout: 300_000 }, async () => {
     const project = await newProject('size');
     const large = await create(project, 'large', 'kv.standard.large');
     expect(large.response.status).toBe(202);
@@ -56,7 +56,7 @@ describe('quotas', () => {
     const small = await create(project, 'small');
     expect(small.response.status).toBe(202);
     // The real worker makes it running (started here: the tests above need no instance to run).
-    worker = startWorker(api, admin);
+    worker = await startWorker(api, admin);
     await worker.waitRunning(small.data!.operation!.id);
     const resize = await admin.client.PATCH('/v1/projects/{project}/instances/{instance}', {
       params: { path: { project, instance: small.data!.instance.id } },

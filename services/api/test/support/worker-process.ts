@@ -23,8 +23,41 @@ export interface RealWorker {
   stop(): Promise<void>;
 }
 
-export function startWorker(api: RunningApi, admin: Caller): RealWorker {
+/**
+ * One test file's worker at a time on this host: each file has a database of its own, so two
+ * workers would both give their first instance 10.77.0.2 and start two engines on its loopback
+ * twin (a platform has one allocator per host; these test platforms are several).
+ */
+const HOST_LOCK = path.join(os.tmpdir(), 'basalt-api-test-worker.lock');
+
+async function takeHostLock(): Promise<() => void> {
+  for (;;) {
+    try {
+      fs.mkdirSync(HOST_LOCK);
+      fs.writeFileSync(path.join(HOST_LOCK, 'pid'), String(process.pid));
+      return () => fs.rmSync(HOST_LOCK, { recursive: true, force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      // A holder that died (a killed test run) leaves the lock: take it over.
+      const holder = Number(fs.readFileSync(path.join(HOST_LOCK, 'pid'), 'utf8') || 0);
+      if (holder && !alive(holder)) fs.rmSync(HOST_LOCK, { recursive: true, force: true });
+      else await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function startWorker(api: RunningApi, admin: Caller): Promise<RealWorker> {
   if (!fs.existsSync(WORKER_MAIN)) throw new Error(`the worker is not built (${WORKER_MAIN} missing)`);
+  const release = await takeHostLock();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-api-worker-'));
   // The engine binary, copied once: a rebuild of engine/target during the test is not a change.
   const engine = path.join(dataDir, 'basalt-server');
@@ -87,6 +120,7 @@ export function startWorker(api: RunningApi, admin: Caller): RealWorker {
           await exited;
         }
         fs.rmSync(dataDir, { recursive: true, force: true });
+        release();
       }
     },
   };
@@ -96,7 +130,11 @@ export function startWorker(api: RunningApi, admin: Caller): RealWorker {
 export async function startWithRunningInstance(api: RunningApi, admin: Caller, name: string): Promise<{ worker: RealWorker; path: { project: string; instance: string } }> {
   const project = admin.defaultProjectId;
   const created = (await admin.client.POST('/v1/projects/{project}/instances', { params: { path: { project } }, body: createBody(name) })).data!;
-  const worker = startWorker(api, admin);
-  await worker.waitRunning(created.operation!.id);
+  const worker = await startWorker(api, admin);
+  // A failed create still stops the worker (and frees the host for the next test file).
+  await worker.waitRunning(created.operation!.id).catch(async (error: unknown) => {
+    await worker.stop();
+    throw error;
+  });
   return { worker, path: { project, instance: created.instance.id } };
 }
