@@ -35,7 +35,7 @@ export function InstanceTypesPage({ projectId }: { projectId: string }) {
 
 function CatalogTable({ projectId, types }: { projectId: string; types: InstanceType[] }) {
   return (
-    <Table aria-label="Instance types">
+    <Table aria-label="Instance types" className="whitespace-nowrap">
       <THead>
         <tr>
           <Th>Type</Th>
