@@ -15,7 +15,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startProvisioningPlatform, type ProvisioningPlatform } from '../provisioning/support/stack.js';
 import { startWorker, type WorkerProcess } from '../provisioning/support/worker-process.js';
-import { AckWriter, connected, endpointOf, killVm, missingKeys, primaryNode, rebootVms, requireBridgeRoute, sleep, vmNetns, type Credentials, type Instance } from './support/ha.js';
+import { endpointOf, killVm, primaryNode, rebootVms, requireBridgeRoute, sleep, vmNetns, writesDuring, type Credentials, type Instance } from './support/ha.js';
 
 const WORKER_ENV = { BASALT_FAILOVER_INTERVAL_MS: '1000' };
 
@@ -118,25 +118,21 @@ describe('a standard instance with TLS', () => {
     expect(cliOutcome(endpointOf(instance, 'readonly'), 'SET', 'tls:replica', 'no')).toMatch(/READONLY/);
 
     const before = primaryNode(instance);
-    const client = await connected(primary, user, 20, ca);
-    const writer = new AckWriter(client, 'tls-switch');
-    try {
-      writer.start();
-      await writer.waitForAcks(200);
-      const { data: failover, response: failoverResponse } = await platform.client.POST('/v1/projects/{project}/instances/{instance}/failover', {
-        params: { path: { project: platform.projectId, instance: instance.id } },
-      });
-      expect(failoverResponse.status).toBe(202);
-      await operationOf(failover!.operation!.id);
-      await writer.waitForAcks(writer.acked.length + 100);
-      await writer.stop();
-      const windows = writer.outages.map((o) => o.endedAt - o.startedAt);
-      console.log(`TLS switchover: write failures ${JSON.stringify(windows)} ms; ${writer.acked.length} acknowledged`);
-      expect(await missingKeys(client, writer.acked)).toEqual([]);
-    } finally {
-      await writer.stop();
-      client.disconnect();
-    }
+    const { windows, acked, missing } = await writesDuring(
+      primary,
+      user,
+      'tls-switch',
+      async () => {
+        const { data: failover, response: failoverResponse } = await platform.client.POST('/v1/projects/{project}/instances/{instance}/failover', {
+          params: { path: { project: platform.projectId, instance: instance.id } },
+        });
+        expect(failoverResponse.status).toBe(202);
+        await operationOf(failover!.operation!.id);
+      },
+      ca,
+    );
+    console.log(`TLS switchover: write failures ${JSON.stringify(windows)} ms; ${acked} acknowledged`);
+    expect(missing).toEqual([]);
     instance = await platform.getInstance(instance.id);
     expect(primaryNode(instance).name).not.toBe(before.name);
     // The same endpoint and CA, now served by the other node's certificate.
@@ -209,27 +205,23 @@ describe('a standard instance with TLS', () => {
   test('a larger disk rolls node by node (each VM reboots onto it in turn): writes pause only for the switchover, none lost', async () => {
     const primary = endpointOf(instance, 'primary');
     const before = primaryNode(instance);
-    const client = await connected(primary, user, 20, ca);
-    const writer = new AckWriter(client, 'tls-disk');
-    try {
-      writer.start();
-      await writer.waitForAcks(200);
-      const { data, response } = await platform.client.PATCH('/v1/projects/{project}/instances/{instance}', {
-        params: { path: { project: platform.projectId, instance: instance.id } },
-        body: { disk_gib: 20 },
-      });
-      expect(response.status, JSON.stringify(data)).toBe(202);
-      await operationOf(data!.operation!.id);
-      await writer.waitForAcks(writer.acked.length + 100);
-      await writer.stop();
-      const windows = writer.outages.map((o) => o.endedAt - o.startedAt);
-      console.log(`disk 10 -> 20 GiB node by node: write failures ${JSON.stringify(windows)} ms; ${writer.acked.length} acknowledged`);
-      expect(windows.length).toBeLessThanOrEqual(2);
-      expect(await missingKeys(client, writer.acked)).toEqual([]);
-    } finally {
-      await writer.stop();
-      client.disconnect();
-    }
+    const { windows, acked, missing } = await writesDuring(
+      primary,
+      user,
+      'tls-disk',
+      async () => {
+        const { data, response } = await platform.client.PATCH('/v1/projects/{project}/instances/{instance}', {
+          params: { path: { project: platform.projectId, instance: instance.id } },
+          body: { disk_gib: 20 },
+        });
+        expect(response.status, JSON.stringify(data)).toBe(202);
+        await operationOf(data!.operation!.id);
+      },
+      ca,
+    );
+    console.log(`disk 10 -> 20 GiB node by node: write failures ${JSON.stringify(windows)} ms; ${acked} acknowledged`);
+    expect(windows.length).toBeLessThanOrEqual(2);
+    expect(missing).toEqual([]);
     const after = await platform.getInstance(instance.id);
     expect(after).toMatchObject({ disk_gib: 20, status: 'running' });
     expect(primaryNode(after).name).not.toBe(before.name);

@@ -3,7 +3,7 @@
 // primary endpoint is read back through the read-only one; the replica refuses writes.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startProvisioningPlatform, type ProvisioningPlatform } from '../provisioning/support/stack.js';
-import { AckWriter, connected, endpointOf, killVm, missingKeys, primaryNode, type Credentials, type Instance } from './support/ha.js';
+import { AckWriter, connected, endpointOf, killVm, missingKeys, primaryNode, writesDuring, type Credentials, type Instance } from './support/ha.js';
 
 let platform: ProvisioningPlatform;
 let instance: Instance;
@@ -92,20 +92,9 @@ describe('a standard instance', () => {
 
   /** Runs `action` while a client writes through the primary endpoint; the failed-write windows, with no acknowledged write missing. */
   async function underWrites(prefix: string, action: () => Promise<void>): Promise<{ windows: number[]; acked: number }> {
-    const client = await connected(endpointOf(instance, 'primary'), user);
-    const writer = new AckWriter(client, prefix);
-    try {
-      writer.start();
-      await writer.waitForAcks(200);
-      await action();
-      await writer.waitForAcks(writer.acked.length + 100);
-      await writer.stop();
-      expect(await missingKeys(client, writer.acked)).toEqual([]);
-      return { windows: writer.outages.map((o) => o.endedAt - o.startedAt), acked: writer.acked.length };
-    } finally {
-      await writer.stop();
-      client.disconnect();
-    }
+    const { windows, acked, missing } = await writesDuring(endpointOf(instance, 'primary'), user, prefix, action);
+    expect(missing).toEqual([]);
+    return { windows, acked };
   }
 
   /** POSTs an instance action and waits for its operation to succeed. */

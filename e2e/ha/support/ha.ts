@@ -225,6 +225,33 @@ export class AckWriter {
   }
 }
 
+/**
+ * Runs `action` while one client writes through `endpoint` (over TLS with `ca`): the spans in
+ * which writes failed, how many were acknowledged, and which acknowledged keys the endpoint
+ * no longer has afterwards (none, when nothing acknowledged is lost).
+ */
+export async function writesDuring(
+  endpoint: { host: string; port: number },
+  user: Credentials,
+  prefix: string,
+  action: () => Promise<void>,
+  ca?: string,
+): Promise<{ windows: number[]; acked: number; missing: string[] }> {
+  const client = await connected(endpoint, user, 20, ca);
+  const writer = new AckWriter(client, prefix);
+  try {
+    writer.start();
+    await writer.waitForAcks(200);
+    await action();
+    await writer.waitForAcks(writer.acked.length + 100);
+    await writer.stop();
+    return { windows: writer.outages.map((o) => o.endedAt - o.startedAt), acked: writer.acked.length, missing: await missingKeys(client, writer.acked) };
+  } finally {
+    await writer.stop();
+    client.disconnect();
+  }
+}
+
 /** Keys of `keys` that `client` does not have (MGET in batches). */
 export async function missingKeys(client: Redis, keys: string[]): Promise<string[]> {
   const missing: string[] = [];
