@@ -3,9 +3,11 @@
 // reconciler runs the benchmark again, which first removes what the killed one left (the
 // orphaned client process too), and at the end nothing of the run is left on the host.
 // The same for a per-type report killed mid-suite: the next worker finishes the report and
-// deletes its temporary instance.
+// deletes its temporary instance; and a report that fails (a worker with no VM image) deletes
+// it too.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createDatabase, schema, type Database } from '@basalt/db';
@@ -98,5 +100,20 @@ describe('a worker killed mid-benchmark', () => {
     expect(report.runs[0]!.scenarios.filter((s) => s.server === 'basalt')).toHaveLength(6);
     expect(fs.readdirSync(`${platform.dataDir}/vms`).filter((vm) => vm.startsWith(instanceId))).toEqual([]);
     expect(netns()).not.toContain(hex);
+  });
+
+  test('a per-type report that fails still deletes its temporary instance', { timeout: 300_000 }, async () => {
+    await workers[workers.length - 1]!.kill('SIGTERM');
+    workers.push(startWorker(platform.databaseUrl, platform.dataDir, 'no-image', { BASALT_VM_IMAGE: path.join(platform.dataDir, 'no-such-image'), BASALT_LOCAL_VM_KIND: 'nspawn' }));
+    const asked = await platform.client.POST('/v1/instance-types/{id}/benchmarks', { params: { path: { id: 'kv.standard.small' } }, body: { suites: ['memtier-standard'] } });
+    expect(asked.response.status, JSON.stringify(asked.error)).toBe(202);
+    const operation = await platform.waitForOperation(asked.data!.operation.id, 240_000);
+    expect(operation.status).toBe('failed');
+    expect(operation.error).toMatchObject({ step: 'create_instance', message: expect.stringMatching(/^create operation \S+ failed: /) });
+    const report = (await platform.client.GET('/v1/instance-types/{id}/benchmarks/{report}', { params: { path: { id: 'kv.standard.small', report: asked.data!.report.id } } })).data!.report;
+    expect(report).toMatchObject({ status: 'failed', headline: null, instance: { status: 'deleted' } });
+    expect(operation.steps.find((s) => s.name === 'delete_instance')?.status).toBe('succeeded');
+    // The failed report leaves the catalog's figures to the report that succeeded.
+    expect((await platform.client.GET('/v1/instance-types/{id}/benchmarks/latest', { params: { path: { id: 'kv.standard.small' } } })).data!.report.status).toBe('succeeded');
   });
 });
