@@ -285,9 +285,10 @@ where
         let mark = reply.out.len();
         let outcome = dispatch::execute(shared, session, reply, command.args(), &mut pending.stats);
         session.unblocking = false;
-        if !timed_out && reply.out[mark..].starts_with(b"-WRONGTYPE") {
+        if !timed_out && reply.out[mark..].starts_with(b"-WRONGTYPE") && waits_on_other_type(shared, &command, &request) {
             // Redis 7.0 serves a blocked client only from a key of the type it waits for; a
-            // key that became another type leaves it waiting.
+            // key that became another type leaves it waiting. (A destination of the wrong
+            // type, BRPOPLPUSH's, is the error it answers.)
             reply.out.truncate(mark);
             session.blocked = None;
             continue;
@@ -305,6 +306,17 @@ where
         shared.db.unwatch(*db, key, &flag);
     }
     !gone
+}
+
+/// Whether a key the blocked command waits on holds another type than it pops (sorted sets for
+/// BZPOPMIN/BZPOPMAX/BZMPOP, lists for the others).
+fn waits_on_other_type(shared: &Shared, command: &OwnedArgs, request: &BlockRequest) -> bool {
+    let wanted = if command.args().get(0).get(..2).is_some_and(|p| p.eq_ignore_ascii_case(b"bz")) {
+        basalt_storage::Kind::ZSet
+    } else {
+        basalt_storage::Kind::List
+    };
+    request.keys.iter().any(|(db, key)| shared.db.keyspace(*db).kind(key).is_some_and(|kind| kind != wanted))
 }
 
 /// The next pub/sub message for a subscribed connection; never resolves for the others.

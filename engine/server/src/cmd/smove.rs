@@ -1,5 +1,5 @@
 //! SMOVE source destination member: moves a member between sets in one log record; 1 if it
-//! moved, 0 if `source` did not hold it.
+//! moved, 0 if `source` did not hold it. A destination already holding it does not change.
 
 use super::Ctx;
 use crate::error::{CmdError, CmdResult};
@@ -25,6 +25,10 @@ pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
         }
         if let Some(Value::Set(s)) = txn.get_mut(source).map(|e| &mut e.value) {
             s.remove(member);
+        }
+        // A destination that holds the member already is left alone (not touched for WATCH).
+        if matches!(txn.get(destination).map(|e| &e.value), Some(Value::Set(s)) if s.contains(member)) {
+            return Ok(true);
         }
         let member = Bytes::copy_from_slice(member);
         match txn.get_mut(destination).map(|e| &mut e.value) {
