@@ -68,7 +68,14 @@ export async function removeNamespace(name: string, hostInterface: string): Prom
     await ipOrFail(['netns', 'del', name]);
   }
   const link = await ip(['link', 'show', 'dev', hostInterface]);
-  if (link.exitCode === 0) await ipOrFail(['link', 'del', 'dev', hostInterface]);
+  if (link.exitCode === 0) {
+    const deleted = await ip(['link', 'del', 'dev', hostInterface]);
+    // Deleting the namespace takes its veth pair with it a moment later: if the host side went
+    // meanwhile, the delete found nothing, which is the state wanted.
+    if (deleted.exitCode !== 0 && (await ip(['link', 'show', 'dev', hostInterface])).exitCode === 0) {
+      throw new StepError(STEP, `ip link del dev ${hostInterface}: ${outputTail(deleted.stderr || deleted.stdout, 2) || `exit ${deleted.exitCode}`}`);
+    }
+  }
 }
 
 /**
