@@ -3,47 +3,33 @@
 // (architecture, replicas, replication mode), and its page shows the primary and the replica
 // running, the primary and read-only endpoints, and the replication mode.
 import type { BasaltClient } from '@basalt/api-client';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { startTestPlatform } from '../support/platform.js';
-import { launchChromium } from '../browser/support/browser.js';
-import { collectPageErrors } from '../browser/support/page-errors.js';
+import { startConsole, type ConsoleSession } from '../browser/support/console.js';
 import { snap } from '../browser/support/screenshots.js';
 import { deleteInstanceAndWait } from '../browser/support/instance.js';
-import { apiSession, logInThroughForm } from '../browser/support/session.js';
 
-let platform: Awaited<ReturnType<typeof startTestPlatform>>;
-let browser: Browser;
+let ui: ConsoleSession;
 let page: Page;
-let pageErrors: string[] = [];
 let api: BasaltClient;
 let projectId = '';
 let instanceId = '';
 const name = `ha-${Date.now().toString(36)}`;
 
 beforeAll(async () => {
-  platform = await startTestPlatform({ console: true, worker: true });
-  if (!platform.consoleUrl) throw new Error('the console is not built: run `npm run build -w @basalt/console` (the bootstrap does)');
-  ({ api, projectId } = await apiSession(platform.apiUrl, platform.admin));
-  browser = await launchChromium();
-  page = await (await browser.newContext({ viewport: { width: 1440, height: 900 }, baseURL: platform.consoleUrl })).newPage();
-  pageErrors = collectPageErrors(page);
-  page.setDefaultTimeout(20_000);
+  ui = await startConsole({ worker: true });
+  ({ page, api, projectId } = ui);
 });
 
-afterEach(() => {
-  expect(pageErrors.splice(0)).toEqual([]);
-});
+afterEach(() => ui.checkPageErrors());
 
 afterAll(async () => {
-  await browser?.close();
   if (instanceId) await deleteInstanceAndWait(api, projectId, instanceId);
-  await platform?.stop();
+  await ui?.stop();
 }, 300_000);
 
 describe('a standard instance from the console', () => {
   test('is created with a replica and async replication, and its page shows the nodes and endpoints', async () => {
-    await logInThroughForm(page, platform.admin);
     await page.getByRole('link', { name: 'Create instance' }).first().click();
     await page.getByLabel('Instance name').fill(name);
     await page.getByRole('radio', { name: /kv\.standard\.small, 1 vCPU, 2 GiB memory/ }).check();
