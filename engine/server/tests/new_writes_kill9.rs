@@ -1,6 +1,6 @@
 //! Recovery scenario: the write commands added for Redis' suite (sorted-set pops, range
 //! removals and *STORE, list edits and LMPOP, set algebra *STORE and SMOVE, HINCRBYFLOAT,
-//! SETBIT, COPY) are in the log before they are acknowledged: under `fsync always` a kill -9
+//! SETBIT, COPY, BITOP, RESTORE) are in the log before they are acknowledged: under `fsync always` a kill -9
 //! right after them loses nothing, and what reads back equals what was read before the kill.
 
 mod spawned;
@@ -21,6 +21,9 @@ const READS: &[&[&str]] = &[
     &["GET", "copy"],
     &["PTTL", "copy"],
     &["EXISTS", "gone"],
+    &["GET", "bo"],
+    &["LRANGE", "restored", "0", "-1"],
+    &["PTTL", "restored"],
 ];
 
 fn snapshot(c: &mut Resp) -> Vec<Reply> {
@@ -59,11 +62,15 @@ fn new_write_commands_survive_kill9() {
         &["SET", "src", "v", "PX", "600000"],
         &["COPY", "src", "copy"],
         &["COPY", "l", "l2"],
+        &["SET", "b2", "xyz"],
+        &["BITOP", "XOR", "bo", "bits", "b2"],
     ];
     for w in writes {
         let reply = c.cmd(&w.iter().map(|a| a.as_bytes()).collect::<Vec<_>>());
         assert!(!matches!(reply, Reply::Error(_)), "{w:?}: {reply:?}");
     }
+    let Reply::Bulk(Some(payload)) = c.cmd(&[b"DUMP", b"l"]) else { panic!("DUMP l") };
+    assert_eq!(c.cmd(&[b"RESTORE", b"restored", b"600000", &payload]), Reply::Status("OK".into()));
     let before = snapshot(&mut c);
     engine.kill9();
     let mut engine = Engine::start(&dir.0, &["--fsync", "always"]);
