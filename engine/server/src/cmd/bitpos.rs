@@ -42,7 +42,7 @@ fn find(s: &[u8], first: u64, last: u64, bit: bool) -> Option<u64> {
     let skip = if bit { 0x00 } else { 0xff };
     let mut i = first;
     while i <= last {
-        if i % 8 == 0 && i + 7 <= last && s[(i / 8) as usize] == skip {
+        if i.is_multiple_of(8) && i + 7 <= last && s[(i / 8) as usize] == skip {
             i += 8;
             continue;
         }
