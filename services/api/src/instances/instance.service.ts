@@ -17,7 +17,7 @@ import {
 } from '@basalt/db';
 import { ApiConfig } from '../config.js';
 import { DATABASE } from '../database/database.module.js';
-import { Conflict, Invalid, NotFound } from '../common/errors.js';
+import { Conflict, Invalid, isUniqueViolation, NotFound } from '../common/errors.js';
 import type { AuthContext } from '../common/request-context.js';
 import { decodeCursor, encodeCursor, isCursorTimestamp } from '../common/cursor.js';
 import { ProjectAccess } from '../projects/project-access.service.js';
@@ -38,10 +38,6 @@ import type {
 } from './instance.dto.js';
 
 const DEFAULT_USERNAME = 'default';
-
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: string })?.code === '23505' || (error as { cause?: { code?: string } })?.cause?.code === '23505';
-}
 
 interface ListCursor {
   v: string;
