@@ -94,7 +94,7 @@ const ANSI = /\x1b\[[0-9;]*m/g;
 /** Runs one Tcl file; returns the names of the tests that passed and failed, and whether it stopped early. */
 async function runFile(file, port) {
   // Tests that need replication are out of scope (Basalt has no replicas).
-  const args = ['tests/test_helper.tcl', '--host', '127.0.0.1', '--port', String(port), '--single', file, '--timeout', '60', '--clients', '1', '--tags', '-needs:repl', '--skipfile', SKIPFILE];
+  const args = ['tests/test_helper.tcl', '--host', '127.0.0.1', '--port', String(port), '--single', file, '--timeout', '180', '--clients', '1', '--tags', '-needs:repl', '--skipfile', SKIPFILE];
   const child = spawn('tclsh', args, { cwd: SUITE, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let out = '';
   child.stdout.on('data', (d) => { out += d; });
@@ -117,6 +117,16 @@ async function runFile(file, port) {
   }
   const exception = /\[exception\]/.test(out.replace(ANSI, ''));
   return { passed, failed, skipped, aborted: timedOut || exception, code, log: out };
+}
+
+/** One file against a basalt-server of its own, started for it and stopped after. */
+async function runOnFreshEngine(file) {
+  const engine = await startEngine();
+  try {
+    return await runFile(file, engine.port);
+  } finally {
+    engine.stop();
+  }
 }
 
 function readExpected() {
@@ -149,13 +159,15 @@ async function main() {
   const results = new Map();
   const regressions = [];
   for (const file of selected) {
-    const engine = await startEngine();
     const started = Date.now();
-    let result;
-    try {
-      result = await runFile(file, engine.port);
-    } finally {
-      engine.stop();
+    let result = await runOnFreshEngine(file);
+    // A few tests wait on timers (blocking pops, expiry) and can stall on a loaded host; a
+    // file that misses an expected test runs once more on a fresh server, and only what fails
+    // twice counts (a real regression fails both times). Not when updating the list.
+    const missing = (r) => [...(expected.get(file) ?? [])].filter((name) => !r.passed.includes(name));
+    if (!update && missing(result).length) {
+      console.log(`${file}: ${missing(result).length} expected test(s) did not pass; running the file once more`);
+      result = await runOnFreshEngine(file);
     }
     results.set(file, result);
     const seconds = ((Date.now() - started) / 1000).toFixed(1);

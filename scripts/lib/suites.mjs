@@ -171,6 +171,24 @@ export const ansibleSuite = {
   },
 };
 
+/**
+ * Redis 7.0's own Tcl tests against basalt-server (engine/compat/redis-suite.mjs): every test
+ * that passes counts; a test of the committed expected list that does not pass fails the run.
+ */
+export const redisTclSuite = {
+  name: 'redis 7.0 tcl suite (engine compatibility)',
+  enabled: () => fs.existsSync(path.join(ROOT, 'engine', 'compat', 'redis-suite.mjs')),
+  async run(env) {
+    const r = await runCounted(process.execPath, [path.join(ROOT, 'engine', 'compat', 'redis-suite.mjs')], { cwd: ROOT, env });
+    const passed = [...r.out.matchAll(/^unit\/\S+\s+(\d+) passed/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
+    const regressions = Number(/redis-suite: (\d+) expected test\(s\) did not pass/.exec(r.out)?.[1] ?? 0);
+    if (r.code === 0) return { passed, failed: 0, skipped: 0 };
+    // Exit 2: the suite could not run (no Redis source, no tclsh); 1: expected tests failed.
+    const failed = regressions || 1;
+    return { passed, failed, skipped: 0, notes: [tail(r.out, 40)] };
+  },
+};
+
 /** Extra checks a part registers as an executable script (e.g. the API fuzzer): exit 0 passes. */
 export function scriptSuite(name, file) {
   return {
@@ -188,6 +206,7 @@ export function allSuites() {
   return [
     ...vitest,
     cargoSuite,
+    redisTclSuite,
     goSuite,
     terraformSuite,
     ansibleSuite,
