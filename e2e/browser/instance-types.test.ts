@@ -71,7 +71,14 @@ describe('instance types', () => {
 
     // Published: the page shows the latest report as the API serves it.
     const environment = page.getByRole('region', { name: /Latest report/ });
-    await environment.waitFor({ timeout: 1_200_000 });
+    // A report that fails says so on the page: stop there with the API's reason, not at the timeout.
+    const failed = page.getByText(/The last report (failed|was cancelled)/).waitFor({ timeout: 1_200_000 }).then(async () => {
+      const [report] = (await api.GET('/v1/instance-types/{id}/benchmarks', typePath)).data!.items;
+      const operation = report?.operation_id ? (await api.GET('/v1/operations/{id}', { params: { path: { id: report.operation_id } } })).data : undefined;
+      throw new Error(`the report ${report?.status}: ${JSON.stringify(operation?.error)}`);
+    });
+    await Promise.race([environment.waitFor({ timeout: 1_200_000 }), failed]);
+    failed.catch(() => {});
     await progress.waitFor({ state: 'detached' });
     published = (await api.GET('/v1/instance-types/{id}/benchmarks/latest', typePath)).data!.report;
     expect(published.status).toBe('succeeded');

@@ -1,9 +1,12 @@
 'use client'
+import { useQueryClient } from '@tanstack/react-query'
 import Link from 'next/link'
+import { useEffect } from 'react'
 import { PageHeader } from '@/components/layout/page-header'
 import { Alert } from '@/components/ui/alert'
 import { Card, CardBody } from '@/components/ui/card'
 import { useSessionQuery } from '@/data/auth/session-query'
+import { queryKeys } from '@/data/keys'
 import { useInstanceTypesQuery } from '@/data/catalog/instance-types-query'
 import { useLatestTypeReportQuery } from '@/data/type-reports/type-report-latest-query'
 import { useTypeReportsQuery } from '@/data/type-reports/type-reports-query'
@@ -21,6 +24,15 @@ export function InstanceTypePage({ projectId, typeId }: { projectId: string; typ
   const type = types?.find((t) => t.id === typeId)
   const following = reports.data && latest.data !== undefined ? reportInProgress(reports.data, latest.data) : null
   const followed = following ? reports.data!.find((r) => r.id === following.id)! : null
+  // The list (newest first, polled while a report runs) can see a report succeed before the
+  // operation's live card does, and the card goes with the progress: the newest succeeded
+  // report then reloads the latest report and the catalog's figures itself.
+  const queryClient = useQueryClient()
+  const newestSucceeded = reports.data?.find((r) => r.status === 'succeeded')?.id
+  const shown = latest.data?.id
+  useEffect(() => {
+    if (newestSucceeded && latest.isSuccess && shown !== newestSucceeded) void queryClient.invalidateQueries({ queryKey: queryKeys.instanceTypes() })
+  }, [newestSucceeded, shown, latest.isSuccess, queryClient])
   return (
     <>
       <PageHeader
