@@ -250,7 +250,9 @@ export async function checkEndpoints(
         }
       }
     },
-    { attempts: 5, baseDelayMs: 500 },
+    // Up to ~30 s: an engine restarted by the deploy on a loaded host (2 shared cores) can take
+    // longer than 7.5 s to listen again; the fresh-clone run failed creates at 7.5 s.
+    { attempts: 7, baseDelayMs: 500 },
   );
 }
 
