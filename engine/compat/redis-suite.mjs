@@ -71,19 +71,35 @@ async function waitForPort(port, ms) {
   throw new Error(`basalt-server did not listen on ${port}`);
 }
 
+/**
+ * What this run started (engines, Tcl process groups), stopped if the run itself is stopped: an
+ * engine left behind keeps running whatever its last client asked (multi.tcl's busy script
+ * spun a core for an hour after a killed run).
+ */
+const live = new Set();
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) {
+  process.on(signal, () => {
+    for (const stop of live) stop();
+    process.exit(130);
+  });
+}
+
 async function startEngine() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-redis-suite-'));
   const port = await freePort();
   const child = spawn(ENGINE, ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const stop = () => {
+    live.delete(stop);
+    child.kill('SIGKILL');
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  live.add(stop);
   let stderr = '';
   child.stderr.on('data', (d) => { stderr += d; });
   await waitForPort(port, 20_000);
   return {
     port,
-    stop() {
-      child.kill('SIGKILL');
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
+    stop,
     stderr: () => stderr,
   };
 }
@@ -96,6 +112,11 @@ async function runFile(file, port) {
   // Tests that need replication are out of scope (Basalt has no replicas).
   const args = ['tests/test_helper.tcl', '--host', '127.0.0.1', '--port', String(port), '--single', file, '--timeout', '180', '--clients', '1', '--tags', '-needs:repl', '--skipfile', SKIPFILE];
   const child = spawn('tclsh', args, { cwd: SUITE, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const stopTcl = () => {
+    try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
+  };
+  live.add(stopTcl);
+  child.on('close', () => live.delete(stopTcl));
   let out = '';
   child.stdout.on('data', (d) => { out += d; });
   child.stderr.on('data', (d) => { out += d; });
