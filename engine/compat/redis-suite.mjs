@@ -20,9 +20,7 @@ const EXPECTED = path.join(path.dirname(fileURLToPath(import.meta.url)), 'redis-
 /**
  * Tests the harness skips (passed as --skipfile; names, one a line): they read Redis' own
  * replication stream (SYNC, then the exact commands Redis propagates: how Redis replicates, not
- * what a client sees), Redis' hash-table internals (DEBUG HTSTATS-KEY), or four clients
- * blocked on one list being served in the order they blocked (BLMPOP with multiple blocked
- * clients: Basalt wakes them in no set order, and the test then may wait forever). Each would
+ * what a client sees), or Redis' hash-table internals (DEBUG HTSTATS-KEY). Each would
  * otherwise stop its file.
  */
 const SKIPFILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'redis-suite-skip.txt');

@@ -7,7 +7,6 @@ use crate::client::Session;
 use crate::blocking::BlockRequest;
 use crate::dispatch;
 use crate::resp::OwnedArgs;
-use basalt_storage::WatchFlag;
 use crate::pubsub::{self, Delivery, Subscriptions};
 use crate::resp::{parse_frame, Frame, Limits, Parsed, Reply};
 use crate::server::Shared;
@@ -245,7 +244,7 @@ async fn wait_blocked<S>(
 where
     S: AsyncRead + AsyncWrite + Unpin,
 {
-    let flag = WatchFlag::default();
+    let flag = shared.db.blocked_flag();
     for (db, key) in &request.keys {
         shared.db.watch(*db, key, &flag);
     }
@@ -280,11 +279,16 @@ where
                 _ => break true,
             },
         }
+        if !timed_out {
+            // Served in the order they blocked: those before it look at the change first.
+            flag.my_turn().await;
+        }
         flag.take_dirty();
         session.unblocking = timed_out;
         let mark = reply.out.len();
         let outcome = dispatch::execute(shared, session, reply, command.args(), &mut pending.stats);
         session.unblocking = false;
+        flag.turn_done();
         if !timed_out && reply.out[mark..].starts_with(b"-WRONGTYPE") && waits_on_other_type(shared, &command, &request) {
             // Redis 7.0 serves a blocked client only from a key of the type it waits for; a
             // key that became another type leaves it waiting. (A destination of the wrong

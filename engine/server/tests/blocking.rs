@@ -45,15 +45,47 @@ async fn one_element_wakes_one_of_two_waiters() {
     second.send(b"BLPOP jobs 2\r\n").await;
     tokio::time::sleep(Duration::from_millis(100)).await;
     pusher.expect(b"RPUSH jobs only\r\n", b":1\r\n").await;
+    // The one that blocked first gets it; the other times out.
     let (a, b) = tokio::join!(first.next_reply(), second.next_reply());
-    let mut replies = [String::from_utf8(a).unwrap(), String::from_utf8(b).unwrap()];
-    replies.sort();
-    assert_eq!(replies, ["*-1\r\n".to_string(), "*2\r\n$4\r\njobs\r\n$4\r\nonly\r\n".to_string()]);
+    assert_eq!(String::from_utf8(a).unwrap(), "*2\r\n$4\r\njobs\r\n$4\r\nonly\r\n");
+    assert_eq!(String::from_utf8(b).unwrap(), "*-1\r\n");
     // A client that goes away while blocked leaves the server serving.
     let mut gone = server.client().await;
     gone.send(b"BLPOP never 0\r\n").await;
     drop(gone);
     pusher.expect(b"PING\r\n", b"+PONG\r\n").await;
+    server.stop().await;
+}
+
+/// Redis serves the clients blocked on a key in the order they blocked; queues built on BLPOP
+/// (and the Redis suite's "with multiple blocked clients" tests) count on it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn waiters_are_served_in_the_order_they_blocked() {
+    let server = TestServer::start().await;
+    let mut pusher = server.client().await;
+    let mut waiters = Vec::new();
+    for _ in 0..4 {
+        waiters.push(server.client().await);
+    }
+    for round in 0..20 {
+        for waiter in waiters.iter_mut() {
+            waiter.send(b"BLPOP fifo 0\r\n").await;
+            // Blocked before the next one asks.
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        // Three elements for four waiters: the first three in order, the last one waits on.
+        pusher.expect(b"RPUSH fifo a b c\r\n", b":3\r\n").await;
+        for (waiter, element) in waiters.iter_mut().zip(["a", "b", "c"]) {
+            let reply = String::from_utf8(waiter.next_reply().await).unwrap();
+            assert_eq!(reply, format!("*2\r\n$4\r\nfifo\r\n$1\r\n{element}\r\n"), "round {round}");
+        }
+        pusher.expect(b"RPUSH fifo d\r\n", b":1\r\n").await;
+        let reply = String::from_utf8(waiters[3].next_reply().await).unwrap();
+        assert_eq!(reply, "*2\r\n$4\r\nfifo\r\n$1\r\nd\r\n", "round {round}");
+        // Next round, the last one blocks first.
+        waiters.rotate_right(1);
+    }
     server.stop().await;
 }
 

@@ -615,6 +615,11 @@ impl Db {
         self.inner.watches.add(db, key, flag);
     }
 
+    /// A flag for a connection that blocks now (BLPOP...): see [`crate::watch::BlockedTurns`].
+    pub fn blocked_flag(&self) -> WatchFlag {
+        crate::watch::Watcher::blocked(&self.inner.watches.turns)
+    }
+
     pub fn unwatch(&self, db: usize, key: &[u8], flag: &WatchFlag) {
         self.inner.watches.remove(db, key, flag);
     }

@@ -2,11 +2,14 @@
 //! change of a watched key (a write, a delete, an expiry, a FLUSHDB/FLUSHALL/SWAPDB that
 //! affects it) sets the flag, and EXEC refuses to run once it is set. When nobody watches,
 //! a change costs one atomic load.
+//!
+//! A blocked connection (BLPOP, BZMPOP...) waits on the same flags, with a turn: see
+//! [`BlockedTurns`].
 
 use bytes::Bytes;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::future::Future;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::*};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::*};
 use std::sync::{Arc, Mutex};
 use std::task::{Poll, Waker};
 
@@ -16,11 +19,45 @@ use std::task::{Poll, Waker};
 pub struct Watcher {
     dirty: AtomicBool,
     waker: Mutex<Option<Waker>>,
+    /// A blocked connection's place among the blocked ones; None for WATCH.
+    turn: Option<(u64, Arc<BlockedTurns>)>,
 }
 
 pub type WatchFlag = Arc<Watcher>;
 
 impl Watcher {
+    /// The flag of a connection that blocks now: it is served after those that blocked before.
+    pub fn blocked(turns: &Arc<BlockedTurns>) -> WatchFlag {
+        let number = turns.next.fetch_add(1, Relaxed);
+        Arc::new(Watcher { dirty: AtomicBool::new(false), waker: Mutex::new(None), turn: Some((number, turns.clone())) })
+    }
+
+    /// Resolves when no connection that blocked before this one has a change to look at
+    /// (at once for WATCH flags).
+    pub fn my_turn(&self) -> impl Future<Output = ()> + '_ {
+        if let Some((number, turns)) = &self.turn {
+            turns.state().ready.insert(*number);
+        }
+        std::future::poll_fn(move |cx| {
+            let Some((number, turns)) = &self.turn else { return Poll::Ready(()) };
+            let mut state = turns.state();
+            if state.ready.first() == Some(number) {
+                state.wakers.remove(number);
+                Poll::Ready(())
+            } else {
+                state.wakers.insert(*number, cx.waker().clone());
+                Poll::Pending
+            }
+        })
+    }
+
+    /// The blocked connection looked at the change (served or not); the next one may.
+    pub fn turn_done(&self) {
+        if let Some((number, turns)) = &self.turn {
+            turns.done(*number);
+        }
+    }
+
     pub fn is_dirty(&self) -> bool {
         self.dirty.load(Acquire)
     }
@@ -31,6 +68,11 @@ impl Watcher {
     }
 
     fn touch(&self) {
+        // Marked ready while the writer still holds the watch list, so every connection woken
+        // by one change is ready before any of them runs.
+        if let Some((number, turns)) = &self.turn {
+            turns.state().ready.insert(*number);
+        }
         self.dirty.store(true, Release);
         if let Some(waker) = self.waker.lock().unwrap_or_else(|e| e.into_inner()).take() {
             waker.wake();
@@ -54,10 +96,51 @@ impl Watcher {
     }
 }
 
+impl Drop for Watcher {
+    fn drop(&mut self) {
+        self.turn_done();
+    }
+}
+
+/// The order in which blocked connections look at a change: each takes a number when it
+/// blocks; a change of a key marks the connections waiting on it ready, and a ready one runs
+/// its command again only once every ready one with a lower number has (Redis serves the
+/// clients blocked on a key in the order they blocked; without this they raced, and which one
+/// got the elements depended on thread scheduling).
+#[derive(Default)]
+pub struct BlockedTurns {
+    next: AtomicU64,
+    state: Mutex<TurnState>,
+}
+
+#[derive(Default)]
+struct TurnState {
+    ready: BTreeSet<u64>,
+    wakers: HashMap<u64, Waker>,
+}
+
+impl BlockedTurns {
+    fn state(&self) -> std::sync::MutexGuard<'_, TurnState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn done(&self, number: u64) {
+        let mut state = self.state();
+        state.ready.remove(&number);
+        state.wakers.remove(&number);
+        let next = state.ready.first().copied();
+        if let Some(waker) = next.and_then(|n| state.wakers.remove(&n)) {
+            drop(state);
+            waker.wake();
+        }
+    }
+}
+
 #[derive(Default)]
 pub(crate) struct Watches {
     /// Registrations; checked before taking the lock.
     count: AtomicUsize,
+    pub turns: Arc<BlockedTurns>,
     by_key: Mutex<HashMap<Bytes, Vec<(usize, WatchFlag)>>>,
 }
 

@@ -13,12 +13,12 @@ pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
     if args.len() == 2 {
         ctx.reply.array(NAMES.len());
         for (_, name) in NAMES {
-            ctx.reply.bulk(name[1..].as_bytes());
+            ctx.reply.bulk(&name.as_bytes()[1..]);
         }
         return Ok(());
     }
     let wanted = args.get(2);
-    let Some((bit, _)) = NAMES.iter().find(|(_, n)| n[1..].as_bytes().eq_ignore_ascii_case(wanted)) else {
+    let Some((bit, _)) = NAMES.iter().find(|(_, n)| n.as_bytes()[1..].eq_ignore_ascii_case(wanted)) else {
         return Err(CmdError::msg(format!("ERR Unknown category '{}'", String::from_utf8_lossy(wanted))));
     };
     let names: Vec<&str> =
