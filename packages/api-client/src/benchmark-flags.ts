@@ -7,8 +7,8 @@
 export const BENCHMARK_SUITES = ['memtier-standard', 'ycsb-standard', 'canonical', 'custom'] as const;
 export type BenchmarkSuite = (typeof BENCHMARK_SUITES)[number];
 /**
- * The suites a per-type report runs, in the order they run: ycsb-standard first, on the
- * empty engine (its memory:data ratios are of the engine's whole data).
+ * The suites a per-type report runs, in the order they run; each starts on an empty engine
+ * (jobs/type-report.ts empties the temporary instance before each).
  */
 export const STANDARD_SUITES = ['ycsb-standard', 'memtier-standard', 'canonical'] as const satisfies readonly BenchmarkSuite[];
 export type StandardSuite = (typeof STANDARD_SUITES)[number];

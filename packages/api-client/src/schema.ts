@@ -1272,7 +1272,7 @@ export interface components {
             operation: components["schemas"]["OperationDto"];
         };
         CreateTypeReportDto: {
-            /** @description The standard suites to run (default: all of them); they run in the order ycsb-standard, memtier-standard, canonical. A custom run has no place in a report. */
+            /** @description The standard suites to run (default: all of them); they run in the order ycsb-standard, memtier-standard, canonical, each on an empty engine. A custom run has no place in a report. */
             suites?: ("ycsb-standard" | "memtier-standard" | "canonical")[];
         };
         ReportPeerDto: {

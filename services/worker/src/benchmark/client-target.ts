@@ -35,7 +35,7 @@ export interface PreparedTarget {
 }
 
 /** The customer's user the load runs as: `default` when it may write, else the first that may. */
-async function benchmarkUser(ctx: JobContext, instance: InstanceRow): Promise<{ username: string; password: string }> {
+export async function benchmarkUser(ctx: JobContext, instance: InstanceRow): Promise<{ username: string; password: string }> {
   const users = await ctx.repo.listUsers(instance.id);
   const writers = users.filter((u) => u.permission === 'read_write' || u.permission === 'admin');
   const user = writers.find((u) => u.username === 'default') ?? writers[0];

@@ -10,6 +10,7 @@ import type { JobContext } from '../context.js';
 import { faultOf, StepError } from '../errors.js';
 import { OperationRun } from '../operation.js';
 import { runLifecycle, runSuite, type RunHandler } from '../type-report/child-operations.js';
+import { emptyReportInstance } from '../type-report/empty-instance.js';
 import { LoadSampler, renderReport } from '../type-report/render.js';
 import type { Outcome } from './run-operation.js';
 
@@ -45,7 +46,9 @@ export async function typeReport(ctx: JobContext, payload: TypeReportJob, handle
         const rows = [];
         for (const suite of report.suites) {
           await run.event('report_suite', 'run_suites', `suite ${rows.length + 1} of ${report.suites.length}: ${suite}`, { suite });
-          rows.push(await runSuite(ctx, handle, 'run_suites', (await ctx.repo.getInstance(instance.id))!, suite));
+          const current = (await ctx.repo.getInstance(instance.id))!;
+          // Each suite starts on an empty engine, as a rerun on a fresh instance does.
+          rows.push(await runSuite(ctx, handle, 'run_suites', current, suite, () => emptyReportInstance(ctx, 'run_suites', current, report.id)));
         }
         return rows;
       });

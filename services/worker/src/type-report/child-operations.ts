@@ -51,8 +51,11 @@ export async function runLifecycle(ctx: JobContext, handle: RunHandler, step: st
   await carryOut(ctx, handle, step, operation);
 }
 
-/** Runs `suite` on the instance unless an earlier attempt already measured it; returns its run. */
-export async function runSuite(ctx: JobContext, handle: RunHandler, step: string, instance: InstanceRow, suite: string): Promise<BenchmarkRow> {
+/**
+ * Runs `suite` on the instance unless an earlier attempt already measured it; returns its run.
+ * `beforeStart` runs before a new run of the suite starts (not when an unfinished one resumes).
+ */
+export async function runSuite(ctx: JobContext, handle: RunHandler, step: string, instance: InstanceRow, suite: string, beforeStart?: () => Promise<void>): Promise<BenchmarkRow> {
   const benchmarks = ctx.repo.benchmarks();
   const runs = await benchmarks.listForInstance(instance.projectId, instance.id);
   let run = runs.find((r) => r.workload === suite);
@@ -62,6 +65,7 @@ export async function runSuite(ctx: JobContext, handle: RunHandler, step: string
   if (run && unfinished && (unfinished.status === 'pending' || unfinished.status === 'running')) {
     operation = unfinished;
   } else {
+    await beforeStart?.();
     run = await benchmarks.insert({ projectId: instance.projectId, instanceId: instance.id, instanceType: instance.instanceType, tool: 'basalt-bench', workload: suite, parameters: {} });
     operation = await ctx.repo.operations().insert({
       projectId: instance.projectId,
