@@ -4,13 +4,13 @@
 // its report are the worker's to decide. One rule for the API (400), the console (before a
 // round trip) and the worker (again, before it starts a process).
 
-export const BENCHMARK_SUITES = ['memtier-standard', 'ycsb-standard', 'canonical', 'custom'] as const;
+export const BENCHMARK_SUITES = ['memtier-standard', 'ycsb-standard', 'canonical', 'encryption-overhead', 'custom'] as const;
 export type BenchmarkSuite = (typeof BENCHMARK_SUITES)[number];
 /**
  * The suites a per-type report runs, in the order they run; each starts on an empty engine
  * (jobs/type-report.ts empties the temporary instance before each).
  */
-export const STANDARD_SUITES = ['ycsb-standard', 'memtier-standard', 'canonical'] as const satisfies readonly BenchmarkSuite[];
+export const STANDARD_SUITES = ['ycsb-standard', 'memtier-standard', 'canonical', 'encryption-overhead'] as const satisfies readonly BenchmarkSuite[];
 export type StandardSuite = (typeof STANDARD_SUITES)[number];
 
 /** At most this many tokens in a custom run's flags. */

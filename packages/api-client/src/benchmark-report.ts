@@ -3,6 +3,7 @@
 // one instance of the type: each table reads "Basalt | peer | ratio", the peer measured in the
 // same run on the same VM size. Every figure and every sentence of the conclusions is computed
 // from the runs given; nothing is written by hand.
+import { encryptionOverhead } from './benchmark-encryption.js';
 import type { components } from './schema.js';
 
 type Benchmark = components['schemas']['BenchmarkDto'];
@@ -65,6 +66,33 @@ function table(run: Benchmark): string {
   return lines.join('\n');
 }
 
+const percent = (n: number | null) => (n === null ? '—' : `${n >= 0 ? '+' : '−'}${fmt(Math.abs(n), 1)}%`);
+
+/**
+ * encryption-overhead in the shape of PolarDB's encryption-overhead table: per value size, the
+ * throughput without encryption, with each encryption, and the overhead between the two.
+ */
+function encryptionTable(run: Benchmark): string {
+  const head = ['Value', 'Encryption', 'Conns', 'Without encryption ops/s', 'With it ops/s', 'Overhead', 'Avg ms', 'p99 ms', 'p99.9 ms'];
+  const lines = [`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i < 2 ? '---' : '---:')).join('|')}|`];
+  for (const row of encryptionOverhead(run.scenarios)) {
+    const s = row.scenario;
+    lines.push(`| ${[valueLabel(row.valueSize), row.label, fmt(s.connections), fmt(row.baselineQps), fmt(s.qps), row.variant.tls || row.variant.at_rest ? percent(row.overheadPercent) : '—', ms(s.avg_latency_ms), ms(s.p99_latency_ms), ms(s.p999_latency_ms)].join(' | ')} |`);
+  }
+  return lines.join('\n');
+}
+
+/** Per encryption, its overhead at each value size, from the table's figures. */
+function encryptionConclusions(run: Benchmark): string[] {
+  const rows = encryptionOverhead(run.scenarios).filter((r) => (r.variant.tls || r.variant.at_rest) && r.overheadPercent !== null);
+  const labels = [...new Set(rows.map((r) => r.label))];
+  return labels.map((label) => {
+    const mine = rows.filter((r) => r.label === label);
+    const parts = mine.map((r) => `${r.overheadPercent! >= 0 ? `${fmt(r.overheadPercent, 1)}% less` : `${fmt(-r.overheadPercent!, 1)}% more`} throughput at ${valueLabel(r.valueSize)} (${fmt(r.scenario.qps)} against ${fmt(r.baselineQps)} ops/s)`);
+    return `encryption-overhead, ${label}: ${parts.join(', ')} than the same engine without encryption, one run each on this shared host (a difference of a few % is within its run-to-run noise).`;
+  });
+}
+
 const geomean = (xs: number[]) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
 
 /** Sentences computed from the figures: ratio range and mean per suite, the cost of data on disk. */
@@ -80,6 +108,7 @@ function conclusions(runs: Benchmark[]): string[] {
         `${run.workload}: Basalt's throughput was ${fmt(geomean(ratios.map((x) => x.r)), 2)}× ${peer}'s (geometric mean of ${ratios.length} scenarios), from ${fmt(low.r, 2)}× (${low.name}) to ${fmt(high.r, 2)}× (${high.name}).`,
       );
     }
+    if (run.workload === 'encryption-overhead') out.push(...encryptionConclusions(run));
     if (run.workload === 'ycsb-standard') {
       const by = (label: string, workload: string) => run.scenarios.find((s) => s.server === 'basalt' && s.name.startsWith(label) && s.workload === workload);
       for (const workload of ['uniform-read', 'zipfian-read', 'uniform-read-update']) {
@@ -116,7 +145,9 @@ function commands(runs: Benchmark[]): string {
 export function renderBenchmarkReport(env: ReportEnvironment, runs: Benchmark[]): string {
   const engine = runs.flatMap((r) => r.scenarios).find((s) => s.server === 'basalt')?.engine_version ?? '?';
   const tool = runs.flatMap((r) => r.scenarios).find((s) => s.server === 'basalt')?.tool ?? 'basalt-bench';
-  const results = runs.map((r) => (r.results ?? {}) as { scaling?: string[]; peer?: { placement?: string } | null; peer_note?: string | null; peer_skipped?: { name: string; why: string }[]; client?: { address?: string } });
+  const results = runs.map(
+    (r) => (r.results ?? {}) as { scaling?: string[]; peer?: { placement?: string } | null; peer_note?: string | null; peer_skipped?: { name: string; why: string }[]; client?: { address?: string }; engines?: { placement?: string } | null },
+  );
   const sections = [
     `# Basalt benchmark report: ${env.instanceType}`,
     `Measured ${env.date.slice(0, 10)} (${env.date}) by Basalt's own benchmark pipeline on one fresh instance of \`${env.instanceType}\` (${env.typeSize}), engine basalt-server ${engine}${env.commit ? ` (commit ${env.commit})` : ''}, client ${tool}. Every figure below is Basalt's, measured on this machine; each table puts beside it a peer measured in the same run on the same VM size.`,
@@ -125,6 +156,7 @@ export function renderBenchmarkReport(env: ReportEnvironment, runs: Benchmark[])
       '- **memtier-standard** follows the PolarDB/Tair memtier_benchmark matrix (value sizes, ping-pong and `--pipeline=32`, write-only, read-only after a load, mixed 1:1), shortened to what this host measures in seconds.',
       "- **ycsb-standard** follows the Tair ESSD white paper's YCSB tables: load, uniform read (workload c), zipfian read (workload c), uniform 50% read 50% update (workload a), 1 field of 100 B, string commands, data in memory (memory:data ≈ 7:1) and data larger than memory (≈ 1:4, operations = records / 32). The ratio is made by setting the engine's cache bound (maxmemory) to 7× and 1/4 of its data after the load. The engine's cold reads (values read back from disk) are counted by the engine itself (INFO cache misses).",
       "- **canonical** follows RethinkDB's canonical workload over the memcached protocol: 1 delete per 4 updates per 8 inserts per 64 reads, reads batched 1–16 keys per get, keys 8–16 B, values 8–128 B, many connections, after a load of the key set.",
+      "- **encryption-overhead** follows PolarDB's encryption-overhead table: memtier's mixed 1:1 workload (ping-pong) against Basalt's engine without encryption, with TLS (clients on the TLS port, plaintext off), with encryption at rest (AES-256-GCM of every key and value written to disk, a random 32-byte key), and with both; the overhead is each one's lost throughput against the engine without encryption at the same value size. These engines are not the report's instance: each scenario starts a fresh engine of the same build, placed and sized like the instance's VM (see Environment).",
       '- **State**: each suite starts on an empty engine (the pipeline empties the temporary instance with FLUSHALL before it), the state a rerun of its commands on a fresh instance starts from.',
       '- **Peer**: Redis 7 from Debian (AOF, the instance\'s fsync policy) for memtier and YCSB, memcached from Debian for canonical, measured scenario by scenario in the same run, placed and sized like the instance\'s VM. No peer figure where the peer cannot hold the data (YCSB at 1:4: Redis keeps every value in memory).',
     ].join('\n'),
@@ -135,6 +167,7 @@ export function renderBenchmarkReport(env: ReportEnvironment, runs: Benchmark[])
       `- Instance: a local VM (systemd-nspawn container with its own network namespace on bridge basalt0 and a cgroup of ${env.typeSize}).`,
       `- Client: basalt-bench in a network namespace of its own on the same bridge (address ${results[0]?.client?.address ?? '?'} from the region's pool), sharing the host's cores with the instance, the peer and everyone else's work: figures are for this shared host, not for dedicated hardware.`,
       ...[...new Set(results.map((r) => r.peer?.placement ?? r.peer_note).filter((x): x is string => !!x))].map((p) => `- Peer: ${p}.`),
+      ...results.flatMap((r) => (r.engines?.placement ? [`- encryption-overhead engines (one per scenario, started and removed by the run): ${r.engines.placement}.`] : [])),
     ].join('\n'),
     `## Scaling`,
     runs.map((r, i) => `- ${r.workload}: ${(results[i]?.scaling ?? []).join('; ') || 'as in the suite'}.`).join('\n'),
@@ -142,7 +175,7 @@ export function renderBenchmarkReport(env: ReportEnvironment, runs: Benchmark[])
     ...runs.map((r, i) => {
       const skipped = results[i]?.peer_skipped ?? [];
       const note = skipped.length ? `\n\nNo peer figure for ${skipped.map((s) => s.name).join(', ')}: ${skipped[0]!.why}.` : '';
-      return `### ${r.workload}\n\n${table(r)}${note}`;
+      return `### ${r.workload}\n\n${r.workload === 'encryption-overhead' ? encryptionTable(r) : table(r)}${note}`;
     }),
     `## Conclusions (computed from the tables)`,
     conclusions(runs).map((c) => `- ${c}`).join('\n') || '- No scenario had a peer figure.',

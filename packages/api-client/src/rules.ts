@@ -139,5 +139,6 @@ function bigIntToIpv6(value: bigint): string {
 // Benchmark suites and the flags of a custom run.
 export * from './benchmark-flags.js';
 export * from './benchmark-commands.js';
+export * from './benchmark-encryption.js';
 export * from './topology-rules.js';
 export * from './metrics-rules.js';

@@ -1226,7 +1226,7 @@ export interface components {
              * @description The suite that ran
              * @enum {string}
              */
-            workload: "memtier-standard" | "ycsb-standard" | "canonical" | "custom";
+            workload: "memtier-standard" | "ycsb-standard" | "canonical" | "encryption-overhead" | "custom";
             /** @description What was asked: {"flags": [...]} for a custom run */
             parameters: {
                 [key: string]: unknown;
@@ -1252,10 +1252,10 @@ export interface components {
         };
         CreateBenchmarkDto: {
             /**
-             * @description memtier-standard: the white papers' memtier_benchmark matrix, shortened and scaled to the type; ycsb-standard: YCSB load, uniform read, zipfian read and uniform 50/50 update with the data in memory (memory:data 7:1) and larger than memory (1:4, the engine's cold reads recorded); canonical: RethinkDB's canonical workload over the memcached protocol (1 delete / 4 updates / 8 inserts / 64 reads, reads of 1-16 keys); custom: one run with your basalt-bench flags
+             * @description memtier-standard: the white papers' memtier_benchmark matrix, shortened and scaled to the type; ycsb-standard: YCSB load, uniform read, zipfian read and uniform 50/50 update with the data in memory (memory:data 7:1) and larger than memory (1:4, the engine's cold reads recorded); canonical: RethinkDB's canonical workload over the memcached protocol (1 delete / 4 updates / 8 inserts / 64 reads, reads of 1-16 keys); encryption-overhead: memtier's mixed 1:1 (ping-pong, 128 B and 4 KB) against four engines of the instances' build started for the run beside the instance (no encryption, TLS, encryption at rest, both), each row's overhead in % against the first; custom: one run with your basalt-bench flags
              * @enum {string}
              */
-            workload: "memtier-standard" | "ycsb-standard" | "canonical" | "custom";
+            workload: "memtier-standard" | "ycsb-standard" | "canonical" | "encryption-overhead" | "custom";
             /**
              * @description For custom only: basalt-bench (memtier_benchmark) load flags, one token each. Allowed: --protocol, --threads, --clients, --requests, --test-time, --ratio, --pipeline, --data-size, --data-size-range, --data-size-list, --data-size-pattern, --random-data, --key-prefix, --key-minimum, --key-maximum, --key-pattern, --key-stddev, --key-median, --randomize, --distinct-client-seed, --rate-limiting, --select-db
              * @example [
@@ -1272,8 +1272,8 @@ export interface components {
             operation: components["schemas"]["OperationDto"];
         };
         CreateTypeReportDto: {
-            /** @description The standard suites to run (default: all of them); they run in the order ycsb-standard, memtier-standard, canonical, each on an empty engine. A custom run has no place in a report. */
-            suites?: ("ycsb-standard" | "memtier-standard" | "canonical")[];
+            /** @description The standard suites to run (default: all of them); they run in the order ycsb-standard, memtier-standard, canonical, encryption-overhead, each on an empty engine (encryption-overhead on engines of its own started for the run). A custom run has no place in a report. */
+            suites?: ("ycsb-standard" | "memtier-standard" | "canonical" | "encryption-overhead")[];
         };
         ReportPeerDto: {
             /** @enum {string} */
@@ -1308,7 +1308,7 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "running" | "succeeded" | "failed" | "cancelled";
             /** @description The suites asked for, in the order they run */
-            suites: ("ycsb-standard" | "memtier-standard" | "canonical")[];
+            suites: ("ycsb-standard" | "memtier-standard" | "canonical" | "encryption-overhead")[];
             /** @description basalt-server version measured */
             engine_version: string | null;
             /** @description The peers measured beside Basalt in the same runs */

@@ -113,3 +113,31 @@ describe('reportHeadline', () => {
     expect(reportHeadline([run('canonical', [scenario({ workload: 'canonical', name: 'canonical' })], {})])).toEqual({ reads_per_sec: null, writes_per_sec: null, p99_latency_ms: null, peer_ratio: null });
   });
 });
+
+describe('renderBenchmarkReport: encryption-overhead', () => {
+  const variant = (tls: boolean, at_rest: boolean) => ({ encryption: { tls, at_rest, engine_info: {} } });
+  const encryption = run(
+    'encryption-overhead',
+    [
+      scenario({ position: 1, name: 'mixed 1:1 128 B, ping-pong: no encryption', workload: 'mixed-1:1', qps: 20000, report: variant(false, false) }),
+      scenario({ position: 2, name: 'mixed 1:1 128 B, ping-pong: TLS', workload: 'mixed-1:1', qps: 15000, report: variant(true, false) }),
+      scenario({ position: 3, name: 'mixed 1:1 128 B, ping-pong: encryption at rest', workload: 'mixed-1:1', qps: 20400, report: variant(false, true) }),
+      scenario({ position: 4, name: 'mixed 1:1 128 B, ping-pong: TLS and encryption at rest', workload: 'mixed-1:1', qps: 14000, report: variant(true, true) }),
+    ],
+    { scaling: ['8 connections, each scenario against a fresh engine'], peer: null, peer_note: null, engines: { placement: 'basalt-server in a network namespace of its own' }, client: { address: '10.77.0.9' } },
+  );
+
+  it("PolarDB's table shape, overheads computed from the rows, the engines' placement said", () => {
+    const text = renderBenchmarkReport(env, [encryption]);
+    expect(text).toContain('| Value | Encryption | Conns | Without encryption ops/s | With it ops/s | Overhead | Avg ms | p99 ms | p99.9 ms |');
+    expect(text).toContain('| 128 B | no encryption | 8 | 20,000 | 20,000 | — |');
+    expect(text).toContain('| 128 B | TLS | 8 | 20,000 | 15,000 | +25.0% |');
+    expect(text).toContain('| 128 B | encryption at rest | 8 | 20,000 | 20,400 | −2.0% |');
+    expect(text).toContain('| 128 B | TLS and encryption at rest | 8 | 20,000 | 14,000 | +30.0% |');
+    expect(text).toContain('- encryption-overhead, TLS: 25.0% less throughput at 128 B (15,000 against 20,000 ops/s) than the same engine without encryption');
+    expect(text).toContain('- encryption-overhead, encryption at rest: 2.0% more throughput at 128 B');
+    expect(text).toContain('- encryption-overhead engines (one per scenario, started and removed by the run): basalt-server in a network namespace of its own.');
+    expect(text).toContain("These engines are not the report's instance");
+    expect(reportHeadline([encryption]).peer_ratio).toBeNull();
+  });
+});

@@ -249,9 +249,9 @@ export class ProvisioningRepository {
   }
 
   /** Runs that still record a client namespace, with their status (a worker's start sweeps finished ones). */
-  listBenchmarkClients(): Promise<{ id: string; status: string; namespace: string | null; peerNamespace: string | null }[]> {
+  listBenchmarkClients(): Promise<{ id: string; status: string; namespace: string | null; peerNamespace: string | null; instanceId: string | null; operationId: string | null }[]> {
     return this.db
-      .select({ id: benchmarks.id, status: benchmarks.status, namespace: benchmarks.clientNamespace, peerNamespace: benchmarks.peerNamespace })
+      .select({ id: benchmarks.id, status: benchmarks.status, namespace: benchmarks.clientNamespace, peerNamespace: benchmarks.peerNamespace, instanceId: benchmarks.instanceId, operationId: benchmarks.operationId })
       .from(benchmarks)
       .where(sql`${benchmarks.clientNamespace} IS NOT NULL OR ${benchmarks.peerNamespace} IS NOT NULL`);
   }

@@ -72,6 +72,22 @@ export const canonical: Benchmark = {
   ],
 }
 
+// encryption-overhead: the same engine without encryption, with TLS, at rest, both (no peer).
+const variants = [
+  [false, false, 10_000],
+  [true, false, 8_000],
+  [false, true, 9_900],
+  [true, true, 7_600],
+] as const
+export const encryption: Benchmark = {
+  ...memtier,
+  id: 'run-encryption',
+  workload: 'encryption-overhead',
+  scenarios: variants.map(([tls, at_rest, qps], i) =>
+    scenario(i + 1, 'basalt', { name: `mixed 1:1 128 B, ping-pong ${i + 1}`, workload: 'mixed-1:1', qps, report: { encryption: { tls, at_rest, engine_info: {} } } }),
+  ),
+}
+
 export const report: TypeReport = {
   id: 'report-1',
   instance_type: 'kv.standard.small',

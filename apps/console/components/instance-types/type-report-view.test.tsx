@@ -1,6 +1,6 @@
 import { render, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { report } from './report-fixture'
+import { encryption, report } from './report-fixture'
 import { TypeReportView } from './type-report-view'
 
 describe('TypeReportView', () => {
@@ -26,5 +26,17 @@ describe('TypeReportView', () => {
     const canonical = screen.getByRole('region', { name: 'canonical' })
     expect(within(canonical).queryByText(/by value size/)).toBeNull()
     expect(within(canonical).getByText('canonical: p99 latency (ms), Basalt vs peer')).toBeInTheDocument()
+  })
+
+  it('shows encryption-overhead as the overhead table, each overhead against the engine without encryption', () => {
+    render(<TypeReportView report={{ ...report, suites: [...report.suites, 'encryption-overhead'], runs: [...report.runs, encryption] }} />)
+    const suite = screen.getByRole('region', { name: 'encryption-overhead' })
+    const rows = within(within(suite).getByRole('table', { name: 'encryption-overhead results' })).getAllByRole('row')
+    expect(rows.slice(1).map((r) => within(r).getAllByRole('cell').map((c) => c.textContent).slice(1, 5))).toEqual([
+      ['no encryption', '10,000', '10,000', '—'],
+      ['TLS', '10,000', '8,000', '+20.0%'],
+      ['encryption at rest', '10,000', '9,900', '+1.0%'],
+      ['TLS and encryption at rest', '10,000', '7,600', '+24.0%'],
+    ])
   })
 })

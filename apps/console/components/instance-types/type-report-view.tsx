@@ -5,6 +5,7 @@ import { FileText } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { BenchmarkChart } from '@/components/benchmarks/benchmark-chart'
 import { BenchmarkCommands, BenchmarkResultsTable } from '@/components/benchmarks/benchmark-results'
+import { EncryptionOverheadTable } from '@/components/benchmarks/encryption-overhead'
 import { Card, CardBody, CardHeader, CardTitle } from '@/components/ui/card'
 import type { TypeReport } from '@/data/type-reports/type-report-types'
 import { formatDateTime } from '../instances/format'
@@ -95,7 +96,11 @@ function SuiteCard({ suite }: { suite: ReportSuite }) {
                 <BenchmarkChart title={`${name}: p99 latency, Basalt vs peer`} chart={suite.latency} unit="ms" />
               </ChartBox>
             </div>
-            <BenchmarkResultsTable rows={suite.rows} label={`${name} results`} />
+            {name === 'encryption-overhead' ? (
+              <EncryptionOverheadTable benchmark={suite.run} label={`${name} results`} />
+            ) : (
+              <BenchmarkResultsTable rows={suite.rows} label={`${name} results`} />
+            )}
             <BenchmarkCommands benchmark={suite.run} />
           </>
         )}

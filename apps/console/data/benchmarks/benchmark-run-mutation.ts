@@ -10,6 +10,7 @@ export const BENCHMARK_SUITES: { value: BenchmarkSuite; label: string }[] = [
   { value: 'memtier-standard', label: 'memtier-standard (shortened: 128 B and 4 KB; write, read, mixed pipelined)' },
   { value: 'ycsb-standard', label: 'ycsb-standard (YCSB load, uniform/zipfian read, 50/50 update; memory:data 7:1 and 1:4)' },
   { value: 'canonical', label: "canonical (RethinkDB's mixed memcached workload; not on TLS instances)" },
+  { value: 'encryption-overhead', label: 'encryption-overhead (mixed 1:1 on engines without encryption, with TLS, at rest, both; overhead in %)' },
   { value: 'custom', label: 'custom (your basalt-bench / memtier_benchmark flags)' },
 ]
 

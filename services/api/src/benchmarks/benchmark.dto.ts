@@ -68,7 +68,7 @@ export class CreateBenchmarkDto {
   @ApiProperty({
     enum: BENCHMARK_SUITES,
     description:
-      "memtier-standard: the white papers' memtier_benchmark matrix, shortened and scaled to the type; ycsb-standard: YCSB load, uniform read, zipfian read and uniform 50/50 update with the data in memory (memory:data 7:1) and larger than memory (1:4, the engine's cold reads recorded); canonical: RethinkDB's canonical workload over the memcached protocol (1 delete / 4 updates / 8 inserts / 64 reads, reads of 1-16 keys); custom: one run with your basalt-bench flags",
+      "memtier-standard: the white papers' memtier_benchmark matrix, shortened and scaled to the type; ycsb-standard: YCSB load, uniform read, zipfian read and uniform 50/50 update with the data in memory (memory:data 7:1) and larger than memory (1:4, the engine's cold reads recorded); canonical: RethinkDB's canonical workload over the memcached protocol (1 delete / 4 updates / 8 inserts / 64 reads, reads of 1-16 keys); encryption-overhead: memtier's mixed 1:1 (ping-pong, 128 B and 4 KB) against four engines of the instances' build started for the run beside the instance (no encryption, TLS, encryption at rest, both), each row's overhead in % against the first; custom: one run with your basalt-bench flags",
   })
   @IsIn(BENCHMARK_SUITES)
   workload: BenchmarkSuite;

@@ -5,6 +5,8 @@
 // client can reach nothing but the bridge. Its name comes from the run's id: a retry of the
 // run, or a worker's start (sweepClientNamespaces), finds and removes what a crashed worker
 // left behind.
+import fs from 'node:fs';
+import path from 'node:path';
 import type { RegionRow } from '@basalt/db';
 import type { JobContext } from '../context.js';
 import { StepError } from '../errors.js';
@@ -157,6 +159,14 @@ export function inNamespace(namespace: string, binary: string, args: string[]): 
 }
 
 /**
+ * A run's own directory (auth files, the CA file, its engines' data, config and at-rest keys):
+ * removed when the run ends, and by the sweep after a killed worker.
+ */
+export function benchmarkRunDir(ctx: JobContext, instanceId: string, operationId: string): string {
+  return path.join(ctx.config.runsDir, instanceId, operationId, 'benchmark');
+}
+
+/**
  * At a worker's start: removes the namespaces of runs that have finished (a worker killed
  * after its run's status was written, before its cleanup). A run still pending or running is
  * left to its own retry, which starts by removing what its earlier attempt left. Namespaces
@@ -168,6 +178,8 @@ export async function sweepClientNamespaces(ctx: JobContext): Promise<number> {
     if (run.status === 'pending' || run.status === 'running') continue;
     if (run.peerNamespace) await stopPeer(ctx, run.id);
     if (run.namespace) await releaseClientNamespace(ctx, run.id);
+    // What the killed run wrote (an encryption-overhead engine's data, config and key files).
+    if (run.instanceId && run.operationId) fs.rmSync(benchmarkRunDir(ctx, run.instanceId, run.operationId), { recursive: true, force: true });
     removed++;
   }
   return removed;

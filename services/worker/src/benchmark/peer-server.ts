@@ -13,7 +13,7 @@ import net from 'node:net';
 import path from 'node:path';
 import type { InstanceTypeRow, RegionRow } from '@basalt/db';
 import type { JobContext } from '../context.js';
-import { vmSizeOf } from '../engine-settings.js';
+import { vmSizeOf, type VmSize } from '../engine-settings.js';
 import { StepError } from '../errors.js';
 import { requireHostRoute } from '../host-route.js';
 import { poolNetwork } from '../ipam.js';
@@ -63,7 +63,7 @@ async function versionOf(kind: PeerKind): Promise<string> {
 async function waitListening(host: string, port: number, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new StepError(STEP, `the peer server exited with ${child.exitCode} before it listened`);
+    if (child.exitCode !== null) throw new StepError(STEP, `the run's server exited with ${child.exitCode} before it listened`);
     const up = await new Promise<boolean>((resolve) => {
       const socket = net.connect({ host, port });
       socket.once('connect', () => (socket.destroy(), resolve(true)));
@@ -72,7 +72,70 @@ async function waitListening(host: string, port: number, child: ChildProcess, ti
     if (up) return;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new StepError(STEP, `the peer server did not listen on ${host}:${port} within ${timeoutMs / 1000} s`);
+  throw new StepError(STEP, `the run's server did not listen on ${host}:${port} within ${timeoutMs / 1000} s`);
+}
+
+/** A server started in the run's server slot (startInServerSlot). */
+export interface SlotServer {
+  /** Its pool address on the bridge. */
+  address: string;
+  process: ChildProcess;
+  /** Its own directory in the run's directory (data, files it reads). */
+  dir: string;
+  size: VmSize;
+}
+
+/**
+ * Starts a server in the run's one server slot (the peer's, or an engine of the
+ * encryption-overhead suite): a namespace with a pool address on the bridge, a cgroup with the
+ * VM size of `type`, a directory `runDir/dirName`, and `argvOf(address, dir)` in both. Whatever
+ * the slot held before is stopped first; stopPeer (and the reconciler's sweep) removes it.
+ */
+export async function startInServerSlot(
+  ctx: JobContext,
+  benchmarkId: string,
+  region: Pick<RegionRow, 'id' | 'addressPool'>,
+  type: InstanceTypeRow,
+  runDir: string,
+  dirName: string,
+  port: number,
+  argvOf: (address: string, dir: string) => string[] | Promise<string[]>,
+): Promise<SlotServer> {
+  await stopPeer(ctx, benchmarkId);
+  const size = vmSizeOf(type);
+  const namespace = await createClientNamespace(ctx, benchmarkId, region, poolNetwork(region.addressPool).gateway, 'peer');
+  const name = cgroupName(benchmarkId);
+  try {
+    await requireHostRoute(namespace.address, ctx.config.bridge);
+    await cgroup(ctx, 'create', name, String(size.cpus), String(size.memory_mb));
+    const dir = path.join(runDir, dirName);
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const server = await argvOf(namespace.address, dir);
+    // bash enters the cgroup first, then execs the server in the namespace: it never runs outside them.
+    const child = spawn('bash', ['-c', '. "$0" && cgroup_enter "$1" $$ && shift && exec ip netns exec "$@"', cgroupScript(ctx), name, namespace.name, ...server], {
+      env: { PATH: process.env.PATH },
+      stdio: 'ignore',
+    });
+    await forgetOldNeighbour(ctx, benchmarkId, namespace.address);
+    await waitListening(namespace.address, port, child, 15_000);
+    return { address: namespace.address, process: child, dir, size };
+  } catch (error) {
+    await stopPeer(ctx, benchmarkId).catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * A slot started again usually gets the address it had, on a new veth with a new MAC: the
+ * client's namespace and the host still map the address to the old one (a REACHABLE neighbour
+ * entry outlives it by seconds), and connections to the new server would vanish until the
+ * entry expires. Forget it on both; absent entries and namespaces are fine.
+ */
+async function forgetOldNeighbour(ctx: JobContext, benchmarkId: string, address: string): Promise<void> {
+  const env = { PATH: process.env.PATH };
+  await runCommand('ip', ['-n', namespaceNames(benchmarkId, 'client').name, 'neigh', 'flush', 'to', address], { env, timeoutMs: 5_000 });
+  await runCommand('ip', ['neigh', 'flush', 'to', address, 'dev', ctx.config.bridge], { env, timeoutMs: 5_000 });
 }
 
 /**
@@ -88,38 +151,26 @@ export async function startPeer(
   fsync: string,
   runDir: string,
 ): Promise<Peer> {
-  await stopPeer(ctx, benchmarkId);
   const size = vmSizeOf(type);
-  const namespace = await createClientNamespace(ctx, benchmarkId, region, poolNetwork(region.addressPool).gateway, 'peer');
-  const name = cgroupName(benchmarkId);
-  try {
-    await requireHostRoute(namespace.address, ctx.config.bridge);
-    await cgroup(ctx, 'create', name, String(size.cpus), String(size.memory_mb));
-    const dir = path.join(runDir, 'peer');
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // Like the engine: a quarter of the VM's memory left to the OS and connections.
+  const dataMb = Math.floor(size.memory_mb * 0.75);
+  const password = randomBytes(18).toString('base64url');
+  const port = kind === 'redis' ? REDIS_PORT : MEMCACHED_PORT;
+  const started = await startInServerSlot(ctx, benchmarkId, region, type, runDir, 'peer', port, (address, dir) => {
     fs.chmodSync(dir, 0o777);
-    // Like the engine: a quarter of the VM's memory left to the OS and connections.
-    const dataMb = Math.floor(size.memory_mb * 0.75);
-    const password = randomBytes(18).toString('base64url');
-    const server =
-      kind === 'redis'
-        ? ['redis-server', '--bind', namespace.address, '--port', String(REDIS_PORT), '--dir', dir, '--appendonly', 'yes', '--appendfsync', fsync, '--save', '', '--maxmemory', `${dataMb}mb`, '--maxmemory-policy', 'noeviction', '--protected-mode', 'no', '--daemonize', 'no', '--logfile', '', '--requirepass', password]
-        : ['memcached', '-l', namespace.address, '-p', String(MEMCACHED_PORT), '-U', '0', '-m', String(dataMb), '-c', '10000', '-t', String(Math.max(1, size.cpus)), '-u', 'nobody'];
-    // bash enters the cgroup first, then execs the server in the namespace: it never runs outside them.
-    const child = spawn('bash', ['-c', '. "$0" && cgroup_enter "$1" $$ && shift && exec ip netns exec "$@"', cgroupScript(ctx), name, namespace.name, ...server], {
-      env: { PATH: process.env.PATH },
-      stdio: 'ignore',
-    });
-    const port = kind === 'redis' ? REDIS_PORT : MEMCACHED_PORT;
-    await waitListening(namespace.address, port, child, 15_000);
-    const target: ClientTarget =
-      kind === 'redis' ? { host: namespace.address, port, username: 'default', password } : { host: namespace.address, port, memcachedPort: port, username: '', password: undefined };
+    return kind === 'redis'
+      ? ['redis-server', '--bind', address, '--port', String(REDIS_PORT), '--dir', dir, '--appendonly', 'yes', '--appendfsync', fsync, '--save', '', '--maxmemory', `${dataMb}mb`, '--maxmemory-policy', 'noeviction', '--protected-mode', 'no', '--daemonize', 'no', '--logfile', '', '--requirepass', password]
+      : ['memcached', '-l', address, '-p', String(MEMCACHED_PORT), '-U', '0', '-m', String(dataMb), '-c', '10000', '-t', String(Math.max(1, size.cpus)), '-u', 'nobody'];
+  });
+  const { address } = started;
+  const target: ClientTarget = kind === 'redis' ? { host: address, port, username: 'default', password } : { host: address, port, memcachedPort: port, username: '', password: undefined };
+  try {
     return {
       kind,
       version: await versionOf(kind),
       target,
-      process: child,
-      placement: `${kind === 'redis' ? 'Redis' : 'memcached'} in a network namespace of its own at ${namespace.address} on ${ctx.config.bridge} and a cgroup of ${size.cpus} vCPU / ${size.memory_mb} MiB (the size of the instance's VM, which is a container with the same two)${kind === 'redis' ? `, AOF appendfsync ${fsync}, maxmemory ${dataMb} MB noeviction` : `, -m ${dataMb} MB`}`,
+      process: started.process,
+      placement: `${kind === 'redis' ? 'Redis' : 'memcached'} in a network namespace of its own at ${address} on ${ctx.config.bridge} and a cgroup of ${size.cpus} vCPU / ${size.memory_mb} MiB (the size of the instance's VM, which is a container with the same two)${kind === 'redis' ? `, AOF appendfsync ${fsync}, maxmemory ${dataMb} MB noeviction` : `, -m ${dataMb} MB`}`,
     };
   } catch (error) {
     await stopPeer(ctx, benchmarkId).catch(() => {});
@@ -127,7 +178,10 @@ export async function startPeer(
   }
 }
 
-/** Stops the run's peer (whatever a crashed attempt left): its processes, cgroup, namespace and address. */
+/**
+ * Stops the run's server slot (the peer, or an encryption-overhead engine; whatever a crashed
+ * attempt left): its processes, cgroup, namespace and address.
+ */
 export async function stopPeer(ctx: JobContext, benchmarkId: string): Promise<void> {
   const name = cgroupName(benchmarkId);
   await cgroup(ctx, 'kill', name);

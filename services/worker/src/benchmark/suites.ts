@@ -2,10 +2,11 @@
 // command's load-shaping flags (memtier_benchmark's names, so a report's commands rerun
 // unchanged with memtier). Where the client connects and where it writes are added by the
 // job (scenario-command.ts).
-import { parseCustomFlags, type BenchmarkSuite } from '@basalt/api-client/rules';
+import { parseCustomFlags, type BenchmarkSuite, type EncryptionVariant } from '@basalt/api-client/rules';
 import type { InstanceTypeRow } from '@basalt/db';
 import { StepError } from '../errors.js';
 import { canonicalSuite } from './suite-canonical.js';
+import { encryptionOverheadSuite } from './suite-encryption.js';
 import { ycsbStandard } from './suite-ycsb.js';
 
 /**
@@ -37,12 +38,20 @@ export interface Scenario {
   scaling?: string;
   /** Why the run's peer does not run this scenario (it would not measure the same thing). */
   peerSkip?: string;
+  /**
+   * encryption-overhead: the scenario runs against an engine the job starts for it with these
+   * encryptions (encryption-engine.ts), not against the instance.
+   */
+  encryption?: EncryptionVariant;
 }
 
-/** The peer each standard suite is measured beside in the same run (none for custom). */
+/**
+ * The peer each standard suite is measured beside in the same run (none for custom, nor for
+ * encryption-overhead, which sets Basalt's engine against itself).
+ */
 export function peerOf(suite: BenchmarkSuite): 'redis' | 'memcached' | undefined {
   if (suite === 'canonical') return 'memcached';
-  return suite === 'custom' ? undefined : 'redis';
+  return suite === 'custom' || suite === 'encryption-overhead' ? undefined : 'redis';
 }
 
 /**
@@ -133,6 +142,8 @@ export function planScenarios(suite: BenchmarkSuite, type: InstanceTypeRow, para
       return canonicalSuite(type);
     case 'ycsb-standard':
       return ycsbStandard(type);
+    case 'encryption-overhead':
+      return encryptionOverheadSuite(type);
     default:
       throw new StepError('plan', `unknown benchmark suite ${JSON.stringify(suite)}`);
   }

@@ -11,10 +11,12 @@ import type { JobContext } from '../context.js';
 import { StepError } from '../errors.js';
 import type { OperationRun } from '../operation.js';
 import { runBench } from '../benchmark/bench-process.js';
-import { releaseClientNamespace } from '../benchmark/client-namespace.js';
+import { benchmarkRunDir, releaseClientNamespace } from '../benchmark/client-namespace.js';
 import { prepareTarget, type PreparedTarget } from '../benchmark/client-target.js';
 import { cacheCounters, counterDelta, setMaxmemory, type CacheCounters } from '../benchmark/engine-control.js';
+import { dataHoldsInClear, startEncryptionEngine, type EncryptionEngine } from '../benchmark/encryption-engine.js';
 import { startPeer, stopPeer, type Peer, type PeerKind } from '../benchmark/peer-server.js';
+import { makeCa, type CertificateAndKey } from '../instance-ca.js';
 import type { ClientTarget } from '../benchmark/scenario-command.js';
 import { infoAs } from '../resp.js';
 import { clientArgs, displayCommand, writeAuthFile } from '../benchmark/scenario-command.js';
@@ -50,7 +52,7 @@ async function runSuite(ctx: JobContext, benchmarks: BenchmarksRepository, paylo
   if (instance.status !== 'running') throw new StepError('prepare', `the instance is ${instance.status}, not running`);
   await benchmarks.clearScenarios(row.id);
   await benchmarks.update(row.id, { status: 'running', startedAt: new Date(), finishedAt: null, results: null });
-  const runDir = path.join(ctx.config.runsDir, instance.id, run.operationId, 'benchmark');
+  const runDir = benchmarkRunDir(ctx, instance.id, run.operationId);
   fs.mkdirSync(runDir, { recursive: true, mode: 0o700 });
   const cancel = watchCancel(benchmarks, row.id);
   let peer: Peer | undefined;
@@ -60,7 +62,10 @@ async function runSuite(ctx: JobContext, benchmarks: BenchmarksRepository, paylo
       prepared: await prepareTarget(ctx, instance, region, runDir, row.id),
     }), { attempts: 3, baseDelayMs: 1000 });
     const from = prepared.namespace ? `from ${prepared.clientAddress} (network namespace ${prepared.namespace.name} on ${ctx.config.bridge})` : `from this host (${prepared.clientAddress})`;
-    await run.event('benchmark_plan', 'prepare', `${row.workload}: ${scenarios.length} scenario(s) against ${prepared.target.host}:${prepared.target.port} ${from} (engine ${prepared.engineVersion})`, {
+    const measured = scenarios.some((s) => s.encryption)
+      ? `engines of the instances' build started for the run beside the instance (not the instance at ${prepared.target.host}:${prepared.target.port}, engine ${prepared.engineVersion})`
+      : `${prepared.target.host}:${prepared.target.port}`;
+    await run.event('benchmark_plan', 'prepare', `${row.workload}: ${scenarios.length} scenario(s) against ${measured} ${from}${scenarios.some((s) => s.encryption) ? '' : ` (engine ${prepared.engineVersion})`}`, {
       scenarios: scenarios.map((s) => s.name),
       client_address: prepared.clientAddress,
       client_namespace: prepared.namespace?.name ?? null,
@@ -69,9 +74,18 @@ async function runSuite(ctx: JobContext, benchmarks: BenchmarksRepository, paylo
     const peerKind = peerOf(row.workload as BenchmarkSuite);
     let peerNote: string | null = peerKind ? null : 'no peer for a custom run';
     if (peerKind && !prepared.namespace) peerNote = 'no peer: the instance runs as a process VM on loopback (no bridge, no VM size to give a peer)';
+    const fsync = async () => (await infoAs(prepared.engine.host, prepared.engine.port, prepared.engine.user, prepared.engine.password, 'persistence', prepared.engine.secure)).appendfsync ?? 'everysec';
+    // encryption-overhead: engines of the instances' build, each started for its scenario in the run's server slot.
+    let engines: { fsync: string; ca: CertificateAndKey } | undefined;
+    if (scenarios.some((s) => s.encryption)) {
+      if (!prepared.namespace) throw new StepError('prepare', 'encryption-overhead starts its engines in network namespaces on the bridge; this worker runs process VMs on loopback');
+      engines = { fsync: await fsync(), ca: await makeCa(row.id) };
+      peerNote = "no peer: encryption-overhead sets Basalt's engine against itself, with and without encryption";
+    }
+    let enginePlacement: string | undefined;
     if (peerKind && prepared.namespace) {
-      const fsync = (await infoAs(prepared.engine.host, prepared.engine.port, prepared.engine.user, prepared.engine.password, 'persistence', prepared.engine.secure)).appendfsync ?? 'everysec';
-      peer = await run.step('prepare', () => startPeer(ctx, row.id, region, type, peerKind, fsync, runDir));
+      const policy = await fsync();
+      peer = await run.step('prepare', () => startPeer(ctx, row.id, region, type, peerKind, policy, runDir));
       peerNote = peer.placement;
       await run.event('benchmark_peer', 'prepare', `peer: ${peer.version}, ${peer.placement}`, { server: peer.kind, version: peer.version });
     }
@@ -86,6 +100,23 @@ async function runSuite(ctx: JobContext, benchmarks: BenchmarksRepository, paylo
             if (loaded === undefined) throw new StepError('run_scenarios', `${scenario.name}: no data was loaded before it`);
             boundChanged = true;
             await setMaxmemory(prepared.engine, Math.max(1, loaded * scenario.memoryToData));
+          }
+          if (scenario.encryption && engines) {
+            const engine = await startEncryptionEngine(ctx, row.id, region, type, scenario.encryption, engines.fsync, runDir, engines.ca);
+            enginePlacement = engine.placement;
+            const { tls_port, plaintext_port, encryption_at_rest } = engine.security;
+            await run.event('benchmark_engine', 'run_scenarios', `engine for ${scenario.name}: ${engine.target.host}, tls_port ${tls_port}, plaintext_port ${plaintext_port}, encryption_at_rest ${encryption_at_rest}`, {
+              scenario: index + 1,
+              address: engine.target.host,
+              ...engine.security,
+            });
+            try {
+              const against: Against = { server: 'basalt', target: engine.target, version: engine.version, recordAfter: () => encryptionRecord(engine) };
+              await runScenario(ctx, run, benchmarks, row, prepared, runDir, scenario, index, scenarios.length, cancel.signal, against);
+            } finally {
+              await stopPeer(ctx, row.id).catch((error: Error) => ctx.log(`[${row.id}] could not stop the engine: ${error.message}`));
+            }
+            continue;
           }
           const counted = scenario.mode === 'ycsb-load' || scenario.mode === 'ycsb-run';
           const before = counted ? await cacheCounters(prepared.engine) : undefined;
@@ -113,6 +144,7 @@ async function runSuite(ctx: JobContext, benchmarks: BenchmarksRepository, paylo
         client: { address: prepared.clientAddress, network_namespace: prepared.namespace ? true : false, bridge: prepared.namespace ? ctx.config.bridge : null },
         peer: peer ? { server: peer.kind, version: peer.version, placement: peer.placement } : null,
         peer_note: peerNote,
+        engines: enginePlacement ? { placement: enginePlacement, instance_engine_version: prepared.engineVersion } : null,
         peer_skipped: scenarios.filter((s) => s.peerSkip).map((s) => ({ name: s.name, why: s.peerSkip })),
       },
     });
@@ -139,6 +171,22 @@ interface Against {
   version: string;
   /** The engine's cache counters before the scenario (the instance only). */
   before?: CacheCounters;
+  /** Facts about the server stored beside basalt-bench's JSON, gathered once the client finished. */
+  recordAfter?: () => Record<string, unknown>;
+}
+
+/** The key prefix of the suite's keys (suite-encryption.ts flags): what must not be on disk in the clear. */
+const SUITE_KEY_PREFIX = 'memtier-';
+
+/**
+ * What an encryption-overhead row carries: the variant, the engine's own INFO security, and
+ * whether its data files hold the suite's keys in the clear. An engine with encryption at rest
+ * that wrote a key in the clear fails the run: its figure would not be the cost of encryption.
+ */
+function encryptionRecord(engine: EncryptionEngine): Record<string, unknown> {
+  const keysInClear = dataHoldsInClear(engine.dataDir, SUITE_KEY_PREFIX);
+  if (engine.variant.at_rest && keysInClear) throw new StepError('run_scenarios', `the engine with encryption at rest wrote the suite's keys (${SUITE_KEY_PREFIX}…) to its data files in the clear`);
+  return { encryption: { ...engine.variant, engine_info: engine.security, keys_in_clear_on_disk: keysInClear } };
 }
 
 /** The run's status as its operation finishes (a skipped or busy job never gets here). */
@@ -205,7 +253,11 @@ async function runScenario(
 
   const figures = scenarioFigures(outcome.report);
   // basalt-bench's JSON as it wrote it, and beside it what the engine counted (cold reads).
-  const report = before ? { ...outcome.report, 'engine counters': counterDelta(before, await cacheCounters(prepared.engine)) } : outcome.report;
+  const report = {
+    ...outcome.report,
+    ...(before ? { 'engine counters': counterDelta(before, await cacheCounters(prepared.engine)) } : {}),
+    ...(against.recordAfter ? against.recordAfter() : {}),
+  };
   await benchmarks.insertScenario({
     benchmarkId: row.id,
     position: index + 1,

@@ -4,6 +4,7 @@ import { BenchmarkChart } from '@/components/benchmarks/benchmark-chart'
 import { basaltVsPeer } from '@/components/benchmarks/benchmark-charts'
 import { BenchmarkCommands, BenchmarkResultsTable } from '@/components/benchmarks/benchmark-results'
 import { benchmarkRows } from '@/components/benchmarks/benchmark-rows'
+import { EncryptionOverheadTable } from '@/components/benchmarks/encryption-overhead'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Card, CardBody, CardHeader, CardTitle } from '@/components/ui/card'
@@ -109,7 +110,7 @@ function LatestRun({ projectId, instanceId, benchmark }: { projectId: string; in
         ) : (
           <>
             <BenchmarkChart title="Throughput by workload" chart={basaltVsPeer(rows, 'ops')} unit="ops/s" />
-            <BenchmarkResultsTable rows={rows} />
+            {benchmark.workload === 'encryption-overhead' ? <EncryptionOverheadTable benchmark={benchmark} /> : <BenchmarkResultsTable rows={rows} />}
             <BenchmarkCommands benchmark={benchmark} />
           </>
         )}

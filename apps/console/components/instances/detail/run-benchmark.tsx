@@ -73,7 +73,9 @@ export function RunBenchmark({ projectId, instance }: { projectId: string; insta
           ycsb-standard YCSB&apos;s <code>user…</code> keys (50 000 per vCPU), and lowers the cache bound (maxmemory) for
           its memory:data runs, restoring it when it ends; canonical 8–16 byte keys starting with <code>c</code> over the
           memcached port; a custom run its own --key-prefix and range (memtier&apos;s defaults: <code>memtier-0</code> to
-          <code>memtier-10000000</code>).
+          <code>memtier-10000000</code>). encryption-overhead writes nothing into the instance: it measures four engines of
+          the same build that the run starts beside it on a VM of the same size (without encryption, with TLS, with
+          encryption at rest, with both) and removes when it ends.
         </p>
         {!running ? <p className="text-xs text-muted">Benchmarks run against a running instance.</p> : null}
         {run.error ? <Alert tone="danger">{run.error.message}</Alert> : null}

@@ -1,0 +1,70 @@
+import { render, screen, within } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { BENCHMARK_SUITES as API_SUITES } from '@basalt/api-client/rules'
+import { BENCHMARK_SUITES } from '@/data/benchmarks/benchmark-run-mutation'
+import type { Benchmark } from '@/data/benchmarks/instance-benchmarks-query'
+import { EncryptionOverheadTable, encryptionOverheadLines } from './encryption-overhead'
+
+type Scenario = Benchmark['scenarios'][number]
+
+const scenario = (position: number, value_size: number, tls: boolean, at_rest: boolean, qps: number): Scenario => ({
+  position,
+  name: `mixed 1:1 ${value_size} B, ping-pong`,
+  server: 'basalt',
+  tool: 'basalt-bench 0.1.0',
+  command_line: 'basalt-bench --server=10.77.255.3 --port=6379',
+  memtier_command: null,
+  ycsb_command: null,
+  workload: 'mixed-1:1',
+  value_size,
+  connections: 8,
+  pipeline: 1,
+  requests: 24000,
+  qps,
+  avg_latency_ms: 0.5,
+  p50_latency_ms: 0.4,
+  p99_latency_ms: 2.5,
+  p999_latency_ms: 4,
+  errors: 0,
+  engine_version: '0.1.0',
+  instance_type: 'kv.standard.small',
+  started_at: '2026-11-24T05:00:00Z',
+  finished_at: '2026-11-24T05:00:02Z',
+  report: { encryption: { tls, at_rest, engine_info: {} } },
+})
+
+const run = {
+  scenarios: [
+    scenario(1, 128, false, false, 10000),
+    scenario(2, 128, true, false, 8000),
+    scenario(3, 128, false, true, 10100),
+    scenario(4, 128, true, true, 7500),
+    scenario(5, 4096, false, false, 5000),
+    scenario(6, 4096, true, false, 4000),
+  ],
+}
+
+describe('encryption overhead', () => {
+  it('each encryption against the engine without it, same value size, computed from the stored ops/s', () => {
+    expect(encryptionOverheadLines(run).map((l) => [l.valueSize, l.encryption, l.baselineOpsPerSec, l.opsPerSec, l.overhead])).toEqual([
+      ['128 B', 'no encryption', '10,000', '10,000', '—'],
+      ['128 B', 'TLS', '10,000', '8,000', '+20.0%'],
+      ['128 B', 'encryption at rest', '10,000', '10,100', '−1.0%'],
+      ['128 B', 'TLS and encryption at rest', '10,000', '7,500', '+25.0%'],
+      ['4 KB', 'no encryption', '5,000', '5,000', '—'],
+      ['4 KB', 'TLS', '5,000', '4,000', '+20.0%'],
+    ])
+  })
+
+  it('renders the table people read', () => {
+    render(<EncryptionOverheadTable benchmark={run} />)
+    const rows = within(screen.getByRole('table', { name: 'Encryption overhead' })).getAllByRole('row')
+    expect(rows).toHaveLength(7)
+    expect(within(rows[2]!).getAllByRole('cell').map((c) => c.textContent)).toEqual(['128 B', 'TLS', '10,000', '8,000', '+20.0%', '2.5'])
+  })
+
+  it('the suite picker offers every suite the API runs, encryption-overhead among them', () => {
+    expect(BENCHMARK_SUITES.map((s) => s.value).sort()).toEqual([...API_SUITES].sort())
+    expect(BENCHMARK_SUITES.find((s) => s.value === 'encryption-overhead')?.label).toMatch(/TLS, at rest, both; overhead in %/)
+  })
+})

@@ -1,0 +1,178 @@
+// Issue 13's encryption-overhead suite through the API and the real worker (nothing here writes
+// a benchmark row): a local instance, then the suite, which measures memtier's mixed 1:1 against
+// engines of the instances' build that the run starts beside the instance (own namespace on the
+// bridge, cgroup of the VM size): without encryption, with TLS, at rest, both. While each engine
+// runs, this test looks at it from outside the worker: a TLS engine refuses plaintext on 6379
+// and hands out a certificate on 6380, and the data files of an engine with encryption at rest
+// never hold the suite's keys (memtier-…) in the clear while a plain engine's do. Afterwards:
+// one row per variant and value size, each with the engine's own INFO security, and nothing of
+// the engines left (namespace, cgroup, run directory).
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import tls from 'node:tls';
+import { asc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ENCRYPTION_VARIANTS, encryptionOverhead, type EncryptionVariant } from '@basalt/api-client/rules';
+import { renderBenchmarkReport as render } from '@basalt/api-client';
+import { createDatabase, schema, type Database } from '@basalt/db';
+import { startProvisioningPlatform, type ProvisioningPlatform } from './support/stack.js';
+
+let platform: ProvisioningPlatform;
+let database: Database;
+let instanceId = '';
+
+beforeAll(async () => {
+  platform = await startProvisioningPlatform('prov_enc');
+  database = createDatabase(platform.databaseUrl, { max: 2 });
+  const { data, response } = await platform.client.POST('/v1/projects/{project}/instances', {
+    params: { path: { project: platform.projectId } },
+    body: { name: 'encrypted', instance_type: 'kv.standard.small', region: 'local', engine_version: '1.0', tls_enabled: false, deletion_protection: false },
+  });
+  expect(response.status).toBe(202);
+  instanceId = data!.instance.id;
+  await platform.waitForStatus(instanceId, ['running'], 240_000);
+});
+
+afterAll(async () => {
+  await database?.close();
+  await platform?.stop();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** What the TCP port does: accepts, or refuses. */
+const accepts = (host: string, port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect({ host, port });
+    socket.setTimeout(2_000, () => (socket.destroy(), resolve(false)));
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+
+/** The subject of the certificate a TLS handshake on the port shows (undefined: no handshake). */
+const tlsSubject = (host: string, port: number) =>
+  new Promise<string | undefined>((resolve) => {
+    const socket = tls.connect({ host, port, rejectUnauthorized: false });
+    socket.setTimeout(2_000, () => (socket.destroy(), resolve(undefined)));
+    socket.once('secureConnect', () => {
+      const subject = socket.getPeerCertificate().subject?.CN;
+      socket.destroy();
+      resolve(Array.isArray(subject) ? subject[0] : subject);
+    });
+    socket.once('error', () => resolve(undefined));
+  });
+
+/** Whether a file of `dir` holds `needle` (files may go while this reads: the run removes the engine's directory). */
+function holds(dir: string, needle: string): boolean | undefined {
+  try {
+    const files = fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+    if (files.length === 0) return undefined;
+    return files.some((e) => fs.readFileSync(path.join(e.parentPath, e.name)).includes(Buffer.from(needle)));
+  } catch {
+    return undefined;
+  }
+}
+
+interface Seen {
+  variant: EncryptionVariant;
+  address: string;
+  plaintextAccepted: boolean[];
+  tlsSubjects: (string | undefined)[];
+  keysInClear: boolean[];
+}
+
+describe('encryption-overhead through the API and the worker', () => {
+  test('four variants per value size, each really encrypted as it says, overheads from the stored rows, nothing left', { timeout: 400_000 }, async () => {
+    const { data, response, error } = await platform.client.POST('/v1/projects/{project}/instances/{instance}/benchmarks', {
+      params: { path: { project: platform.projectId, instance: instanceId } },
+      body: { workload: 'encryption-overhead' },
+    });
+    expect(response.status, JSON.stringify(error)).toBe(202);
+    const benchmarkId = data!.benchmark.id;
+    const operationId = data!.operation.id;
+    const engineDir = path.join(platform.dataDir, 'runs', instanceId, operationId, 'benchmark', 'engine', 'data');
+
+    // Watch each engine while it serves its scenario (the worker announces it in an event).
+    const seen = new Map<number, Seen>();
+    const deadline = Date.now() + 360_000;
+    let finished = false;
+    while (!finished && Date.now() < deadline) {
+      const events = await database.db.select().from(schema.operationEvents).where(eq(schema.operationEvents.operationId, operationId)).orderBy(asc(schema.operationEvents.id));
+      const engines = events.filter((e) => e.kind === 'benchmark_engine');
+      const current = engines.at(-1);
+      const done = events.filter((e) => e.kind === 'benchmark_scenario_finished').length;
+      const [op] = await database.db.select().from(schema.operations).where(eq(schema.operations.id, operationId));
+      finished = op!.status === 'succeeded' || op!.status === 'failed';
+      // The latest engine is still serving while its scenario has not finished.
+      if (current && !finished && done < engines.length) {
+        const info = current.data as { scenario: number; address: string };
+        expect(execFileSync('ip', ['-o', 'route', 'get', info.address], { encoding: 'utf8' })).toMatch(/ dev basalt0 /);
+        const variant = ENCRYPTION_VARIANTS[(info.scenario - 1) % ENCRYPTION_VARIANTS.length]!;
+        const entry = seen.get(info.scenario) ?? { variant, address: info.address, plaintextAccepted: [], tlsSubjects: [], keysInClear: [] };
+        seen.set(info.scenario, entry);
+        if (entry.plaintextAccepted.length < 3) {
+          entry.plaintextAccepted.push(await accepts(info.address, 6379));
+          if (variant.tls) entry.tlsSubjects.push(await tlsSubject(info.address, 6380));
+        }
+        const inClear = holds(engineDir, 'memtier-');
+        if (inClear !== undefined) entry.keysInClear.push(inClear);
+      }
+      await sleep(150);
+    }
+    const operation = await platform.waitForOperation(operationId, 30_000);
+    expect(operation.status, JSON.stringify(operation.error) + platform.workerLog().slice(-3000)).toBe('succeeded');
+
+    // Observed from outside, engine by engine.
+    expect([...seen.keys()].length).toBeGreaterThanOrEqual(6);
+    for (const [scenario, entry] of seen) {
+      const what = `scenario ${scenario} ${JSON.stringify(entry.variant)}`;
+      if (entry.variant.tls) {
+        expect(entry.plaintextAccepted.some(Boolean), `${what}: plaintext port accepted`).toBe(false);
+        expect(entry.tlsSubjects.filter(Boolean), `${what}: no TLS handshake`).toContain('basalt-bench-engine');
+      } else {
+        expect(entry.plaintextAccepted.every(Boolean), `${what}: plaintext port refused`).toBe(true);
+      }
+      if (entry.variant.at_rest) expect(entry.keysInClear.some(Boolean), `${what}: keys in the clear on disk`).toBe(false);
+      else if (entry.keysInClear.length > 2) expect(entry.keysInClear.some(Boolean), `${what}: plain engine's data files hold no key`).toBe(true);
+    }
+    // At least one plain and one at-rest engine were seen with data on disk.
+    expect([...seen.values()].some((e) => !e.variant.at_rest && e.keysInClear.some(Boolean))).toBe(true);
+    expect([...seen.values()].some((e) => e.variant.at_rest && e.keysInClear.length > 0)).toBe(true);
+
+    // Stored: one row per variant and value size, the engine's INFO security beside basalt-bench's JSON.
+    const { data: run } = await platform.client.GET('/v1/projects/{project}/instances/{instance}/benchmarks/{benchmark}', {
+      params: { path: { project: platform.projectId, instance: instanceId, benchmark: benchmarkId } },
+    });
+    expect(run!.status).toBe('succeeded');
+    expect(run!.scenarios.map((s) => [s.position, s.server, s.value_size, s.errors])).toEqual(
+      [128, 4096].flatMap((size, i) => ENCRYPTION_VARIANTS.map((_, v) => [i * 4 + v + 1, 'basalt', size, 0])),
+    );
+    for (const s of run!.scenarios) {
+      const enc = (s.report as { encryption: EncryptionVariant & { engine_info: Record<string, string>; keys_in_clear_on_disk: boolean } }).encryption;
+      expect(enc.engine_info).toEqual({ tls_port: enc.tls ? '6380' : '0', plaintext_port: enc.tls ? '0' : '6379', encryption_at_rest: enc.at_rest ? 'on' : 'off' });
+      expect(enc.keys_in_clear_on_disk, s.name).toBe(!enc.at_rest);
+      expect(s.command_line).toContain(enc.tls ? '--port=6380 ' : '--port=6379 ');
+      expect(s.command_line.includes('--tls --cacert=ca.pem')).toBe(enc.tls);
+      expect(s.requests).toBe(80_000);
+    }
+    const table = encryptionOverhead(run!.scenarios);
+    expect(table).toHaveLength(8);
+    for (const row of table) {
+      console.log(`${row.valueSize} B ${row.label}: ${Math.round(row.scenario.qps)} ops/s, overhead ${row.overheadPercent?.toFixed(1)}% (p99 ${row.scenario.p99_latency_ms} ms)`);
+      expect(row.overheadPercent).toBeCloseTo(((row.baselineQps! - row.scenario.qps) / row.baselineQps!) * 100, 6);
+    }
+    expect(run!.results).toMatchObject({ peer: null, engines: { placement: expect.stringContaining('cgroup of 1 vCPU / 2048 MiB') } });
+    const markdown = render({ instanceType: 'kv.standard.small', typeSize: '1 vCPU, 2 GiB', date: new Date().toISOString(), host: 'this host', load: 'shared' }, [run!]);
+    expect(markdown).toContain('| Value | Encryption | Conns | Without encryption ops/s | With it ops/s | Overhead |');
+
+    // Nothing of the engines is left: no namespace, no address held, no run directory with keys.
+    const hex = benchmarkId.replace(/-/g, '').slice(0, 12);
+    expect(execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' })).not.toContain(hex);
+    const [stored] = await database.db.select().from(schema.benchmarks).where(eq(schema.benchmarks.id, benchmarkId));
+    expect(stored).toMatchObject({ peerNamespace: null, clientNamespace: null });
+    expect(fs.existsSync(path.dirname(path.dirname(engineDir)))).toBe(false);
+    expect((await platform.getInstance(instanceId)).status).toBe('running');
+  });
+});

@@ -1,0 +1,46 @@
+// The `encryption-overhead` suite: memtier's mixed 1:1 workload (ping-pong) against four
+// engines of the build the instances run, started for the run like the peer (a network
+// namespace on the bridge and a cgroup of the type's VM size): without encryption, with TLS,
+// with encryption at rest, with both (ENCRYPTION_VARIANTS). The overhead of each is computed
+// from the stored rows against the first (encryptionOverhead in @basalt/api-client), as
+// PolarDB's encryption-overhead table sets plaintext against encrypted throughput.
+import { ENCRYPTION_VARIANTS, encryptionVariantLabel } from '@basalt/api-client/rules';
+import type { InstanceTypeRow } from '@basalt/db';
+import { standardConnections, type Scenario } from './suites.js';
+
+const SIZES = [128, 4096];
+/**
+ * A small key set, so that after its first thousand SETs nearly every GET finds a value (each
+ * engine starts empty): a GET that misses sends no value back, and TLS would have less to
+ * encrypt than in the workload measured.
+ */
+const KEYS = 1_000;
+/** Requests per scenario over all connections: 2-5 s each on this 2-core host (shorter runs were mostly noise). */
+const REQUESTS = 80_000;
+const TIMEOUT_MS = 120_000;
+
+export function encryptionOverheadSuite(type: InstanceTypeRow): Scenario[] {
+  const connections = standardConnections(type);
+  const perConnection = Math.max(1, Math.ceil(REQUESTS / connections));
+  const scaling =
+    `${connections} connections (8 per vCPU of the type's ${type.vcpu}, at most 64), 1 client thread, ping-pong, ` +
+    `${perConnection * connections} requests per scenario over ${KEYS} keys; each scenario against a fresh, empty engine of the instances' build started for it ` +
+    `in a network namespace on the bridge and a cgroup of the type's VM size (not the instance itself), the instance's fsync policy; the overhead is against the engine without encryption, same value size, same run`;
+  return SIZES.flatMap((size) => {
+    const label = size >= 1024 ? `${size / 1024} KB` : `${size} B`;
+    return ENCRYPTION_VARIANTS.map(
+      (variant): Scenario => ({
+        name: `mixed 1:1 ${label}, ping-pong: ${encryptionVariantLabel(variant)}`,
+        mode: 'memtier',
+        workload: 'mixed-1:1',
+        valueSize: size,
+        connections,
+        pipeline: 1,
+        flags: ['--threads=1', `--clients=${connections}`, '--random-data', '--distinct-client-seed', '--key-prefix=memtier-', '--key-minimum=1', `--key-maximum=${KEYS}`, `--data-size=${size}`, '--ratio=1:1', '--key-pattern=R:R', `--requests=${perConnection}`, '--pipeline=1'],
+        timeoutMs: TIMEOUT_MS,
+        scaling,
+        encryption: variant,
+      }),
+    );
+  });
+}
