@@ -14,6 +14,7 @@
 #   engine/bench/scripts/collection-growth.sh [ROUNDS] [COUNTS...]
 #   e.g. collection-growth.sh 3 20000 200000 1000000   (medians of 3 rounds)
 set -euo pipefail
+source "$(dirname "$0")/lib.sh"
 
 ROUNDS=${1:-1}
 shift || true
@@ -25,7 +26,6 @@ WORK=$(mktemp -d)
 VALUE=vvvvvvvvvvvvvvvvvvvvvvvvv # 25 bytes
 PID=
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 stop() { [ -n "$PID" ] && kill "$PID" 2>/dev/null && wait "$PID" 2>/dev/null || true; PID=; }
 trap 'stop; rm -rf "$WORK"' EXIT
 
@@ -42,7 +42,6 @@ start() { # server port dir
   echo "$1 did not start" >&2; exit 1
 }
 
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$PID/stat"; }
 
 log_bytes() { # server dir
   if [ "$1" = redis ]; then
@@ -63,14 +62,14 @@ run() { # server command count
   port=$(free_port)
   dir="$WORK/$1-$2-$3-$RANDOM"
   start "$1" "$port" "$dir"
-  before=$(cpu_ticks)
+  before=$(cpu_ticks "$PID")
   case "$2" in
     hset) set -- "$1" "$2" "$3" hset bighash __rand_int__ "$VALUE" ;;
     zadd) set -- "$1" "$2" "$3" zadd bigzset __rand_int__ member:__rand_int__ ;;
   esac
   rps=$(timeout "$RUN_TIMEOUT" redis-benchmark -p "$port" -n "$3" -r 1000000 -c 16 --csv "${@:4}" 2>/dev/null |
     awk -F'","' 'NR==2 {print $2}')
-  after=$(cpu_ticks)
+  after=$(cpu_ticks "$PID")
   sleep 1.2 # the everysec flush of both servers
   bytes=$(log_bytes "$1" "$dir")
   rw=$(rewrites "$1" "$port")
@@ -80,7 +79,6 @@ run() { # server command count
     'BEGIN {printf "%.0f %.1f %.2f %d\n", r, b / n, (t1 - t0) / hz * 1e6 / n, w}'
 }
 
-median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 
 printf '%-5s %8s | %10s %8s %7s %3s | %11s %8s %7s %3s | %6s %6s %6s\n' cmd requests \
   "redis rq/s" "B/write" "cpu us" "rw" "basalt rq/s" "B/write" "cpu us" "rw" "rq/s x" "B x" "cpu x"

@@ -5,6 +5,7 @@
 #
 #   engine/bench/scripts/compare-redis-benchmark.sh [ROUNDS]
 set -euo pipefail
+source "$(dirname "$0")/lib.sh"
 
 ROUNDS=${1:-3}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -12,14 +13,13 @@ BENCH=${BASALT_BENCH_BIN:-$HERE/../../target/release/basalt-bench}
 SERVER_CPU=${SERVER_CPU:-0}
 CLIENT_CPU=${CLIENT_CPU:-1}
 DIR=$(mktemp -d)
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+PORT=$(free_port)
 
 taskset -c "$SERVER_CPU" redis-server --port "$PORT" --bind 127.0.0.1 --dir "$DIR" --save '' --appendonly no \
   --daemonize yes --pidfile "$DIR/pid" --logfile "$DIR/log"
 trap 'redis-cli -p "$PORT" shutdown nosave >/dev/null 2>&1 || true; rm -rf "$DIR"' EXIT
 for _ in $(seq 50); do redis-cli -p "$PORT" ping >/dev/null 2>&1 && break; sleep 0.1; done
 
-median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 
 # Client CPU seconds (user+sys) per million requests, from /usr/bin/time.
 cpu_per_m() { awk -v n="$2" '{printf "%.2f", ($1+$2) * 1000000 / n}' "$1"; }

@@ -10,6 +10,7 @@
 #
 #   engine/bench/scripts/vs-redis.sh [ROUNDS]      (prints a markdown table)
 set -euo pipefail
+source "$(dirname "$0")/lib.sh"
 
 ROUNDS=${1:-3}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -23,7 +24,6 @@ PIDS=()
 cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; sleep 0.5; rm -rf "$WORK"; }
 trap cleanup EXIT
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 wait_ping() { for _ in $(seq 100); do redis-cli -p "$1" ping >/dev/null 2>&1 && return 0; sleep 0.1; done; echo "no PING on $1" >&2; exit 1; }
 
 # Both set a global (BPORT, RPORT): a command substitution would run them in a subshell.
@@ -40,9 +40,7 @@ start_redis() { # appendfsync
   RPID=$!; PIDS+=($!); wait_ping "$RPORT"
 }
 
-median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
 # One redis-benchmark run of SET then GET; prints "set_rps set_p99 get_rps get_p99 cpu_us"
 # where cpu_us is the server's CPU time (user + system) per request, which, unlike ops/s,
