@@ -19,21 +19,13 @@ const MAX_HEAD: usize = 8 * 1024;
 const READ_TIMEOUT: Duration = Duration::from_secs(5);
 
 pub async fn serve(listener: TcpListener, shared: Arc<Shared>, security: Arc<Security>) {
-    loop {
-        tokio::select! {
-            accepted = listener.accept() => {
-                let Ok((stream, _)) = accepted else {
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                    continue;
-                };
-                let (shared, security) = (shared.clone(), security.clone());
-                tokio::spawn(async move {
-                    let _ = tokio::time::timeout(READ_TIMEOUT * 2, handle(stream, &shared, &security)).await;
-                });
-            }
-            _ = crate::memcache::shutdown(&shared) => return,
-        }
-    }
+    crate::accept::accept_loop(&shared.clone(), "admin", || listener.accept(), |stream, _| {
+        let (shared, security) = (shared.clone(), security.clone());
+        tokio::spawn(async move {
+            let _ = tokio::time::timeout(READ_TIMEOUT * 2, handle(stream, &shared, &security)).await;
+        });
+    })
+    .await;
 }
 
 async fn read_head(stream: &mut TcpStream) -> Option<Vec<u8>> {

@@ -9,7 +9,8 @@
 //! - `cmd/`        — one command per file (`cmd/set.rs`): parse, apply, reply.
 //! - `conn.rs`     — one connection: read, run the whole buffered pipeline, wait once for the
 //!   log, write all replies.
-//! - `server.rs`   — shared state (`Shared`), the accept loop, shutdown.
+//! - `server.rs`   — shared state (`Shared`), serving the RESP port, shutdown.
+//! - `accept.rs`   — the one accept loop every port runs (RESP/TLS, memcached, admin HTTP).
 //! - `listener.rs` — where connections come from (`Listener`, `AcceptHook`): TLS and the IP
 //!   allowlist plug in here. `auth.rs` — `Authenticator`: users and ACLs plug in here.
 //! - `client.rs`   — the connection context (`Session`) and the registry behind CLIENT LIST.
@@ -31,6 +32,7 @@
 //! - `slowlog.rs`  — SLOWLOG: commands slower than `slowlog-log-slower-than`, arguments cut.
 //! - `error.rs`    — `CmdError`, the error enum of the command layer, worded as Redis.
 
+pub mod accept;
 pub mod acl;
 pub mod admin_http;
 pub mod allowlist;

@@ -171,49 +171,35 @@ impl<L: Listener> Server<L> {
     pub async fn run(self) -> Result<(), ServerError> {
         let Server { shared, listener, hook } = self;
         let listener = Arc::new(listener);
-        let mut stop = shared.shutdown_requested();
-        loop {
-            tokio::select! {
-                accepted = listener.accept() => {
-                    let (stream, peer) = match accepted {
-                        Ok(pair) => pair,
-                        Err(e) => {
-                            // EMFILE and friends: back off briefly instead of spinning.
-                            eprintln!("basalt-server: accept failed: {e}");
-                            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-                            continue;
-                        }
-                    };
-                    let admission = match hook.admit(&peer) {
-                        Ok(admission) => admission,
-                        Err(reason) => {
-                            shared.stats.rejected_connections.fetch_add(1, Relaxed);
-                            tokio::spawn(conn::refuse(stream, reason));
-                            continue;
-                        }
-                    };
-                    shared.stats.total_connections.fetch_add(1, Relaxed);
-                    let _ = stream.set_nodelay(true);
-                    let local = stream.local_addr().unwrap_or(shared.local_addr);
-                    let shared = shared.clone();
-                    let listener = listener.clone();
-                    tokio::spawn(async move {
-                        match listener.upgrade(stream).await {
-                            Ok(stream) => match admission {
-                                Admission::Full => conn::serve(shared, stream, peer, local).await,
-                                Admission::OnlyAs(user) => {
-                                    if let Some(stream) = crate::outside_allowlist::login(&shared, stream, peer, &user).await {
-                                        conn::serve(shared, stream, peer, local).await
-                                    }
-                                }
-                            },
-                            Err(e) => eprintln!("basalt-server: connection from {peer} failed to start: {e}"),
-                        }
-                    });
+        crate::accept::accept_loop(&shared, "resp", || listener.accept(), |stream, peer| {
+            let admission = match hook.admit(&peer) {
+                Ok(admission) => admission,
+                Err(reason) => {
+                    shared.stats.rejected_connections.fetch_add(1, Relaxed);
+                    tokio::spawn(conn::refuse(stream, reason));
+                    return;
                 }
-                _ = stopped(&mut stop) => break,
-            }
-        }
+            };
+            shared.stats.total_connections.fetch_add(1, Relaxed);
+            let _ = stream.set_nodelay(true);
+            let local = stream.local_addr().unwrap_or(shared.local_addr);
+            let shared = shared.clone();
+            let listener = listener.clone();
+            tokio::spawn(async move {
+                match listener.upgrade(stream).await {
+                    Ok(stream) => match admission {
+                        Admission::Full => conn::serve(shared, stream, peer, local).await,
+                        Admission::OnlyAs(user) => {
+                            if let Some(stream) = crate::outside_allowlist::login(&shared, stream, peer, &user).await {
+                                conn::serve(shared, stream, peer, local).await
+                            }
+                        }
+                    },
+                    Err(e) => eprintln!("basalt-server: connection from {peer} failed to start: {e}"),
+                }
+            });
+        })
+        .await;
         let db_result = shared.db.sync();
         db_result.map_err(ServerError::Storage)
     }

@@ -82,43 +82,25 @@ impl Memcache {
 
 /// Accepts memcached clients until the server shuts down.
 pub async fn serve(listener: TcpListener, mc: Arc<Memcache>) {
-    loop {
-        tokio::select! {
-            accepted = listener.accept() => {
-                let (stream, peer) = match accepted {
-                    Ok(pair) => pair,
-                    Err(e) => {
-                        crate::log::event("warn", "accept_failed", &[("port", "memcached"), ("error", &e.to_string())]);
-                        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-                        continue;
-                    }
-                };
-                if let Err(reason) = mc.gate.check(&peer) {
-                    tokio::spawn(refuse(stream, reason));
-                    continue;
-                }
-                let _ = stream.set_nodelay(true);
-                let mc = mc.clone();
-                tokio::spawn(async move {
-                    let stream = Guarded::new(stream, mc.limits.clone());
-                    mc.stats.total_connections.fetch_add(1, Relaxed);
-                    mc.stats.curr_connections.fetch_add(1, Relaxed);
-                    tokio::select! {
-                        _ = connection(&mc, stream) => {}
-                        _ = shutdown(&mc.shared) => {}
-                    }
-                    mc.stats.curr_connections.fetch_sub(1, Relaxed);
-                });
-            }
-            _ = shutdown(&mc.shared) => return,
+    crate::accept::accept_loop(&mc.shared.clone(), "memcached", || listener.accept(), |stream, peer| {
+        if let Err(reason) = mc.gate.check(&peer) {
+            tokio::spawn(refuse(stream, reason));
+            return;
         }
-    }
-}
-
-/// Resolves once the server is asked to stop.
-pub async fn shutdown(shared: &Shared) {
-    // The guard `wait_for` returns is not `Send`: drop it at once.
-    let _ = shared.shutdown_requested().wait_for(|stopping| *stopping).await;
+        let _ = stream.set_nodelay(true);
+        let mc = mc.clone();
+        tokio::spawn(async move {
+            let stream = Guarded::new(stream, mc.limits.clone());
+            mc.stats.total_connections.fetch_add(1, Relaxed);
+            mc.stats.curr_connections.fetch_add(1, Relaxed);
+            tokio::select! {
+                _ = connection(&mc, stream) => {}
+                _ = mc.shared.wait_shutdown() => {}
+            }
+            mc.stats.curr_connections.fetch_sub(1, Relaxed);
+        });
+    })
+    .await;
 }
 
 async fn refuse(mut stream: TcpStream, reason: String) {
