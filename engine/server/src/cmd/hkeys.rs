@@ -1,24 +1,10 @@
 //! HKEYS key
 
+use super::hgetall::{reply_part, Part};
 use super::Ctx;
-use crate::error::{CmdError, CmdResult};
+use crate::error::CmdResult;
 use crate::resp::Args;
-use basalt_storage::Value;
 
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
-    let db = ctx.db();
-    let reply = &mut *ctx.reply;
-    db.read(args.get(1), |entry| {
-        match entry.map(|e| &e.value) {
-            None => reply.array(0),
-            Some(Value::Hash(h)) => {
-                reply.array(h.len());
-                for field in h.keys() {
-                    reply.bulk(field);
-                }
-            }
-            Some(_) => return Err(CmdError::WrongType),
-        }
-        Ok(())
-    })?
+    reply_part(ctx, args, Part::Fields)
 }
