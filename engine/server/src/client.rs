@@ -197,6 +197,12 @@ pub struct Session {
     pub watching: Option<crate::multi::Watching>,
     /// Set when the command just run blocked: the connection waits for this, then runs it again.
     pub blocked: Option<crate::blocking::BlockRequest>,
+    /// The arguments to run again while blocked, when they differ from those sent (XREAD's `$`
+    /// resolved to the id it stood for at the first run).
+    pub blocked_rerun: Option<crate::resp::OwnedArgs>,
+    /// True while a blocked command runs again after a change of its keys (XREADGROUP then
+    /// answers that its stream or group went away, as Redis unblocks it).
+    pub woken: bool,
     /// This run of a blocked command is the last one, after its timeout: it must not block.
     pub unblocking: bool,
     /// CLIENT REPLY OFF: replies are dropped.
@@ -211,7 +217,7 @@ pub struct Session {
 
 impl Session {
     pub fn new(handle: Arc<ClientHandle>, authenticated_as: Option<String>) -> Session {
-        Session { handle, user: authenticated_as, close_after_reply: false, db: 0, multi: None, watching: None, blocked: None, unblocking: false, replies_off: false, replies_skipped: 0, subs: None, repl_pending: None }
+        Session { handle, user: authenticated_as, close_after_reply: false, db: 0, multi: None, watching: None, blocked: None, blocked_rerun: None, woken: false, unblocking: false, replies_off: false, replies_skipped: 0, subs: None, repl_pending: None }
     }
 
     pub fn id(&self) -> u64 {

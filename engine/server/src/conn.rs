@@ -153,7 +153,8 @@ where
                         }
                         pending.note(mark, outcome);
                         if let Some(request) = session.blocked.take() {
-                            blocked = Some((OwnedArgs::copy_of(&frame.args(buffered)), request));
+                            let command = session.blocked_rerun.take().unwrap_or_else(|| OwnedArgs::copy_of(&frame.args(buffered)));
+                            blocked = Some((command, request));
                         }
                     }
                     consumed += len;
@@ -285,9 +286,11 @@ where
         }
         flag.take_dirty();
         session.unblocking = timed_out;
+        session.woken = !timed_out;
         let mark = reply.out.len();
         let outcome = dispatch::execute(shared, session, reply, command.args(), &mut pending.stats);
         session.unblocking = false;
+        session.woken = false;
         flag.turn_done();
         if !timed_out && reply.out[mark..].starts_with(b"-WRONGTYPE") && waits_on_other_type(shared, &command, &request) {
             // Redis 7.0 serves a blocked client only from a key of the type it waits for; a
@@ -313,10 +316,13 @@ where
 }
 
 /// Whether a key the blocked command waits on holds another type than it pops (sorted sets for
-/// BZPOPMIN/BZPOPMAX/BZMPOP, lists for the others).
+/// BZPOPMIN/BZPOPMAX/BZMPOP, streams for XREAD/XREADGROUP, lists for the others).
 fn waits_on_other_type(shared: &Shared, command: &OwnedArgs, request: &BlockRequest) -> bool {
-    let wanted = if command.args().get(0).get(..2).is_some_and(|p| p.eq_ignore_ascii_case(b"bz")) {
+    let name = command.args().get(0);
+    let wanted = if name.get(..2).is_some_and(|p| p.eq_ignore_ascii_case(b"bz")) {
         basalt_storage::Kind::ZSet
+    } else if name.first().is_some_and(|c| c.eq_ignore_ascii_case(&b'x')) {
+        basalt_storage::Kind::Stream
     } else {
         basalt_storage::Kind::List
     };

@@ -23,6 +23,10 @@ pub struct Thresholds {
     /// GET answers what CONFIG SET was given, as tools and Redis' suite expect.
     pub list_max_listpack_size: i64,
     pub list_compress_depth: i64,
+    /// Entries of one stream node: `XADD/XTRIM ... ~` trim whole nodes of this many entries
+    /// (0: no limit). The byte bound is kept for CONFIG GET only.
+    pub stream_node_max_entries: usize,
+    pub stream_node_max_bytes: usize,
 }
 
 impl Default for Thresholds {
@@ -35,6 +39,8 @@ impl Default for Thresholds {
             set_max_intset_entries: 512,
             list_max_listpack_size: -2,
             list_compress_depth: 0,
+            stream_node_max_entries: 100,
+            stream_node_max_bytes: 4096,
         }
     }
 }
@@ -48,6 +54,8 @@ pub const PARAMETERS: &[&str] = &[
     "set-max-intset-entries",
     "list-max-listpack-size",
     "list-compress-depth",
+    "stream-node-max-entries",
+    "stream-node-max-bytes",
 ];
 
 /// The list settings (signed, with Redis' ranges) among them.
@@ -70,6 +78,8 @@ impl Thresholds {
             "zset-max-listpack-entries" => &mut self.zset_max_listpack_entries,
             "zset-max-listpack-value" => &mut self.zset_max_listpack_value,
             "set-max-intset-entries" => &mut self.set_max_intset_entries,
+            "stream-node-max-entries" => &mut self.stream_node_max_entries,
+            "stream-node-max-bytes" => &mut self.stream_node_max_bytes,
             _ => return None,
         })
     }
@@ -108,5 +118,6 @@ pub fn encoding(value: &Value, t: &Thresholds) -> &'static str {
             "listpack"
         }
         Value::ZSet(_) => "skiplist",
+        Value::Stream(_) => "stream",
     }
 }

@@ -63,6 +63,7 @@ pub mod acl {
     pub const SCRIPTING: u32 = 1 << 15;
     pub const BLOCKING: u32 = 1 << 16;
     pub const BITMAP: u32 = 1 << 17;
+    pub const STREAM: u32 = 1 << 18;
 
     /// Names as `COMMAND INFO` and `ACL CAT` print them.
     pub const NAMES: &[(u32, &str)] = &[
@@ -84,6 +85,7 @@ pub mod acl {
         (SCRIPTING, "@scripting"),
         (BLOCKING, "@blocking"),
         (BITMAP, "@bitmap"),
+        (STREAM, "@stream"),
     ];
 }
 
@@ -125,6 +127,7 @@ impl CommandSpec {
 use acl::{
     ADMIN as A_ADMIN, CONNECTION, DANGEROUS, FAST as A_FAST, HASH, KEYSPACE, LIST, READ, SET as A_SET, SLOW,
     SORTEDSET, STRING, TRANSACTION, WRITE as A_WRITE, PUBSUB as A_PUBSUB, SCRIPTING, BLOCKING as A_BLOCKING, BITMAP,
+    STREAM as A_STREAM,
 };
 use flag::{ADMIN, ALLOW_BUSY, DENYOOM, EXCLUSIVE, FAST, LOADING, MOVABLEKEYS, NOSCRIPT, NO_AUTH, READONLY, STALE, WRITE};
 /// SUBSCRIBE and its kin.
@@ -252,6 +255,22 @@ const MEMORY_SUBCOMMANDS: &[CommandSpec] = &[
 ];
 
 #[allow(clippy::too_many_arguments)]
+const XGROUP_SUBCOMMANDS: &[CommandSpec] = &[
+    c("create", -5, WRITE | DENYOOM, (2, 2, 1), A_WRITE | A_STREAM | SLOW, "stream", "5.0.0", "Create a consumer group.", cmd::xgroup::run),
+    c("createconsumer", 5, WRITE | DENYOOM, (2, 2, 1), A_WRITE | A_STREAM | SLOW, "stream", "6.2.0", "Create a consumer in a consumer group.", cmd::xgroup::run),
+    c("delconsumer", 5, WRITE, (2, 2, 1), A_WRITE | A_STREAM | SLOW, "stream", "5.0.0", "Delete a consumer from a consumer group.", cmd::xgroup::run),
+    c("destroy", 4, WRITE, (2, 2, 1), A_WRITE | A_STREAM | SLOW, "stream", "5.0.0", "Destroy a consumer group.", cmd::xgroup::run),
+    c("help", 2, LOADING | STALE, NOKEY, A_STREAM | SLOW, "stream", "5.0.0", "Show helpful text about the different subcommands", cmd::xgroup::run),
+    c("setid", -5, WRITE, (2, 2, 1), A_WRITE | A_STREAM | SLOW, "stream", "5.0.0", "Set a consumer group to an arbitrary last delivered ID value.", cmd::xgroup::run),
+];
+
+const XINFO_SUBCOMMANDS: &[CommandSpec] = &[
+    c("consumers", 4, READONLY, (2, 2, 1), READ | A_STREAM | SLOW, "stream", "5.0.0", "List the consumers in a consumer group", cmd::xinfo::run),
+    c("groups", 3, READONLY, (2, 2, 1), READ | A_STREAM | SLOW, "stream", "5.0.0", "List the consumer groups of a stream", cmd::xinfo::run),
+    c("help", 2, LOADING | STALE, NOKEY, A_STREAM | SLOW, "stream", "5.0.0", "Show helpful text about the different subcommands", cmd::xinfo::run),
+    c("stream", -3, READONLY, (2, 2, 1), READ | A_STREAM | SLOW, "stream", "5.0.0", "Get information about a stream", cmd::xinfo::run),
+];
+
 /// A container command: no handler of its own, subcommands picked by the second argument.
 const fn container(name: &'static str, arity: i32, flags: u32, acl: u32, group: &'static str, since: &'static str, summary: &'static str, subcommands: &'static [CommandSpec]) -> CommandSpec {
     CommandSpec { name, arity, flags, first_key: 0, last_key: 0, key_step: 0, acl, group, since, summary, handler: None, subcommands }
@@ -412,6 +431,21 @@ pub static COMMANDS: &[CommandSpec] = &[
     c("unwatch", 1, TX_FAST, NOKEY, A_FAST | TRANSACTION, "transactions", "2.2.0", "Forgets about watched keys of a transaction.", cmd::unwatch::run),
     c("wait", 3, NOSCRIPT, NOKEY, SLOW | CONNECTION, "generic", "3.0.0", "Blocks until the asynchronous replication of all preceding write commands sent by the connection is completed.", cmd::wait::run),
     c("watch", -2, TX_FAST, ALLKEYS, A_FAST | TRANSACTION, "transactions", "2.2.0", "Monitors changes to keys to determine the execution of a transaction.", cmd::watch::run),
+    c("xack", -4, WRITE | FAST, KEY1, W_FAST | A_STREAM, "stream", "5.0.0", "Marks a pending message as correctly processed, effectively removing it from the pending entries list of the consumer group. Return value of the command is the number of messages successfully acknowledged, that is, the IDs we were actually able to resolve in the PEL.", cmd::xack::run),
+    c("xadd", -5, WRITE | DENYOOM | FAST, KEY1, W_FAST | A_STREAM, "stream", "5.0.0", "Appends a new entry to a stream", cmd::xadd::run),
+    c("xautoclaim", -6, WRITE | FAST, KEY1, W_FAST | A_STREAM, "stream", "6.2.0", "Changes (or acquires) ownership of messages in a consumer group, as if the messages were delivered to the specified consumer.", cmd::xautoclaim::run),
+    c("xclaim", -6, WRITE | FAST, KEY1, W_FAST | A_STREAM, "stream", "5.0.0", "Changes (or acquires) ownership of a message in a consumer group, as if the message was delivered to the specified consumer.", cmd::xclaim::run),
+    c("xdel", -3, WRITE | FAST, KEY1, W_FAST | A_STREAM, "stream", "5.0.0", "Removes the specified entries from the stream. Returns the number of items actually deleted, that may be different from the number of IDs passed in case certain IDs do not exist.", cmd::xdel::run),
+    container("xgroup", -2, 0, SLOW, "stream", "5.0.0", "A container for consumer groups commands", XGROUP_SUBCOMMANDS),
+    container("xinfo", -2, 0, SLOW, "stream", "5.0.0", "A container for stream introspection commands", XINFO_SUBCOMMANDS),
+    c("xlen", 2, READONLY | FAST, KEY1, R_FAST | A_STREAM, "stream", "5.0.0", "Return the number of entries in a stream", cmd::xlen::run),
+    c("xpending", -3, READONLY, KEY1, READ | A_STREAM | SLOW, "stream", "5.0.0", "Return information and entries from a stream consumer group pending entries list, that are messages fetched but never acknowledged.", cmd::xpending::run),
+    c("xrange", -4, READONLY, KEY1, READ | A_STREAM | SLOW, "stream", "5.0.0", "Return a range of elements in a stream, with IDs matching the specified IDs interval", cmd::xrange::run),
+    c("xread", -4, READONLY | flag::BLOCKING | MOVABLEKEYS, NOKEY, READ | A_STREAM | SLOW | A_BLOCKING, "stream", "5.0.0", "Return never seen elements in multiple streams, with IDs greater than the ones reported by the caller for each stream. Can block.", cmd::xread::run),
+    c("xreadgroup", -7, WRITE | flag::BLOCKING | MOVABLEKEYS, NOKEY, A_WRITE | A_STREAM | SLOW | A_BLOCKING, "stream", "5.0.0", "Return new entries from a stream using a consumer group, or access the history of the pending entries for a given consumer. Can block.", cmd::xreadgroup::run),
+    c("xrevrange", -4, READONLY, KEY1, READ | A_STREAM | SLOW, "stream", "5.0.0", "Return a range of elements in a stream, with IDs matching the specified IDs interval, in reverse order (from greater to smaller IDs) compared to XRANGE", cmd::xrevrange::run),
+    c("xsetid", -3, WRITE | DENYOOM | FAST, KEY1, W_FAST | A_STREAM, "stream", "5.0.0", "An internal command for replicating stream values", cmd::xsetid::run),
+    c("xtrim", -4, WRITE, KEY1, A_WRITE | A_STREAM | SLOW, "stream", "5.0.0", "Trims the stream to (approximately if '~' is passed) a certain size", cmd::xtrim::run),
     c("zadd", -4, WRITE | DENYOOM | FAST, KEY1, W_FAST | SORTEDSET, "sorted_set", "1.2.0", "Adds one or more members to a sorted set, or updates their scores. Creates the key if it doesn't exist.", cmd::zadd::run),
     c("zcard", 2, READONLY | FAST, KEY1, R_FAST | SORTEDSET, "sorted_set", "1.2.0", "Returns the number of members in a sorted set.", cmd::zcard::run),
     c("zcount", 4, READONLY | FAST, KEY1, R_FAST | SORTEDSET, "sorted_set", "2.0.0", "Returns the count of members in a sorted set that have scores within a range.", cmd::zcount::run),

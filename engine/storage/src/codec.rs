@@ -44,6 +44,8 @@ const TAG_HASH: u8 = 1;
 const TAG_LIST: u8 = 2;
 const TAG_SET: u8 = 3;
 const TAG_ZSET: u8 = 4;
+/// `6 version (u8) ...`: a stream (`stream::encode_value`).
+const TAG_STREAM: u8 = 6;
 /// A prefix, not a type: `5 | flags (u32 LE)` then the value's own encoding. Written only for
 /// non-zero memcached flags, so a value without flags is stored exactly as before it existed,
 /// and a log written before it reads with flags 0.
@@ -384,6 +386,10 @@ pub(crate) fn encode_value(value: &Value, flags: u32, out: &mut Vec<u8>) {
                 put_bytes(out, m);
             }
         }
+        Value::Stream(s) => {
+            out.push(TAG_STREAM);
+            crate::stream::encode_value(s, out);
+        }
     }
 }
 
@@ -412,6 +418,7 @@ fn encoded_kind(encoded: &[u8]) -> Option<Kind> {
         TAG_LIST => Kind::List,
         TAG_SET => Kind::Set,
         TAG_ZSET => Kind::ZSet,
+        TAG_STREAM => Kind::Stream,
         _ => return None,
     })
 }
@@ -481,6 +488,12 @@ fn decode_plain(encoded: &Bytes) -> Result<Value, &'static str> {
                 z.insert(elem(&mut pos)?, score);
             }
             Value::ZSet(z)
+        }
+        TAG_STREAM => {
+            let mut r = crate::stream::Reader { data: encoded, pos };
+            let s = crate::stream::decode_value(&mut r)?;
+            pos = r.pos;
+            Value::Stream(Box::new(s))
         }
         _ => return Err("unknown value type"),
     };

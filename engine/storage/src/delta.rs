@@ -5,6 +5,7 @@
 //! a million fields writes one field. [`apply`] is the one place a delta changes a value:
 //! commands (through [`crate::Slot::apply`]), recovery and cold reads all call it.
 
+use crate::stream::{self, StreamDelta};
 use crate::value::{Value, ZSet};
 use bytes::Bytes;
 
@@ -27,6 +28,8 @@ pub enum Delta {
     ZAdd(Bytes, f64),
     /// Sorted set: remove a member.
     ZRem(Bytes),
+    /// Stream: an entry, group, consumer or pending-entry change (tags 11-20, `stream.rs`).
+    Stream(StreamDelta),
 }
 
 /// What [`apply`] did.
@@ -130,6 +133,9 @@ pub fn apply(value: &mut Value, delta: &Delta) -> Option<Outcome> {
                 out.mem = -(2 * len(m) + 3 * ELEM);
             }
         }
+        (Value::Stream(s), Delta::Stream(d)) => {
+            (out.changed, out.counted, out.mem) = stream::apply(s, d);
+        }
         _ => return None,
     }
     Some(out)
@@ -175,6 +181,7 @@ pub(crate) fn encode(deltas: &[Delta], out: &mut Vec<u8>) {
                 out.push(D_ZREM);
                 bytes(out, m);
             }
+            Delta::Stream(d) => stream::encode_delta(d, out),
         }
     }
 }
@@ -218,6 +225,12 @@ pub(crate) fn decode(body: &Bytes) -> Result<Vec<Delta>, &'static str> {
                 Delta::ZAdd(elem(&mut pos)?, score)
             }
             D_ZREM => Delta::ZRem(elem(&mut pos)?),
+            stream::D_XADD..=stream::D_PEL_DEL => {
+                let mut r = stream::Reader { data: body, pos };
+                let d = stream::decode_delta(tag, &mut r)?;
+                pos = r.pos;
+                Delta::Stream(d)
+            }
             _ => return Err("unknown delta"),
         });
     }
@@ -247,6 +260,7 @@ pub(crate) fn elements(value: &Value) -> usize {
         Value::List(l) => l.len(),
         Value::Set(s) => s.len(),
         Value::ZSet(z) => ZSet::len(z),
+        Value::Stream(s) => s.elements(),
     }
 }
 

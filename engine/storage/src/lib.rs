@@ -24,6 +24,7 @@
 //! - `slot.rs`     — [`Slot`] and [`Txn`]: what update and batch closures see and change.
 //! - `value.rs`    — the value model: [`Entry`], [`Value`], [`Kind`], [`ZSet`].
 //! - `delta.rs`    — [`Delta`]: element-level changes of collections, their encoding and apply.
+//! - `stream.rs`   — [`Stream`]: the stream type, its value encoding and its deltas.
 //! - `dump.rs`     — DUMP/RESTORE payloads: a value's encoding with a version and a CRC32.
 //! - `shard.rs`    — one shard: the key map, the expiry index, memory accounting, eviction.
 //! - `codec.rs`    — byte format of log records and of values.
@@ -48,13 +49,16 @@
 //! `count (u32)` then per change a tag and its fields: `1 field value` hash set, `2 field`
 //! hash delete, `3 element` / `4 element` list push left / right, `5` / `6` list pop left /
 //! right, `7 member` / `8 member` set add / remove, `9 score (f64 bits) member` sorted-set
-//! add or new score, `10 member` sorted-set remove; each field `len (u32) bytes`). A delta of
+//! add or new score, `10 member` sorted-set remove, `11`-`20` stream changes (entry add /
+//! delete / trim, XSETID, group set / delete, consumer set / delete, pending entry set /
+//! delete: see `stream.rs`); each field `len (u32) bytes`). A delta of
 //! a missing key changes nothing (its earlier records were compacted into a later whole put).
 //! A key's value is its last put with the delta ops after it applied (`delta::apply`, the one
 //! apply of recovery, cold reads and commands); it is logged whole again when its chain of
 //! delta ops outgrows it, and compaction of a segment holding any of them logs it whole.
 //! A value starts with its type tag
-//! (0 string, 1 hash, 2 list, 3 set, 4 zset). A value with memcached flags ([`Entry::flags`]
+//! (0 string, 1 hash, 2 list, 3 set, 4 zset, 6 stream: a format version byte, then the layout
+//! in `stream::encode_value`). A value with memcached flags ([`Entry::flags`]
 //! not 0) is prefixed by `5 flags(u32)`; values without flags, and every log written before
 //! the prefix existed, carry none and read with flags 0.
 //! With [`Options::cipher`] set, each key field is `nonce | AES-256-GCM(key) | tag` (AAD `k`)
@@ -80,6 +84,7 @@ mod replication;
 mod shard;
 mod slot;
 mod stats;
+mod stream;
 mod value;
 mod wal;
 mod watch;
@@ -96,6 +101,7 @@ pub use keyspace::Keyspace;
 pub use options::{Fsync, Options};
 pub use slot::{Slot, Txn};
 pub use stats::Stats;
+pub use stream::{Consumer, Fields, Group, Pending, Stream, StreamDelta, StreamId, ENTRIES_READ_UNKNOWN};
 pub use value::{Entry, Kind, Value, ZSet};
 pub use wal::FSYNC_BUCKETS_US;
 pub use watch::{WatchFlag, Watcher};

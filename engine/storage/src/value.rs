@@ -1,5 +1,6 @@
 //! The value model: what a key holds, and its optional expiry.
 
+use crate::stream::Stream;
 use bytes::Bytes;
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::ops::Bound;
@@ -38,7 +39,7 @@ impl Entry {
     }
 }
 
-/// The five Redis data types.
+/// The six Redis data types.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
     Str(Bytes),
@@ -46,6 +47,8 @@ pub enum Value {
     List(VecDeque<Bytes>),
     Set(HashSet<Bytes>),
     ZSet(ZSet),
+    /// Boxed: a stream's counters and groups would make every value larger.
+    Stream(Box<Stream>),
 }
 
 /// The type of a value without the value itself (known even when the value is on disk).
@@ -56,6 +59,7 @@ pub enum Kind {
     List,
     Set,
     ZSet,
+    Stream,
 }
 
 impl Kind {
@@ -67,6 +71,7 @@ impl Kind {
             Kind::List => "list",
             Kind::Set => "set",
             Kind::ZSet => "zset",
+            Kind::Stream => "stream",
         }
     }
 
@@ -79,6 +84,7 @@ impl Kind {
             b"list" => Kind::List,
             b"set" => Kind::Set,
             b"zset" => Kind::ZSet,
+            b"stream" => Kind::Stream,
             _ => return None,
         })
     }
@@ -92,13 +98,15 @@ impl Value {
             Value::List(_) => Kind::List,
             Value::Set(_) => Kind::Set,
             Value::ZSet(_) => Kind::ZSet,
+            Value::Stream(_) => Kind::Stream,
         }
     }
 
-    /// True for a collection with no elements; such a key is deleted, as in Redis.
+    /// True for a collection with no elements; such a key is deleted, as in Redis (a stream
+    /// stays when empty, as in Redis).
     pub fn is_empty_collection(&self) -> bool {
         match self {
-            Value::Str(_) => false,
+            Value::Str(_) | Value::Stream(_) => false,
             Value::Hash(h) => h.is_empty(),
             Value::List(l) => l.is_empty(),
             Value::Set(s) => s.is_empty(),
@@ -115,6 +123,7 @@ impl Value {
             Value::List(l) => l.iter().map(|v| v.len() + ELEM).sum::<usize>() + ELEM,
             Value::Set(s) => s.iter().map(|v| v.len() + ELEM).sum::<usize>() + ELEM,
             Value::ZSet(z) => z.iter().map(|(m, _)| 2 * m.len() + 3 * ELEM).sum::<usize>() + ELEM,
+            Value::Stream(s) => s.mem_size(),
         }
     }
 }

@@ -52,6 +52,11 @@ fn serialize(value: &Value) -> Vec<u8> {
                 put(&mut out, &text);
             }
         }
+        // The log's encoding of a stream is already canonical (every part in id or name order).
+        Value::Stream(_) => {
+            out.push(b'x');
+            out.extend_from_slice(&basalt_storage::dump(value));
+        }
     }
     out
 }

@@ -11,6 +11,8 @@ pub fn keys<'a>(spec: &CommandSpec, args: &Args<'a>) -> Vec<&'a [u8]> {
     if spec.flags & flag::MOVABLEKEYS != 0 {
         if let Some(at) = numkeys_index(spec.name) {
             keys.extend(counted(args, at));
+        } else if matches!(spec.name, "xread" | "xreadgroup") {
+            keys.extend(stream_keys(args));
         }
     }
     keys
@@ -32,4 +34,11 @@ fn counted<'a>(args: &Args<'a>, at: usize) -> Vec<&'a [u8]> {
     let Some(n) = args.try_get(at).and_then(crate::resp::number::parse_i64) else { return Vec::new() };
     let n = n.max(0) as usize;
     (at + 1..args.len()).take(n).map(|i| args.get(i)).collect()
+}
+
+/// XREAD/XREADGROUP: the first half of the arguments after STREAMS (the rest are ids).
+fn stream_keys<'a>(args: &Args<'a>) -> Vec<&'a [u8]> {
+    let Some(at) = (1..args.len()).find(|&i| args.get(i).eq_ignore_ascii_case(b"streams")) else { return Vec::new() };
+    let n = (args.len() - at - 1) / 2;
+    (at + 1..at + 1 + n).map(|i| args.get(i)).collect()
 }

@@ -109,6 +109,17 @@ thread_local! {
     static IN_COMMAND: Cell<usize> = const { Cell::new(0) };
     /// Keys the running command created, changed or removed, in order.
     static CHANGES: RefCell<Vec<(usize, Bytes, KeyEvent)>> = const { RefCell::new(Vec::new()) };
+    /// Events the running command named itself (streams: one command may fire several, such
+    /// as `xadd` then `xtrim`), published after its created/removed keys.
+    static NAMED: RefCell<Vec<(usize, Bytes, u32, &'static str)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Tells of an event the running command names itself (class and name as Redis fires it);
+/// kept only while some notification is enabled.
+pub fn named(pubsub: &PubSub, db: usize, key: &[u8], class: u32, event: &'static str) {
+    if pubsub.keyspace_events.load(Relaxed) & class != 0 && IN_COMMAND.with(Cell::get) > 0 {
+        NAMED.with(|n| n.borrow_mut().push((db, Bytes::copy_from_slice(key), class, event)));
+    }
 }
 
 /// Sets `notify-keyspace-events`; the first time anything is enabled the store gets the hook.
@@ -144,7 +155,8 @@ pub fn before_command() {
 pub fn after_command(pubsub: &PubSub, fullname: &str, args: &Args<'_>) {
     IN_COMMAND.with(|d| d.set(d.get().saturating_sub(1)));
     let mut changes = CHANGES.with(|c| std::mem::take(&mut *c.borrow_mut()));
-    if changes.is_empty() {
+    let named = NAMED.with(|n| std::mem::take(&mut *n.borrow_mut()));
+    if changes.is_empty() && named.is_empty() {
         return;
     }
     let is_source = |key: &[u8]| args.len() > 1 && args.get(1) == key;
@@ -176,6 +188,9 @@ pub fn after_command(pubsub: &PubSub, fullname: &str, args: &Args<'_>) {
         if event == KeyEvent::Removed && !own_removal {
             publish(pubsub, class::GENERIC, "del", &key, db);
         }
+    }
+    for (db, key, class, event) in named {
+        publish(pubsub, class, event, &key, db);
     }
 }
 
