@@ -223,12 +223,15 @@ fn serve_group(
         let Some(s) = existing(slot)? else { return Err(nogroup(key, group, " in XREADGROUP with GROUP option")) };
         let Some(g) = s.groups.get(group) else { return Err(nogroup(key, group, " in XREADGROUP with GROUP option")) };
         match from {
-            From::After(start) => {
-                // History: the consumer's own pending entries from `start` on.
+            From::After(after) => {
+                // History: the consumer's own pending entries after `after`.
                 let created = touch_consumer(slot, group, consumer);
                 let s = stream_of(slot).expect("stream");
                 let g = &s.groups[group];
-                let ids: Vec<StreamId> = g.consumers.get(consumer).map(|c| c.pending.range(start..).take(limit).copied().collect()).unwrap_or_default();
+                let ids: Vec<StreamId> = match (g.consumers.get(consumer), after.next()) {
+                    (Some(c), Some(start)) => c.pending.range(start..).take(limit).copied().collect(),
+                    _ => Vec::new(),
+                };
                 let now = slot.now_ms();
                 let mut out = Vec::with_capacity(ids.len());
                 for id in ids {
