@@ -2,8 +2,11 @@
 // console; a local VM): on a running instance's Benchmarks tab, a custom run with flags typed in
 // the form finishes and its scenario shows in the results table with the figures the API
 // serves, beside the command to rerun it with memtier_benchmark; a second, long run is
-// stopped with Cancel. Nothing here writes a benchmark row: the worker's job does.
+// stopped with Cancel; encryption-overhead picked in the form shows its overhead table, each
+// overhead the one computed from the rows the API serves. Nothing here writes a benchmark row:
+// the worker's job does.
 import type { BasaltClient } from '@basalt/api-client';
+import { encryptionOverhead } from '@basalt/api-client/rules';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { startConsole, type ConsoleSession } from './support/console.js';
@@ -85,4 +88,28 @@ describe('benchmarks from the console', () => {
     const runs = (await api.GET('/v1/projects/{project}/instances/{instance}/benchmarks', instancePath())).data!.items;
     expect(runs.map((r) => r.status)).toEqual(['cancelled', 'succeeded']);
   }, 180_000);
+
+  test('encryption-overhead from the picker: the overhead table beside the engine without encryption', async () => {
+    await page.getByRole('combobox', { name: 'Suite' }).click();
+    await page.getByRole('option', { name: /^encryption-overhead/ }).click();
+    await page.getByRole('button', { name: 'Run benchmark' }).click();
+    await page.getByText('Benchmark queued').waitFor();
+    const latest = page.getByRole('region', { name: /Latest run/ });
+    await latest.getByText('Latest run: basalt-bench · encryption-overhead').waitFor();
+    await latest.getByText('succeeded', { exact: true }).waitFor({ timeout: 240_000 });
+    const run = (await api.GET('/v1/projects/{project}/instances/{instance}/benchmarks', instancePath())).data!.items[0]!;
+    expect(run.workload).toBe('encryption-overhead');
+    const expected = encryptionOverhead(run.scenarios);
+    expect(expected).toHaveLength(8);
+    const rows = latest.getByRole('table', { name: 'Encryption overhead' }).getByRole('row');
+    await rows.nth(8).waitFor();
+    const format = (n: number | null) => new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }).format(n!);
+    for (const [i, row] of expected.entries()) {
+      const cells = await rows.nth(i + 1).getByRole('cell').allTextContents();
+      const overhead = row.variant.tls || row.variant.at_rest ? `${row.overheadPercent! >= 0 ? '+' : '−'}${Math.abs(row.overheadPercent!).toFixed(1)}%` : '—';
+      expect(cells).toEqual([row.valueSize === 128 ? '128 B' : '4 KB', row.label, '3', format(row.baselineQps), format(row.qps), `${format(row.minQps)}–${format(row.maxQps)}`, overhead, format(row.p99LatencyMs)]);
+      console.log(cells.join(' | '));
+    }
+    await page.getByRole('list', { name: 'How this run was set up' }).getByText(/^Scaling: 8 connections .* each scenario against a fresh, empty engine/).waitFor();
+  }, 300_000);
 });

@@ -28,14 +28,14 @@ export function encryptionVariantLabel(variant: EncryptionVariant): string {
 }
 
 /**
- * The variant a stored scenario ran with: the `encryption` object the worker puts beside
- * basalt-bench's JSON (checked against the engine's own INFO security before the run).
+ * The variant of a stored scenario from the `encryption` object the worker puts beside
+ * basalt-bench's JSON (checked against the engine's own INFO security before the run);
+ * null for any other scenario. The API serves it as the scenario's `encryption`.
  */
-export function encryptionVariantOf(report: unknown): EncryptionVariant | undefined {
-  const value = report && typeof report === 'object' ? (report as Record<string, unknown>).encryption : undefined;
-  if (!value || typeof value !== 'object') return undefined;
-  const { tls, at_rest } = value as Record<string, unknown>;
-  return typeof tls === 'boolean' && typeof at_rest === 'boolean' ? { tls, at_rest } : undefined;
+export function encryptionVariantOf(stored: unknown): EncryptionVariant | null {
+  if (!stored || typeof stored !== 'object') return null;
+  const { tls, at_rest } = stored as Record<string, unknown>;
+  return typeof tls === 'boolean' && typeof at_rest === 'boolean' ? { tls, at_rest } : null;
 }
 
 /** The fields of a stored scenario (the API's BenchmarkScenarioDto) the table reads. */
@@ -45,46 +45,67 @@ export interface EncryptionScenario {
   value_size: number | null;
   qps: number;
   p99_latency_ms: number | null;
-  report?: Record<string, unknown> | null;
+  encryption: EncryptionVariant | null;
 }
 
 export interface EncryptionOverheadRow<S extends EncryptionScenario = EncryptionScenario> {
   valueSize: number | null;
   variant: EncryptionVariant;
   label: string;
-  scenario: S;
-  /** ops/s of the variant without any encryption on the same value size, same run. */
+  /** Every run of this variant at this value size (the suite runs each in several rounds). */
+  scenarios: S[];
+  /** The median ops/s over those runs, and the lowest and highest. */
+  qps: number;
+  minQps: number;
+  maxQps: number;
+  /** The median p99 over the runs (ms), null when no run has one. */
+  p99LatencyMs: number | null;
+  /** The median ops/s without any encryption at the same value size, same run. */
   baselineQps: number | null;
-  /** (baseline − this) / baseline × 100: positive is slower than without encryption. */
+  /** (baseline − this) / baseline × 100 of the medians: positive is slower than without encryption. */
   overheadPercent: number | null;
 }
 
 const same = (a: EncryptionVariant, b: EncryptionVariant) => a.tls === b.tls && a.at_rest === b.at_rest;
 
+function median(values: number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
 /**
- * One row per measured variant and value size, in the suite's order (value size, then
- * variant), each with the overhead against the unencrypted variant of its value size.
- * Scenarios without a variant (another suite's) are left out.
+ * One row per variant and value size, in the suite's order (value size, then variant): the
+ * median of its runs (a burst of other work on the shared host moves one run, not the median)
+ * and the overhead of that median against the unencrypted variant's median of the same value
+ * size. Scenarios without a variant (another suite's) are left out.
  */
 export function encryptionOverhead<S extends EncryptionScenario>(scenarios: readonly S[]): EncryptionOverheadRow<S>[] {
-  const measured = scenarios.flatMap((scenario) => {
-    const variant = scenario.server === 'basalt' ? encryptionVariantOf(scenario.report) : undefined;
-    return variant ? [{ scenario, variant }] : [];
-  });
-  const sizes = [...new Set(measured.map((m) => m.scenario.value_size))];
+  const measured = scenarios.filter((s) => s.server === 'basalt' && s.encryption);
+  const sizes = [...new Set(measured.map((s) => s.value_size))];
   return sizes.flatMap((valueSize) => {
-    const ofSize = measured.filter((m) => m.scenario.value_size === valueSize);
-    const baseline = ofSize.find((m) => same(m.variant, ENCRYPTION_VARIANTS[0]!))?.scenario.qps;
-    const order = (v: EncryptionVariant) => ENCRYPTION_VARIANTS.findIndex((x) => same(x, v));
-    return [...ofSize]
-      .sort((a, b) => order(a.variant) - order(b.variant))
-      .map(({ scenario, variant }) => ({
-        valueSize,
-        variant,
-        label: encryptionVariantLabel(variant),
-        scenario,
-        baselineQps: baseline ?? null,
-        overheadPercent: baseline && baseline > 0 ? ((baseline - scenario.qps) / baseline) * 100 : null,
-      }));
+    const ofSize = measured.filter((s) => s.value_size === valueSize);
+    const runsOf = (variant: EncryptionVariant) => ofSize.filter((s) => same(s.encryption!, variant));
+    const baseline = median(runsOf(ENCRYPTION_VARIANTS[0]!).map((s) => s.qps));
+    return ENCRYPTION_VARIANTS.flatMap((variant) => {
+      const runs = runsOf(variant);
+      if (runs.length === 0) return [];
+      const qps = median(runs.map((s) => s.qps))!;
+      return [
+        {
+          valueSize,
+          variant,
+          label: encryptionVariantLabel(variant),
+          scenarios: runs,
+          qps,
+          minQps: Math.min(...runs.map((s) => s.qps)),
+          maxQps: Math.max(...runs.map((s) => s.qps)),
+          p99LatencyMs: median(runs.flatMap((s) => (s.p99_latency_ms === null ? [] : [s.p99_latency_ms]))),
+          baselineQps: baseline,
+          overheadPercent: baseline && baseline > 0 ? ((baseline - qps) / baseline) * 100 : null,
+        },
+      ];
+    });
   });
 }

@@ -73,12 +73,15 @@ const percent = (n: number | null) => (n === null ? '—' : `${n >= 0 ? '+' : '�
  * throughput without encryption, with each encryption, and the overhead between the two.
  */
 function encryptionTable(run: Benchmark): string {
-  const head = ['Value', 'Encryption', 'Conns', 'Without encryption ops/s', 'With it ops/s', 'Overhead', 'Avg ms', 'p99 ms', 'p99.9 ms'];
+  const head = ['Value', 'Encryption', 'Conns', 'Runs', 'Without encryption ops/s', 'With it ops/s', 'Lowest–highest run', 'Overhead', 'p99 ms'];
   const lines = [`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i < 2 ? '---' : '---:')).join('|')}|`];
   for (const row of encryptionOverhead(run.scenarios)) {
-    const s = row.scenario;
-    lines.push(`| ${[valueLabel(row.valueSize), row.label, fmt(s.connections), fmt(row.baselineQps), fmt(s.qps), row.variant.tls || row.variant.at_rest ? percent(row.overheadPercent) : '—', ms(s.avg_latency_ms), ms(s.p99_latency_ms), ms(s.p999_latency_ms)].join(' | ')} |`);
+    const encrypted = row.variant.tls || row.variant.at_rest;
+    lines.push(
+      `| ${[valueLabel(row.valueSize), row.label, fmt(row.scenarios[0]!.connections), fmt(row.scenarios.length), fmt(row.baselineQps), fmt(row.qps), `${fmt(row.minQps)}–${fmt(row.maxQps)}`, encrypted ? percent(row.overheadPercent) : '—', ms(row.p99LatencyMs)].join(' | ')} |`,
+    );
   }
+  lines.push('', 'ops/s and p99 are the medians of each variant\'s runs (interleaved rounds, a fresh engine each); the overhead is of the medians.');
   return lines.join('\n');
 }
 
@@ -88,8 +91,8 @@ function encryptionConclusions(run: Benchmark): string[] {
   const labels = [...new Set(rows.map((r) => r.label))];
   return labels.map((label) => {
     const mine = rows.filter((r) => r.label === label);
-    const parts = mine.map((r) => `${r.overheadPercent! >= 0 ? `${fmt(r.overheadPercent, 1)}% less` : `${fmt(-r.overheadPercent!, 1)}% more`} throughput at ${valueLabel(r.valueSize)} (${fmt(r.scenario.qps)} against ${fmt(r.baselineQps)} ops/s)`);
-    return `encryption-overhead, ${label}: ${parts.join(', ')} than the same engine without encryption, one run each on this shared host (a difference of a few % is within its run-to-run noise).`;
+    const parts = mine.map((r) => `${r.overheadPercent! >= 0 ? `${fmt(r.overheadPercent, 1)}% less` : `${fmt(-r.overheadPercent!, 1)}% more`} throughput at ${valueLabel(r.valueSize)} (median ${fmt(r.qps)} against ${fmt(r.baselineQps)} ops/s)`);
+    return `encryption-overhead, ${label}: ${parts.join(', ')} than the same engine without encryption, medians of ${mine[0]!.scenarios.length} runs each on this shared host (where a variant's lowest and highest runs differ by more than its overhead, the overhead is within the host's noise).`;
   });
 }
 
@@ -129,7 +132,11 @@ function commands(runs: Benchmark[]): string {
   const blocks: string[] = [];
   for (const run of runs) {
     const mine = run.scenarios.filter((s) => s.server === 'basalt');
-    blocks.push(`### ${run.workload}\n\nbasalt-bench, as the worker ran them (the client in its own network namespace on the bridge; the password shown as \`<password>\`):\n\n\`\`\`sh\n${mine.map((s) => s.command_line).join('\n')}\n\`\`\``);
+    const against =
+      run.workload === 'encryption-overhead'
+        ? "; the server is the scenario's own basalt-server, not the instance: to rerun one, start basalt-server with `requirepass`, and for TLS `tls-port = 6380`, `tls-cert-file`, `tls-key-file`, `plaintext = \"no\"` (ca.pem is the CA that signed its certificate), for encryption at rest `encryption-key-file` (32 random bytes)"
+        : '';
+    blocks.push(`### ${run.workload}\n\nbasalt-bench, as the worker ran them (the client in its own network namespace on the bridge; the password shown as \`<password>\`${against}):\n\n\`\`\`sh\n${mine.map((s) => s.command_line).join('\n')}\n\`\`\``);
     const memtier = mine.flatMap((s) => (s.memtier_command ? [s.memtier_command] : []));
     if (memtier.length) blocks.push(`The same with memtier_benchmark:\n\n\`\`\`sh\n${memtier.join('\n')}\n\`\`\``);
     const ycsb = mine.flatMap((s) => (s.ycsb_command ? [s.ycsb_command] : []));

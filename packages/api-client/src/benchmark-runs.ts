@@ -3,6 +3,7 @@
 // same shape the API serves (renderBenchmarkReport). The record types are the columns of the
 // benchmarks and benchmark_scenarios tables (@basalt/db), named here without depending on it.
 import { memtierCommandOf, ycsbCommandOf } from './benchmark-commands.js';
+import { encryptionVariantOf } from './benchmark-encryption.js';
 import type { components } from './schema.js';
 
 type BenchmarkDto = components['schemas']['BenchmarkDto'];
@@ -48,6 +49,8 @@ export interface BenchmarkScenarioRecord {
   finishedAt: Date;
   /** basalt-bench's full JSON; absent in summaries (lists). */
   report?: unknown;
+  /** In summaries: the report's `encryption` object (encryption-overhead), selected alone. */
+  encryption?: unknown;
 }
 
 export function benchmarkScenarioOf(row: BenchmarkScenarioRecord): BenchmarkScenarioDto {
@@ -74,6 +77,7 @@ export function benchmarkScenarioOf(row: BenchmarkScenarioRecord): BenchmarkScen
     instance_type: row.instanceType,
     started_at: row.startedAt.toISOString(),
     finished_at: row.finishedAt.toISOString(),
+    encryption: encryptionVariantOf('report' in row ? (row.report as { encryption?: unknown } | null)?.encryption : row.encryption),
     ...('report' in row ? { report: row.report as Record<string, unknown> } : {}),
   };
 }

@@ -1168,6 +1168,12 @@ export interface components {
             /** @description Pass as `cursor` for the next page; null on the last page */
             next_cursor: string | null;
         };
+        EncryptionVariantDto: {
+            /** @description Clients spoke TLS to the engine's TLS port; its plaintext port was off */
+            tls: boolean;
+            /** @description The engine sealed every key and value it wrote to disk (AES-256-GCM, a random 32-byte key) */
+            at_rest: boolean;
+        };
         BenchmarkScenarioDto: {
             /** @example 1 */
             position: number;
@@ -1207,6 +1213,8 @@ export interface components {
             started_at: string;
             /** Format: date-time */
             finished_at: string;
+            /** @description encryption-overhead: the encryptions of the engine the scenario measured (started for it, not the instance), as its INFO security reported them; null for every other scenario */
+            encryption: components["schemas"]["EncryptionVariantDto"] | null;
             /** @description basalt-bench's full JSON report (memtier_benchmark's layout); in GET of one run, not in lists */
             report?: {
                 [key: string]: unknown;

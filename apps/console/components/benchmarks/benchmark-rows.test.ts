@@ -24,6 +24,7 @@ const scenario = {
   instance_type: 'kv.standard.small',
   started_at: '2026-11-23T19:00:00Z',
   finished_at: '2026-11-23T19:00:02Z',
+  encryption: null,
 }
 
 describe('benchmarkRows', () => {
@@ -66,5 +67,9 @@ describe('runNotes', () => {
     ).toEqual(['Scaling: 8 connections.', 'Peer: Redis in a network namespace of its own.', 'No peer figure for memory:data 1:4, uniform read: Redis keeps every value in memory.'])
     expect(runNotes({ results: null })).toEqual([])
     expect(runNotes({ results: { peer: null, peer_note: 'no peer for a custom run' } })).toEqual(['Peer: no peer for a custom run.'])
+    expect(runNotes({ results: { peer: null, peer_note: 'no peer: itself', engines: { placement: 'basalt-server in a namespace' } } })).toEqual([
+      'Peer: no peer: itself.',
+      'Engines measured (one per scenario, started and removed by the run): basalt-server in a namespace.',
+    ])
   })
 })

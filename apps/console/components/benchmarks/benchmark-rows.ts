@@ -61,16 +61,20 @@ function rowOf(s: Benchmark['scenarios'][number]): BenchmarkRow {
   }
 }
 
-/** What the worker wrote about a run's setting: its scaling, the peer's placement, scenarios without a peer. */
+/**
+ * What the worker wrote about a run's setting: its scaling, the peer's placement, scenarios
+ * without a peer, and where an encryption-overhead run's engines ran (not on the instance).
+ */
 export function runNotes(benchmark: Pick<Benchmark, 'results'>): string[] {
-  const r = (benchmark.results ?? {}) as { scaling?: unknown; peer?: { placement?: unknown } | null; peer_note?: unknown; peer_skipped?: unknown }
+  const r = (benchmark.results ?? {}) as { scaling?: unknown; peer?: { placement?: unknown } | null; peer_note?: unknown; peer_skipped?: unknown; engines?: { placement?: unknown } | null }
   const text = (v: unknown) => (typeof v === 'string' && v ? [v] : [])
   const scaling = Array.isArray(r.scaling) ? r.scaling.flatMap(text).map((s) => `Scaling: ${s}.`) : []
   const peer = text(r.peer?.placement ?? r.peer_note).map((s) => `Peer: ${s}.`)
   const skipped = Array.isArray(r.peer_skipped)
     ? r.peer_skipped.flatMap((s: { name?: unknown; why?: unknown }) => (typeof s.name === 'string' && typeof s.why === 'string' ? [`No peer figure for ${s.name}: ${s.why}.`] : []))
     : []
-  return [...scaling, ...peer, ...skipped]
+  const engines = text(r.engines?.placement).map((s) => `Engines measured (one per scenario, started and removed by the run): ${s}.`)
+  return [...scaling, ...peer, ...skipped, ...engines]
 }
 
 /** A labelled block of command lines, one per scenario, in the order they ran. */

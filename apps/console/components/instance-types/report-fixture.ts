@@ -29,6 +29,7 @@ function scenario(position: number, server: Scenario['server'], fields: Partial<
     instance_type: 'kv.standard.small',
     started_at: '2026-11-24T01:00:00Z',
     finished_at: '2026-11-24T01:00:05Z',
+    encryption: null,
     ...fields,
   }
 }
@@ -84,7 +85,7 @@ export const encryption: Benchmark = {
   id: 'run-encryption',
   workload: 'encryption-overhead',
   scenarios: variants.map(([tls, at_rest, qps], i) =>
-    scenario(i + 1, 'basalt', { name: `mixed 1:1 128 B, ping-pong ${i + 1}`, workload: 'mixed-1:1', qps, report: { encryption: { tls, at_rest, engine_info: {} } } }),
+    scenario(i + 1, 'basalt', { name: `mixed 1:1 128 B, ping-pong ${i + 1}`, workload: 'mixed-1:1', qps, encryption: { tls, at_rest } }),
   ),
 }
 

@@ -32,11 +32,11 @@ describe('TypeReportView', () => {
     render(<TypeReportView report={{ ...report, suites: [...report.suites, 'encryption-overhead'], runs: [...report.runs, encryption] }} />)
     const suite = screen.getByRole('region', { name: 'encryption-overhead' })
     const rows = within(within(suite).getByRole('table', { name: 'encryption-overhead results' })).getAllByRole('row')
-    expect(rows.slice(1).map((r) => within(r).getAllByRole('cell').map((c) => c.textContent).slice(1, 5))).toEqual([
-      ['no encryption', '10,000', '10,000', '—'],
-      ['TLS', '10,000', '8,000', '+20.0%'],
-      ['encryption at rest', '10,000', '9,900', '+1.0%'],
-      ['TLS and encryption at rest', '10,000', '7,600', '+24.0%'],
+    expect(rows.slice(1).map((r) => within(r).getAllByRole('cell').map((c) => c.textContent).slice(1, 7))).toEqual([
+      ['no encryption', '1', '10,000', '10,000', '10,000–10,000', '—'],
+      ['TLS', '1', '10,000', '8,000', '8,000–8,000', '+20.0%'],
+      ['encryption at rest', '1', '10,000', '9,900', '9,900–9,900', '+1.0%'],
+      ['TLS and encryption at rest', '1', '10,000', '7,600', '7,600–7,600', '+24.0%'],
     ])
   })
 })

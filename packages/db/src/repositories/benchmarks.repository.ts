@@ -1,6 +1,6 @@
 // Benchmark runs per instance (project-scoped; a per-type report's runs are those of its
 // temporary instance in the platform's project), and the scenarios the worker's benchmark job measured for each run.
-import { and, asc, desc, eq, getTableColumns, inArray, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../client.js';
 import { benchmarks, benchmarkScenarios } from '../schema.js';
 
@@ -8,7 +8,8 @@ export type BenchmarkRow = typeof benchmarks.$inferSelect;
 export type NewBenchmark = typeof benchmarks.$inferInsert;
 export type BenchmarkScenarioRow = typeof benchmarkScenarios.$inferSelect;
 export type NewBenchmarkScenario = typeof benchmarkScenarios.$inferInsert;
-export type BenchmarkScenarioSummary = Omit<BenchmarkScenarioRow, 'report'>;
+/** A scenario without the tool's JSON report; `encryption` is the one part of it a list needs (encryption-overhead's variant). */
+export type BenchmarkScenarioSummary = Omit<BenchmarkScenarioRow, 'report'> & { encryption: unknown };
 
 /** A run that has not finished yet: it can still be cancelled. */
 const UNFINISHED: BenchmarkRow['status'][] = ['pending', 'running'];
@@ -71,7 +72,7 @@ export class BenchmarksRepository {
     if (benchmarkIds.length === 0) return Promise.resolve([]);
     const { report: _report, ...columns } = getTableColumns(benchmarkScenarios);
     return this.db
-      .select(columns)
+      .select({ ...columns, encryption: sql<unknown>`${benchmarkScenarios.report} -> 'encryption'` })
       .from(benchmarkScenarios)
       .where(inArray(benchmarkScenarios.benchmarkId, benchmarkIds))
       .orderBy(asc(benchmarkScenarios.benchmarkId), asc(benchmarkScenarios.position), asc(benchmarkScenarios.server));

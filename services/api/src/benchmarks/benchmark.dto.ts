@@ -7,6 +7,11 @@ import { OperationDto } from '../operations/operation.dto.js';
 
 export const BENCHMARK_STATUSES = ['pending', 'running', 'succeeded', 'failed', 'cancelled'] as const;
 
+export class EncryptionVariantDto {
+  @ApiProperty({ description: "Clients spoke TLS to the engine's TLS port; its plaintext port was off" }) tls: boolean;
+  @ApiProperty({ description: 'The engine sealed every key and value it wrote to disk (AES-256-GCM, a random 32-byte key)' }) at_rest: boolean;
+}
+
 export class BenchmarkScenarioDto {
   @ApiProperty({ example: 1 }) position: number;
   @ApiProperty({ example: 'write-only 128 B, ping-pong' }) name: string;
@@ -39,6 +44,12 @@ export class BenchmarkScenarioDto {
   @ApiProperty() instance_type: string;
   @ApiProperty({ format: 'date-time' }) started_at: string;
   @ApiProperty({ format: 'date-time' }) finished_at: string;
+  @ApiProperty({
+    type: EncryptionVariantDto,
+    nullable: true,
+    description: "encryption-overhead: the encryptions of the engine the scenario measured (started for it, not the instance), as its INFO security reported them; null for every other scenario",
+  })
+  encryption: EncryptionVariantDto | null;
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: "basalt-bench's full JSON report (memtier_benchmark's layout); in GET of one run, not in lists" })
   report?: Record<string, unknown>;
 }

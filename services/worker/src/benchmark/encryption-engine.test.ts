@@ -31,22 +31,22 @@ afterAll(() => {
 });
 
 describe('encryption-overhead plan', () => {
-  it('mixed 1:1 ping-pong, 128 B and 4 KB, each against the four variants in order; no peer', () => {
+  it('mixed 1:1 ping-pong, 128 B and 4 KB, three interleaved rounds of the four variants each; no peer', () => {
     const plan = planScenarios('encryption-overhead', small, {});
-    expect(plan.map((s) => [s.name, s.workload, s.valueSize, s.pipeline, s.connections])).toEqual([
-      ['mixed 1:1 128 B, ping-pong: no encryption', 'mixed-1:1', 128, 1, 8],
-      ['mixed 1:1 128 B, ping-pong: TLS', 'mixed-1:1', 128, 1, 8],
-      ['mixed 1:1 128 B, ping-pong: encryption at rest', 'mixed-1:1', 128, 1, 8],
-      ['mixed 1:1 128 B, ping-pong: TLS and encryption at rest', 'mixed-1:1', 128, 1, 8],
-      ['mixed 1:1 4 KB, ping-pong: no encryption', 'mixed-1:1', 4096, 1, 8],
-      ['mixed 1:1 4 KB, ping-pong: TLS', 'mixed-1:1', 4096, 1, 8],
-      ['mixed 1:1 4 KB, ping-pong: encryption at rest', 'mixed-1:1', 4096, 1, 8],
-      ['mixed 1:1 4 KB, ping-pong: TLS and encryption at rest', 'mixed-1:1', 4096, 1, 8],
+    expect(plan).toHaveLength(24);
+    expect(plan.slice(0, 5).map((s) => [s.name, s.workload, s.valueSize, s.pipeline, s.connections])).toEqual([
+      ['mixed 1:1 128 B, ping-pong: no encryption, round 1 of 3', 'mixed-1:1', 128, 1, 8],
+      ['mixed 1:1 128 B, ping-pong: TLS, round 1 of 3', 'mixed-1:1', 128, 1, 8],
+      ['mixed 1:1 128 B, ping-pong: encryption at rest, round 1 of 3', 'mixed-1:1', 128, 1, 8],
+      ['mixed 1:1 128 B, ping-pong: TLS and encryption at rest, round 1 of 3', 'mixed-1:1', 128, 1, 8],
+      ['mixed 1:1 128 B, ping-pong: no encryption, round 2 of 3', 'mixed-1:1', 128, 1, 8],
     ]);
-    expect(plan.map((s) => s.encryption)).toEqual([...ENCRYPTION_VARIANTS, ...ENCRYPTION_VARIANTS]);
+    expect(plan[12]!.name).toBe('mixed 1:1 4 KB, ping-pong: no encryption, round 1 of 3');
+    expect(plan.map((s) => s.encryption)).toEqual(Array.from({ length: 6 }, () => ENCRYPTION_VARIANTS).flat());
     expect(plan[0]!.flags).toContain('--ratio=1:1');
     expect(plan[0]!.flags).toContain('--key-maximum=1000');
-    expect(plan[0]!.scaling).toMatch(/^8 connections .* 80000 requests per scenario over 1000 keys; each scenario against a fresh, empty engine/);
+    expect(plan[0]!.flags).toContain('--requests=3750');
+    expect(plan[0]!.scaling).toMatch(/^8 connections .* 30000 requests per run over 1000 keys, 3 interleaved rounds of the four variants per value size; each run against a fresh, empty engine/);
     expect(peerOf('encryption-overhead')).toBeUndefined();
   });
 
@@ -155,17 +155,23 @@ describe('dataHoldsInClear', () => {
 });
 
 describe('overhead table', () => {
-  const row = (value_size: number, variant: EncryptionVariant, qps: number) => ({ name: `${value_size} ${JSON.stringify(variant)}`, server: 'basalt', value_size, qps, p99_latency_ms: 1, report: { encryption: { ...variant, engine_info: {} } } });
-  it('each variant against the unencrypted one of its value size, in the suite order', () => {
+  const row = (value_size: number, variant: EncryptionVariant, qps: number) => ({ name: `${value_size} ${JSON.stringify(variant)}`, server: 'basalt', value_size, qps, p99_latency_ms: 1, encryption: variant });
+  it('the median of each variant against the unencrypted median of its value size, in the suite order', () => {
     const [off, tls, rest, both] = ENCRYPTION_VARIANTS as [EncryptionVariant, EncryptionVariant, EncryptionVariant, EncryptionVariant];
-    const rows = encryptionOverhead([row(128, both, 60), row(128, off, 100), row(128, tls, 80), row(128, rest, 110), row(4096, tls, 50), { ...row(4096, off, 1), report: {} }]);
-    expect(rows.map((r) => [r.valueSize, r.label, r.baselineQps, r.overheadPercent === null ? null : Math.round(r.overheadPercent)])).toEqual([
-      [128, 'no encryption', 100, 0],
-      [128, 'TLS', 100, 20],
-      [128, 'encryption at rest', 100, -10],
-      [128, 'TLS and encryption at rest', 100, 40],
-      // No baseline stored for 4 KB (its row has no variant): no overhead is made up.
-      [4096, 'TLS', null, null],
+    const rows = encryptionOverhead([
+      row(128, both, 60), row(128, off, 100), row(128, tls, 80), row(128, rest, 110),
+      // A second round: one slow burst on the baseline, the median is unmoved by it.
+      row(128, off, 40), row(128, off, 104), row(128, tls, 70),
+      row(4096, tls, 50), { ...row(4096, off, 1), encryption: null },
     ]);
+    expect(rows.map((r) => [r.valueSize, r.label, r.scenarios.length, r.qps, r.baselineQps, r.overheadPercent === null ? null : Math.round(r.overheadPercent)])).toEqual([
+      [128, 'no encryption', 3, 100, 100, 0],
+      [128, 'TLS', 2, 75, 100, 25],
+      [128, 'encryption at rest', 1, 110, 100, -10],
+      [128, 'TLS and encryption at rest', 1, 60, 100, 40],
+      // No baseline stored for 4 KB (its row has no variant): no overhead is made up.
+      [4096, 'TLS', 1, 50, null, null],
+    ]);
+    expect(rows[0]).toMatchObject({ minQps: 40, maxQps: 104 });
   });
 });

@@ -21,6 +21,7 @@ import type { ClientTarget } from '../benchmark/scenario-command.js';
 import { infoAs } from '../resp.js';
 import { clientArgs, displayCommand, writeAuthFile } from '../benchmark/scenario-command.js';
 import { scenarioFigures } from '../benchmark/scenario-figures.js';
+import { ENCRYPTION_SUITE_KEY_PREFIX } from '../benchmark/suite-encryption.js';
 import { peerOf, planScenarios, type Scenario } from '../benchmark/suites.js';
 import { runOperation, type InstanceWork, type Outcome } from './run-operation.js';
 
@@ -175,17 +176,14 @@ interface Against {
   recordAfter?: () => Record<string, unknown>;
 }
 
-/** The key prefix of the suite's keys (suite-encryption.ts flags): what must not be on disk in the clear. */
-const SUITE_KEY_PREFIX = 'memtier-';
-
 /**
  * What an encryption-overhead row carries: the variant, the engine's own INFO security, and
  * whether its data files hold the suite's keys in the clear. An engine with encryption at rest
  * that wrote a key in the clear fails the run: its figure would not be the cost of encryption.
  */
 function encryptionRecord(engine: EncryptionEngine): Record<string, unknown> {
-  const keysInClear = dataHoldsInClear(engine.dataDir, SUITE_KEY_PREFIX);
-  if (engine.variant.at_rest && keysInClear) throw new StepError('run_scenarios', `the engine with encryption at rest wrote the suite's keys (${SUITE_KEY_PREFIX}…) to its data files in the clear`);
+  const keysInClear = dataHoldsInClear(engine.dataDir, ENCRYPTION_SUITE_KEY_PREFIX);
+  if (engine.variant.at_rest && keysInClear) throw new StepError('run_scenarios', `the engine with encryption at rest wrote the suite's keys (${ENCRYPTION_SUITE_KEY_PREFIX}…) to its data files in the clear`);
   return { encryption: { ...engine.variant, engine_info: engine.security, keys_in_clear_on_disk: keysInClear } };
 }
 

@@ -40,6 +40,8 @@ function sourceCommit(root: string): string | undefined {
 
 interface RunResults {
   client?: { address?: string; network_namespace?: boolean; bridge?: string | null };
+  /** encryption-overhead: where its engines (one per scenario, not the instance) ran. */
+  engines?: { placement?: string } | null;
   peer?: { server: ReportPeer['server']; version: string; placement?: string } | null;
 }
 
@@ -58,6 +60,9 @@ export async function renderReport(ctx: JobContext, instance: InstanceRow, type:
   const environment = [
     `A shared host (${host}), not dedicated hardware; ${load}.`,
     `The instance ran in a local VM of ${type.id} (${typeSize}), the client basalt-bench ${clientPlace}, each peer in a network namespace and cgroup of the same size: client, instance and peers all shared the host's cores.`,
+    ...(results.some((r) => r.engines?.placement)
+      ? ["encryption-overhead measured engines of the instance's build that its run started beside the instance, one per scenario, in a network namespace and cgroup of the same size (not the instance itself)."]
+      : []),
   ].join(' ');
   const engineVersion = runs.flatMap((r) => r.scenarios).find((s) => s.server === 'basalt')?.engine_version ?? null;
   const headline: ReportHeadline = reportHeadline(runs);
