@@ -110,6 +110,6 @@ describe('benchmarks from the console', () => {
       expect(cells).toEqual([row.valueSize === 128 ? '128 B' : '4 KB', row.label, '3', format(row.baselineQps), format(row.qps), `${format(row.minQps)}–${format(row.maxQps)}`, overhead, format(row.p99LatencyMs)]);
       console.log(cells.join(' | '));
     }
-    await page.getByRole('list', { name: 'How this run was set up' }).getByText(/^Scaling: 8 connections .* each scenario against a fresh, empty engine/).waitFor();
+    await page.getByRole('list', { name: 'How this run was set up' }).getByText(/^Scaling: 8 connections .* 3 interleaved rounds .* each run against a fresh, empty engine/).waitFor();
   }, 300_000);
 });
