@@ -3,7 +3,7 @@
 // one instance of the type: each table reads "Basalt | peer | ratio", the peer measured in the
 // same run on the same VM size. Every figure and every sentence of the conclusions is computed
 // from the runs given; nothing is written by hand.
-import { encryptionOverhead } from './benchmark-encryption.js';
+import { encryptionOverhead, type EncryptionOverheadRow } from './benchmark-encryption.js';
 import type { components } from './schema.js';
 
 type Benchmark = components['schemas']['BenchmarkDto'];
@@ -85,14 +85,29 @@ function encryptionTable(run: Benchmark): string {
   return lines.join('\n');
 }
 
+/**
+ * Whether an overhead is smaller than the run-to-run spread of the variant or of its baseline
+ * (highest − lowest run, as % of the baseline's median): then the runs do not tell it from noise.
+ */
+function withinSpread(row: EncryptionOverheadRow, table: EncryptionOverheadRow[]): boolean {
+  const baseline = table.find((b) => b.valueSize === row.valueSize && !b.variant.tls && !b.variant.at_rest);
+  if (!row.baselineQps || row.overheadPercent === null) return true;
+  const spread = (r: { minQps: number; maxQps: number }) => ((r.maxQps - r.minQps) / row.baselineQps!) * 100;
+  return Math.abs(row.overheadPercent) < Math.max(spread(row), baseline ? spread(baseline) : 0);
+}
+
 /** Per encryption, its overhead at each value size, from the table's figures. */
 function encryptionConclusions(run: Benchmark): string[] {
-  const rows = encryptionOverhead(run.scenarios).filter((r) => (r.variant.tls || r.variant.at_rest) && r.overheadPercent !== null);
+  const table = encryptionOverhead(run.scenarios);
+  const rows = table.filter((r) => (r.variant.tls || r.variant.at_rest) && r.overheadPercent !== null);
   const labels = [...new Set(rows.map((r) => r.label))];
   return labels.map((label) => {
     const mine = rows.filter((r) => r.label === label);
-    const parts = mine.map((r) => `${r.overheadPercent! >= 0 ? `${fmt(r.overheadPercent, 1)}% less` : `${fmt(-r.overheadPercent!, 1)}% more`} throughput at ${valueLabel(r.valueSize)} (median ${fmt(r.qps)} against ${fmt(r.baselineQps)} ops/s)`);
-    return `encryption-overhead, ${label}: ${parts.join(', ')} than the same engine without encryption, medians of ${mine[0]!.scenarios.length} runs each on this shared host (where a variant's lowest and highest runs differ by more than its overhead, the overhead is within the host's noise).`;
+    const parts = mine.map((r) => {
+      const change = `${r.overheadPercent! >= 0 ? `${fmt(r.overheadPercent, 1)}% less` : `${fmt(-r.overheadPercent!, 1)}% more`} throughput at ${valueLabel(r.valueSize)} (median ${fmt(r.qps)} against ${fmt(r.baselineQps)} ops/s`;
+      return withinSpread(r, table) ? `${change}; within the spread of the runs, so not a measured difference)` : `${change})`;
+    });
+    return `encryption-overhead, ${label}: ${parts.join(', ')} than the same engine without encryption, medians of ${mine[0]!.scenarios.length} runs each on this shared host.`;
   });
 }
 

@@ -136,11 +136,28 @@ describe('renderBenchmarkReport: encryption-overhead', () => {
     expect(text).toContain('| 128 B | encryption at rest | 8 | 1 | 20,000 | 20,400 | 20,400–20,400 | −2.0% | 1.50 |');
     expect(text).toContain('| 128 B | TLS and encryption at rest | 8 | 1 | 20,000 | 14,000 | 14,000–14,000 | +30.0% | 1.50 |');
     expect(text).toContain('ops/s and p99 are the medians of each variant\'s runs');
-    expect(text).toContain('- encryption-overhead, TLS: 25.0% less throughput at 128 B (median 15,000 against 20,000 ops/s) than the same engine without encryption, medians of 1 runs each');
-    expect(text).toContain('- encryption-overhead, encryption at rest: 2.0% more throughput at 128 B');
+    expect(text).toContain('- encryption-overhead, TLS: 25.0% less throughput at 128 B (median 15,000 against 20,000 ops/s) than the same engine without encryption, medians of 1 runs each on this shared host.');
+    expect(text).toContain('- encryption-overhead, encryption at rest: 2.0% more throughput at 128 B (median 20,400 against 20,000 ops/s) than');
     expect(text).toContain('- encryption-overhead engines (one per scenario, started and removed by the run): basalt-server in a network namespace of its own.');
     expect(text).toContain("These engines are not the report's instance");
     expect(text).toContain("the server is the scenario's own basalt-server, not the instance: to rerun one, start basalt-server with `requirepass`");
     expect(reportHeadline([encryption]).peer_ratio).toBeNull();
+  });
+
+  it('says when an overhead is within the spread of the runs', () => {
+    const rounds = run(
+      'encryption-overhead',
+      [
+        [false, false, 20000], [true, false, 19000], [false, true, 15000], [true, true, 14000],
+        [false, false, 16000], [true, false, 19500], [false, true, 15500], [true, true, 14500],
+        [false, false, 21000], [true, false, 18500], [false, true, 14500], [true, true, 13500],
+      ].map(([tls, at_rest, qps], i) => scenario({ position: i + 1, name: `run ${i + 1}`, workload: 'mixed-1:1', qps: qps as number, encryption: { tls: tls as boolean, at_rest: at_rest as boolean } })),
+      { scaling: [], peer: null },
+    );
+    const text = renderBenchmarkReport(env, [rounds]);
+    // Baseline runs 16 000-21 000 (median 20 000): TLS's 5% is inside that spread, at rest's 25% is not.
+    expect(text).toContain('- encryption-overhead, TLS: 5.0% less throughput at 128 B (median 19,000 against 20,000 ops/s; within the spread of the runs, so not a measured difference) than');
+    expect(text).toContain('- encryption-overhead, encryption at rest: 25.0% less throughput at 128 B (median 15,000 against 20,000 ops/s) than');
+    expect(text).toContain('| 128 B | no encryption | 8 | 3 | 20,000 | 20,000 | 16,000–21,000 | — | 1.50 |');
   });
 });
