@@ -47,6 +47,11 @@ pub fn read(ctx: &mut Ctx<'_>, args: Args<'_>, xreadgroup: bool) -> CmdResult {
         let more = args.len() - i - 1;
         let o = args.get(i);
         if is(o, "block") && more > 0 {
+            // Scripts run alone (EVAL holds the run lock), so a running script is this caller.
+            if ctx.shared.scripts.running() {
+                let name = String::from_utf8_lossy(args.get(0)).into_owned();
+                return Err(CmdError::msg(format!("ERR {name} command is not allowed with BLOCK option from scripts")));
+            }
             i += 1;
             let t = arg_i64(args.get(i)).map_err(|_| CmdError::msg("ERR timeout is not an integer or out of range"))?;
             if t < 0 {

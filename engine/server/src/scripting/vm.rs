@@ -45,6 +45,24 @@ function redis.replicate_commands() return true end
 function redis.set_repl() end
 function redis.setresp() end
 function __run(f, ...) return pcall(f, ...) end
+do
+  -- Lua 5.1's unpack computes the count of a range in a C int: a range near 2^31 overflows,
+  -- the C compiler has dropped the overflow check (signed overflow is undefined), and the
+  -- process dies. Redis patched its copy; here a range too long for the Lua stack is refused
+  -- before it reaches C, with the error Lua gives for such a range.
+  local raw_unpack = unpack
+  unpack = function(...)
+    local t, i, j = ...
+    if type(t) ~= 'table' then
+      error("bad argument #1 to 'unpack' (table expected, got " .. (select('#', ...) == 0 and 'no value' or type(t)) .. ')', 2)
+    end
+    if (i == nil or type(i) == 'number') and (j == nil or type(j) == 'number') then
+      local first, last = i or 1, j or #t
+      if first <= last and last - first >= 8000 then error('too many results to unpack', 2) end
+    end
+    return raw_unpack(...)
+  end
+end
 loadfile, dofile = nil, nil
 setmetatable(_G, {
   __newindex = function(_, name) error("Script attempted to create global variable '" .. tostring(name) .. "'", 2) end,
