@@ -255,3 +255,84 @@ async fn claims_and_lag() {
     c.expect(b"*3\r\n$5\r\nXINFO\r\n$6\r\nSTREAM\r\n$1\r\ns\r\n", b"*20\r\n$6\r\nlength\r\n:0\r\n$15\r\nradix-tree-keys\r\n:0\r\n$16\r\nradix-tree-nodes\r\n:1\r\n$17\r\nlast-generated-id\r\n$4\r\n60-0\r\n$20\r\nmax-deleted-entry-id\r\n$4\r\n60-0\r\n$13\r\nentries-added\r\n:101\r\n$23\r\nrecorded-first-entry-id\r\n$3\r\n0-0\r\n$6\r\ngroups\r\n:3\r\n$11\r\nfirst-entry\r\n$-1\r\n$10\r\nlast-entry\r\n$-1\r\n").await;
     server.stop().await;
 }
+
+#[tokio::test]
+async fn stream_keyspace_events() {
+    // Class `t` events with Redis' names, one per change (xadd then xtrim for a trimming XADD,
+    // xgroup-createconsumer from XREADGROUP/XCLAIM/XAUTOCLAIM), `new` for created keys; the
+    // pmessages a KEA subscriber received from redis-server 7.0.15 for the same commands.
+    let server = TestServer::start().await;
+    let mut c = server.client().await;
+    let mut sub = server.client().await;
+    c.expect(b"*4\r\n$6\r\nCONFIG\r\n$3\r\nSET\r\n$22\r\nnotify-keyspace-events\r\n$3\r\nKEA\r\n", b"+OK\r\n").await;
+    sub.expect(b"*2\r\n$10\r\nPSUBSCRIBE\r\n$10\r\n__key*__:*\r\n", b"*3\r\n$10\r\npsubscribe\r\n$10\r\n__key*__:*\r\n:1\r\n").await;
+    let commands: &[&[u8]] = &[
+        b"*5\r\n$4\r\nXADD\r\n$1\r\ns\r\n$3\r\n1-0\r\n$1\r\na\r\n$1\r\n1\r\n",
+        b"*7\r\n$4\r\nXADD\r\n$1\r\ns\r\n$6\r\nMAXLEN\r\n$1\r\n1\r\n$3\r\n2-0\r\n$1\r\nb\r\n$1\r\n2\r\n",
+        b"*3\r\n$4\r\nXDEL\r\n$1\r\ns\r\n$3\r\n2-0\r\n",
+        b"*3\r\n$4\r\nXDEL\r\n$1\r\ns\r\n$3\r\n2-0\r\n",
+        b"*3\r\n$6\r\nXSETID\r\n$1\r\ns\r\n$3\r\n5-0\r\n",
+        b"*4\r\n$5\r\nXTRIM\r\n$1\r\ns\r\n$6\r\nMAXLEN\r\n$1\r\n0\r\n",
+        b"*5\r\n$4\r\nXADD\r\n$1\r\ns\r\n$3\r\n6-0\r\n$1\r\nc\r\n$1\r\n3\r\n",
+        b"*4\r\n$5\r\nXTRIM\r\n$1\r\ns\r\n$6\r\nMAXLEN\r\n$1\r\n0\r\n",
+        b"*5\r\n$6\r\nXGROUP\r\n$6\r\nCREATE\r\n$1\r\ns\r\n$1\r\ng\r\n$1\r\n0\r\n",
+        b"*6\r\n$6\r\nXGROUP\r\n$6\r\nCREATE\r\n$1\r\nm\r\n$1\r\ng\r\n$1\r\n$\r\n$8\r\nMKSTREAM\r\n",
+        b"*5\r\n$6\r\nXGROUP\r\n$5\r\nSETID\r\n$1\r\ns\r\n$1\r\ng\r\n$1\r\n0\r\n",
+        b"*5\r\n$6\r\nXGROUP\r\n$14\r\nCREATECONSUMER\r\n$1\r\ns\r\n$1\r\ng\r\n$2\r\nc1\r\n",
+        b"*5\r\n$4\r\nXADD\r\n$1\r\ns\r\n$3\r\n7-0\r\n$1\r\nd\r\n$1\r\n4\r\n",
+        b"*7\r\n$10\r\nXREADGROUP\r\n$5\r\nGROUP\r\n$1\r\ng\r\n$2\r\nc2\r\n$7\r\nSTREAMS\r\n$1\r\ns\r\n$1\r\n>\r\n",
+        b"*6\r\n$6\r\nXCLAIM\r\n$1\r\ns\r\n$1\r\ng\r\n$2\r\nc3\r\n$1\r\n0\r\n$3\r\n7-0\r\n",
+        b"*6\r\n$10\r\nXAUTOCLAIM\r\n$1\r\ns\r\n$1\r\ng\r\n$2\r\nc4\r\n$1\r\n0\r\n$1\r\n0\r\n",
+        b"*4\r\n$4\r\nXACK\r\n$1\r\ns\r\n$1\r\ng\r\n$3\r\n7-0\r\n",
+        b"*5\r\n$6\r\nXGROUP\r\n$11\r\nDELCONSUMER\r\n$1\r\ns\r\n$1\r\ng\r\n$2\r\nc1\r\n",
+        b"*4\r\n$6\r\nXGROUP\r\n$7\r\nDESTROY\r\n$1\r\ns\r\n$1\r\ng\r\n",
+        b"*2\r\n$3\r\nDEL\r\n$1\r\ns\r\n",
+        b"*1\r\n$4\r\nPING\r\n",
+    ];
+    for command in commands {
+        c.send(command).await;
+        c.next_reply().await;
+    }
+    let expected: &[&[u8]] = &[
+        b"*4\r\n$8\r\npmessage\r\n$10\r\n__key*__:*\r\n$16\r\n__keyspace@0__:s\r\n$4\r\nxadd\r\n",
+        b"*4\r\n$8\r\npmessage\r\n$10\r\n__key*__:*\r\n$19\r\n__keyevent@0__:xadd\r\n$1\r\ns\r\n",
+        b"*4\r\n$8\r\npmessage\r\n$10\r\n__key*__:*\r\n$16\r\n__keyspace@0__:s\r\n$4\r\nxadd\r\n",
+        b"*4\r\n$8\r\npmessage\r\n$10\r\n__key*__:*\r\n$19\r\n__keyevent@0__:xadd\r\n$1\r\ns\r\n",
+        b"*4\r\n$8\r\npmessage\r\n$10\r\n__key*__:*\r\n$16\r\n__keyspace@0__:s\r\n$5\r\nxtrim\r\n",
+        b"*4\r\n$8\r\npmessage\r\n$10\r\n__key*__:*\r\n$20\r\n__keyevent@0__:xtrim\r\n$1\r\ns\r\n",
+        b"*4\r\n$8\r\npmessage\r\n$10\r\n__key*__:*\r\n$16\r\n__keyspace@0__:s\r\n$4\r\nxdel\r\n",
+        b"*4\r\n$8\r\npmessage\r\n$10\r\n__key*__:*\r\n$19\r\n__keyevent@0__:xdel\r\n$1\r\ns\r\n",
+        b"*4\r\n$8\r\npmessage\r\n$10\r\n__key*__:*\r\n$16\r\n__keyspace@0__:s\r\n$6\r\nxsetid\r\n",
+        b"*4\r\n$8\r\npmessage\r\n$10\r\n__key*__:*\r\n$21\r\n__keyevent@0__:xsetid\r\n$1\r\ns\r\n",
+        b"*4\r\n$8\r\npmessage\r\n$10\r\n__key*__:*\r\n$16\r\n__keyspace@0__:s\r\n$4\r\nxadd\r\n",
+        b"*4\r\n$8\r\npmessage\r\n$10\r\n__key*__:*\r\n$19\r\n__keyevent@0__:xadd\r\n$1\r\ns\r\n",
+        b"*4\r\n$8\r\npmessage\r\n$10\r\n__key*__:*\r\n$16\r\n__keyspace@0__:s\r\n$5\r\nxtrim\r\n",
+        b"*4\r\n$8\r\npmessage\r\n$10\r\n__key*__:*\r\n$20\r\n__keyevent@0__:xtrim\r\n$1\r\ns\r\n",
+        b"*4\r\n$8\r\npmessage\r\n$10\r\n__key*__:*\r\n$16\r\n__keyspace@0__:s\r\n$13\r\nxgroup-create\r\n",
+        b"*4\r\n$8\r\npmessage\r\n$10\r\n__key*__:*\r\n$28\r\n__keyevent@0__:xgroup-create\r\n$1\r\ns\r\n",
+        b"*4\r\n$8\r\npmessage\r\n$10\r\n__key*__:*\r\n$16\r\n__keyspace@0__:m\r\n$13\r\nxgroup-create\r\n",
+        b"*4\r\n$8\r\npmessage\r\n$10\r\n__key*__:*\r\n$28\r\n__keyevent@0__:xgroup-create\r\n$1\r\nm\r\n",
+        b"*4\r\n$8\r\npmessage\r\n$10\r\n__key*__:*\r\n$16\r\n__keyspace@0__:s\r\n$12\r\nxgroup-setid\r\n",
+        b"*4\r\n$8\r\npmessage\r\n$10\r\n__key*__:*\r\n$27\r\n__keyevent@0__:xgroup-setid\r\n$1\r\ns\r\n",
+        b"*4\r\n$8\r\npmessage\r\n$10\r\n__key*__:*\r\n$16\r\n__keyspace@0__:s\r\n$21\r\nxgroup-createconsumer\r\n",
+        b"*4\r\n$8\r\npmessage\r\n$10\r\n__key*__:*\r\n$36\r\n__keyevent@0__:xgroup-createconsumer\r\n$1\r\ns\r\n",
+        b"*4\r\n$8\r\npmessage\r\n$10\r\n__key*__:*\r\n$16\r\n__keyspace@0__:s\r\n$4\r\nxadd\r\n",
+        b"*4\r\n$8\r\npmessage\r\n$10\r\n__key*__:*\r\n$19\r\n__keyevent@0__:xadd\r\n$1\r\ns\r\n",
+        b"*4\r\n$8\r\npmessage\r\n$10\r\n__key*__:*\r\n$16\r\n__keyspace@0__:s\r\n$21\r\nxgroup-createconsumer\r\n",
+        b"*4\r\n$8\r\npmessage\r\n$10\r\n__key*__:*\r\n$36\r\n__keyevent@0__:xgroup-createconsumer\r\n$1\r\ns\r\n",
+        b"*4\r\n$8\r\npmessage\r\n$10\r\n__key*__:*\r\n$16\r\n__keyspace@0__:s\r\n$21\r\nxgroup-createconsumer\r\n",
+        b"*4\r\n$8\r\npmessage\r\n$10\r\n__key*__:*\r\n$36\r\n__keyevent@0__:xgroup-createconsumer\r\n$1\r\ns\r\n",
+        b"*4\r\n$8\r\npmessage\r\n$10\r\n__key*__:*\r\n$16\r\n__keyspace@0__:s\r\n$21\r\nxgroup-createconsumer\r\n",
+        b"*4\r\n$8\r\npmessage\r\n$10\r\n__key*__:*\r\n$36\r\n__keyevent@0__:xgroup-createconsumer\r\n$1\r\ns\r\n",
+        b"*4\r\n$8\r\npmessage\r\n$10\r\n__key*__:*\r\n$16\r\n__keyspace@0__:s\r\n$18\r\nxgroup-delconsumer\r\n",
+        b"*4\r\n$8\r\npmessage\r\n$10\r\n__key*__:*\r\n$33\r\n__keyevent@0__:xgroup-delconsumer\r\n$1\r\ns\r\n",
+        b"*4\r\n$8\r\npmessage\r\n$10\r\n__key*__:*\r\n$16\r\n__keyspace@0__:s\r\n$14\r\nxgroup-destroy\r\n",
+        b"*4\r\n$8\r\npmessage\r\n$10\r\n__key*__:*\r\n$29\r\n__keyevent@0__:xgroup-destroy\r\n$1\r\ns\r\n",
+        b"*4\r\n$8\r\npmessage\r\n$10\r\n__key*__:*\r\n$16\r\n__keyspace@0__:s\r\n$3\r\ndel\r\n",
+        b"*4\r\n$8\r\npmessage\r\n$10\r\n__key*__:*\r\n$18\r\n__keyevent@0__:del\r\n$1\r\ns\r\n",
+    ];
+    for message in expected {
+        assert_eq!(String::from_utf8_lossy(&sub.next_reply().await), String::from_utf8_lossy(message));
+    }
+    server.stop().await;
+}
