@@ -223,4 +223,47 @@ describe('encryption-overhead through the API and the worker', () => {
     expect(fs.existsSync(path.dirname(path.dirname(engineDir)))).toBe(false);
     expect((await platform.getInstance(instanceId)).status).toBe('running');
   });
+
+  test('a cancel mid-suite stops the client and removes the engine, its namespace, cgroup and files within seconds', { timeout: 200_000 }, async () => {
+    const { data } = await platform.client.POST('/v1/projects/{project}/instances/{instance}/benchmarks', {
+      params: { path: { project: platform.projectId, instance: instanceId } },
+      body: { workload: 'encryption-overhead' },
+    });
+    const benchmarkId = data!.benchmark.id;
+    const operationId = data!.operation.id;
+    const hex = benchmarkId.replace(/-/g, '').slice(0, 12);
+    const runDir = path.join(platform.dataDir, 'runs', instanceId, operationId, 'benchmark');
+    // Cancel while the TLS engine of the first round serves its scenario.
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      expect(Date.now()).toBeLessThan(deadline);
+      const events = await database.db.select().from(schema.operationEvents).where(eq(schema.operationEvents.operationId, operationId));
+      if (events.some((e) => e.kind === 'benchmark_scenario_started' && (e.data as { scenario: number }).scenario === 2)) break;
+      await sleep(100);
+    }
+    const pids = execFileSync('ip', ['netns', 'pids', `basalt-peer-${hex}`], { encoding: 'utf8' }).split('\n').map(Number).filter((p) => p > 1);
+    expect(pids.some((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('basalt-server'))).toBe(true);
+    expect(fs.existsSync(path.join(runDir, 'engine', 'basalt.toml'))).toBe(true);
+    const asked = Date.now();
+    const cancel = await platform.client.POST('/v1/projects/{project}/instances/{instance}/benchmarks/{benchmark}/cancel', {
+      params: { path: { project: platform.projectId, instance: instanceId, benchmark: benchmarkId } },
+    });
+    expect(cancel.response.status).toBeLessThan(300);
+    const operation = await platform.waitForOperation(operationId, 60_000);
+    console.log(`cancel -> operation ${operation.status} after ${((Date.now() - asked) / 1000).toFixed(1)} s`);
+    expect(operation.status).toBe('failed');
+    expect(operation.error).toMatchObject({ message: 'cancelled by a user' });
+    expect(Date.now() - asked).toBeLessThan(15_000);
+    const { data: run } = await platform.client.GET('/v1/projects/{project}/instances/{instance}/benchmarks/{benchmark}', {
+      params: { path: { project: platform.projectId, instance: instanceId, benchmark: benchmarkId } },
+    });
+    expect(run!.status).toBe('cancelled');
+    // Nothing of the engine is left: its processes, namespace, cgroup, address and files.
+    for (const pid of pids) expect(fs.existsSync(`/proc/${pid}`), `engine process ${pid}`).toBe(false);
+    expect(execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' })).not.toContain(hex);
+    for (const dir of [`/sys/fs/cgroup/basalt/basalt-peer-${hex}`, `/sys/fs/cgroup/cpu/basalt/basalt-peer-${hex}`, `/sys/fs/cgroup/memory/basalt/basalt-peer-${hex}`]) expect(fs.existsSync(dir)).toBe(false);
+    const [stored] = await database.db.select().from(schema.benchmarks).where(eq(schema.benchmarks.id, benchmarkId));
+    expect(stored).toMatchObject({ peerAddress: null, peerNamespace: null, clientNamespace: null });
+    expect(fs.existsSync(runDir)).toBe(false);
+  });
 });
