@@ -135,6 +135,9 @@ pub fn read(ctx: &mut Ctx<'_>, args: Args<'_>, xreadgroup: bool) -> CmdResult {
             From::After(strict_id(arg)?)
         });
     }
+    // Woken without COUNT, at most 1000 entries per stream, as Redis (an old id must not make a
+    // wake-up serve a huge backlog).
+    let count = if count == 0 && ctx.session.woken { 1000 } else { count };
     let mut served: Vec<(&[u8], Served)> = Vec::new();
     let mut resolved: Vec<StreamId> = Vec::with_capacity(n);
     for (key, from) in keys.iter().zip(&froms) {
