@@ -254,7 +254,6 @@ const MEMORY_SUBCOMMANDS: &[CommandSpec] = &[
     c("usage", -3, READONLY, (2, 2, 1), READ | SLOW, "server", "4.0.0", "Estimates the memory usage of a key.", cmd::memory_usage::run),
 ];
 
-#[allow(clippy::too_many_arguments)]
 const XGROUP_SUBCOMMANDS: &[CommandSpec] = &[
     c("create", -5, WRITE | DENYOOM, (2, 2, 1), A_WRITE | A_STREAM | SLOW, "stream", "5.0.0", "Create a consumer group.", cmd::xgroup::run),
     c("createconsumer", 5, WRITE | DENYOOM, (2, 2, 1), A_WRITE | A_STREAM | SLOW, "stream", "6.2.0", "Create a consumer in a consumer group.", cmd::xgroup::run),
@@ -271,6 +270,7 @@ const XINFO_SUBCOMMANDS: &[CommandSpec] = &[
     c("stream", -3, READONLY, (2, 2, 1), READ | A_STREAM | SLOW, "stream", "5.0.0", "Get information about a stream", cmd::xinfo::run),
 ];
 
+#[allow(clippy::too_many_arguments)]
 /// A container command: no handler of its own, subcommands picked by the second argument.
 const fn container(name: &'static str, arity: i32, flags: u32, acl: u32, group: &'static str, since: &'static str, summary: &'static str, subcommands: &'static [CommandSpec]) -> CommandSpec {
     CommandSpec { name, arity, flags, first_key: 0, last_key: 0, key_step: 0, acl, group, since, summary, handler: None, subcommands }
