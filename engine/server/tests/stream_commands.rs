@@ -336,3 +336,57 @@ async fn stream_keyspace_events() {
     }
     server.stop().await;
 }
+
+#[tokio::test]
+async fn generic_commands_on_streams() {
+    // TYPE, OBJECT ENCODING, COPY (groups and pending entries copied), RENAME, SCAN TYPE, an
+    // expiry kept by XADD, WRONGTYPE from other types' commands: bytes as redis-server 7.0.15.
+    // Then DUMP/RESTORE (Basalt's own payload: a stream comes back equal, DEBUG DIGEST-VALUE
+    // the same, a damaged payload refused) and MEMORY USAGE (Basalt's own figure).
+    let server = TestServer::start().await;
+    let mut c = server.client().await;
+    c.expect(b"*1\r\n$8\r\nFLUSHALL\r\n", b"+OK\r\n").await;
+    c.expect(b"*5\r\n$4\r\nXADD\r\n$1\r\ns\r\n$3\r\n1-1\r\n$1\r\na\r\n$1\r\n1\r\n", b"$3\r\n1-1\r\n").await;
+    c.expect(b"*5\r\n$4\r\nXADD\r\n$1\r\ns\r\n$3\r\n2-1\r\n$1\r\nb\r\n$1\r\n2\r\n", b"$3\r\n2-1\r\n").await;
+    c.expect(b"*5\r\n$6\r\nXGROUP\r\n$6\r\nCREATE\r\n$1\r\ns\r\n$1\r\ng\r\n$1\r\n0\r\n", b"+OK\r\n").await;
+    c.expect(b"*9\r\n$10\r\nXREADGROUP\r\n$5\r\nGROUP\r\n$1\r\ng\r\n$1\r\nc\r\n$5\r\nCOUNT\r\n$1\r\n1\r\n$7\r\nSTREAMS\r\n$1\r\ns\r\n$1\r\n>\r\n", b"*1\r\n*2\r\n$1\r\ns\r\n*1\r\n*2\r\n$3\r\n1-1\r\n*2\r\n$1\r\na\r\n$1\r\n1\r\n").await;
+    c.expect(b"*2\r\n$4\r\nTYPE\r\n$1\r\ns\r\n", b"+stream\r\n").await;
+    c.expect(b"*3\r\n$6\r\nOBJECT\r\n$8\r\nENCODING\r\n$1\r\ns\r\n", b"$6\r\nstream\r\n").await;
+    c.expect(b"*3\r\n$4\r\nCOPY\r\n$1\r\ns\r\n$2\r\ns2\r\n", b":1\r\n").await;
+    c.expect(b"*4\r\n$6\r\nXRANGE\r\n$2\r\ns2\r\n$1\r\n-\r\n$1\r\n+\r\n", b"*2\r\n*2\r\n$3\r\n1-1\r\n*2\r\n$1\r\na\r\n$1\r\n1\r\n*2\r\n$3\r\n2-1\r\n*2\r\n$1\r\nb\r\n$1\r\n2\r\n").await;
+    c.expect(b"*3\r\n$5\r\nXINFO\r\n$6\r\nGROUPS\r\n$2\r\ns2\r\n", b"*1\r\n*12\r\n$4\r\nname\r\n$1\r\ng\r\n$9\r\nconsumers\r\n:1\r\n$7\r\npending\r\n:1\r\n$17\r\nlast-delivered-id\r\n$3\r\n1-1\r\n$12\r\nentries-read\r\n:1\r\n$3\r\nlag\r\n:1\r\n").await;
+    c.expect(b"*3\r\n$8\r\nXPENDING\r\n$2\r\ns2\r\n$1\r\ng\r\n", b"*4\r\n:1\r\n$3\r\n1-1\r\n$3\r\n1-1\r\n*1\r\n*2\r\n$1\r\nc\r\n$1\r\n1\r\n").await;
+    c.expect(b"*3\r\n$6\r\nRENAME\r\n$2\r\ns2\r\n$2\r\ns3\r\n", b"+OK\r\n").await;
+    c.expect(b"*2\r\n$6\r\nEXISTS\r\n$2\r\ns2\r\n", b":0\r\n").await;
+    c.expect(b"*3\r\n$5\r\nXINFO\r\n$6\r\nGROUPS\r\n$2\r\ns3\r\n", b"*1\r\n*12\r\n$4\r\nname\r\n$1\r\ng\r\n$9\r\nconsumers\r\n:1\r\n$7\r\npending\r\n:1\r\n$17\r\nlast-delivered-id\r\n$3\r\n1-1\r\n$12\r\nentries-read\r\n:1\r\n$3\r\nlag\r\n:1\r\n").await;
+    c.expect(b"*4\r\n$4\r\nSCAN\r\n$1\r\n0\r\n$4\r\nTYPE\r\n$6\r\nstream\r\n", b"*2\r\n$1\r\n0\r\n*2\r\n$2\r\ns3\r\n$1\r\ns\r\n").await;
+    c.expect(b"*3\r\n$6\r\nEXPIRE\r\n$2\r\ns3\r\n$4\r\n1000\r\n", b":1\r\n").await;
+    c.expect(b"*5\r\n$4\r\nXADD\r\n$2\r\ns3\r\n$3\r\n3-1\r\n$1\r\nc\r\n$1\r\n3\r\n", b"$3\r\n3-1\r\n").await;
+    c.expect(b"*2\r\n$3\r\nTTL\r\n$2\r\ns3\r\n", b":1000\r\n").await;
+    c.expect(b"*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$1\r\nv\r\n", b"+OK\r\n").await;
+    c.expect(b"*3\r\n$4\r\nCOPY\r\n$1\r\ns\r\n$1\r\nk\r\n", b":0\r\n").await;
+    c.expect(b"*4\r\n$4\r\nCOPY\r\n$1\r\ns\r\n$1\r\nk\r\n$7\r\nREPLACE\r\n", b":1\r\n").await;
+    c.expect(b"*2\r\n$4\r\nTYPE\r\n$1\r\nk\r\n", b"+stream\r\n").await;
+    c.expect(b"*2\r\n$4\r\nXLEN\r\n$1\r\nk\r\n", b":2\r\n").await;
+    c.expect(b"*2\r\n$4\r\nSORT\r\n$1\r\ns\r\n", b"-WRONGTYPE Operation against a key holding the wrong kind of value\r\n").await;
+    c.expect(b"*3\r\n$5\r\nLPUSH\r\n$1\r\ns\r\n$1\r\nx\r\n", b"-WRONGTYPE Operation against a key holding the wrong kind of value\r\n").await;
+    c.expect(b"*2\r\n$3\r\nGET\r\n$1\r\ns\r\n", b"-WRONGTYPE Operation against a key holding the wrong kind of value\r\n").await;
+    c.expect(b"*4\r\n$4\r\nHSET\r\n$1\r\ns\r\n$1\r\nf\r\n$1\r\nv\r\n", b"-WRONGTYPE Operation against a key holding the wrong kind of value\r\n").await;
+    let dump = c.call(&[b"DUMP", b"s"]).await;
+    let payload = &dump[dump.iter().position(|&b| b == b'\n').unwrap() + 1..dump.len() - 2];
+    assert_eq!(c.call(&[b"RESTORE", b"r", b"0", payload]).await, b"+OK\r\n");
+    let digests = c.call(&[b"DEBUG", b"DIGEST-VALUE", b"s", b"r"]).await;
+    let text = String::from_utf8(digests).unwrap();
+    let parts: Vec<&str> = text.split("\r\n").collect();
+    assert_eq!(parts[1], parts[2], "{text}");
+    assert_ne!(parts[1], format!("+{}", "0".repeat(40)));
+    assert_eq!(c.call(&[b"XINFO", b"GROUPS", b"r"]).await, c.call(&[b"XINFO", b"GROUPS", b"s"]).await);
+    for at in [1, payload.len() / 2, payload.len() - 1] {
+        let mut bad = payload.to_vec();
+        bad[at] ^= 0x20;
+        assert!(c.call(&[b"RESTORE", b"bad", b"0", &bad]).await.starts_with(b"-ERR"), "flip at {at}");
+    }
+    let usage = c.call(&[b"MEMORY", b"USAGE", b"s"]).await;
+    assert!(usage.starts_with(b":") && usage.len() > 4, "{}", String::from_utf8_lossy(&usage));
+    server.stop().await;
+}
