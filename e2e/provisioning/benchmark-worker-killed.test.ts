@@ -2,6 +2,8 @@
 // the peer's namespace and cgroup, and their pool addresses are left behind; a new worker's
 // reconciler runs the benchmark again, which first removes what the killed one left (the
 // orphaned client process too), and at the end nothing of the run is left on the host.
+// The same for encryption-overhead, whose engines run in the peer's place: the retry kills the
+// engine the killed worker left, and its data and key files go with the run's directory.
 // The same for a per-type report killed mid-suite: the next worker finishes the report and
 // deletes its temporary instance; and a report that fails (a worker with no VM image) deletes
 // it too.
@@ -17,6 +19,8 @@ import { startWorker, type WorkerProcess } from './support/worker-process.js';
 let platform: ProvisioningPlatform;
 let database: Database;
 const workers: WorkerProcess[] = [];
+/** The instance the first test makes; the encryption-overhead test measures beside it too. */
+let benchInstance = '';
 
 beforeAll(async () => {
   platform = await startProvisioningPlatform('prov_bench_kill', {}, { worker: false });
@@ -42,6 +46,7 @@ describe('a worker killed mid-benchmark', () => {
       body: { name: 'bench-kill', instance_type: 'kv.standard.small', region: 'local', engine_version: '1.0', tls_enabled: false, deletion_protection: false },
     });
     const instance = created.data!.instance.id;
+    benchInstance = instance;
     await platform.waitForStatus(instance, ['running'], 300_000);
     const asked = await platform.client.POST('/v1/projects/{project}/instances/{instance}/benchmarks', { params: { path: { project, instance } }, body: { workload: 'memtier-standard' } });
     const runId = asked.data!.benchmark.id;
@@ -69,6 +74,45 @@ describe('a worker killed mid-benchmark', () => {
     expect(execFileSync('ip', ['-br', 'link'], { encoding: 'utf8' })).not.toContain(hex);
     // The peer's cgroup is gone with its processes (v2 or v1 layout).
     for (const dir of [`/sys/fs/cgroup/basalt/basalt-peer-${hex}`, `/sys/fs/cgroup/cpu/basalt/basalt-peer-${hex}`, `/sys/fs/cgroup/memory/basalt/basalt-peer-${hex}`]) expect(fs.existsSync(dir)).toBe(false);
+  });
+
+  test('encryption-overhead: the retry kills the engine the killed worker left and removes its files', { timeout: 400_000 }, async () => {
+    const project = platform.projectId;
+    const asked = await platform.client.POST('/v1/projects/{project}/instances/{instance}/benchmarks', { params: { path: { project, instance: benchInstance } }, body: { workload: 'encryption-overhead' } });
+    expect(asked.response.status, JSON.stringify(asked.error)).toBe(202);
+    const runId = asked.data!.benchmark.id;
+    const operationId = asked.data!.operation.id;
+    const hex = runId.replace(/-/g, '').slice(0, 12);
+    const engineDir = path.join(platform.dataDir, 'runs', benchInstance, operationId, 'benchmark', 'engine');
+    const enginePids = () =>
+      (netns().includes(`basalt-peer-${hex}`) ? execFileSync('ip', ['netns', 'pids', `basalt-peer-${hex}`], { encoding: 'utf8' }) : '')
+        .split('\n')
+        .map(Number)
+        .filter((pid) => pid > 1 && fs.existsSync(`/proc/${pid}`) && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('basalt-server'));
+    // Kill the worker while an engine with encryption at rest serves (its key file is in the run's directory).
+    const deadline = Date.now() + 180_000;
+    while (!(enginePids().length > 0 && fs.existsSync(path.join(engineDir, 'at-rest.key')))) {
+      expect(Date.now()).toBeLessThan(deadline);
+      await sleep(100);
+    }
+    const left = enginePids();
+    await workers[workers.length - 1]!.kill('SIGKILL');
+    expect(left.every((pid) => fs.existsSync(`/proc/${pid}`))).toBe(true);
+    expect((fs.statSync(path.join(engineDir, 'at-rest.key')).mode & 0o777).toString(8)).toBe('600');
+
+    workers.push(startWorker(platform.databaseUrl, platform.dataDir, 'after-engine-kill'));
+    const operation = await platform.waitForOperation(operationId, 300_000);
+    const next = workers[workers.length - 1]!;
+    expect(operation.status, `${JSON.stringify(operation.error)}\n${next.log().slice(-3000)}`).toBe('succeeded');
+    // The engine the killed worker left was killed before the retry measured anything.
+    for (const pid of left) expect(fs.existsSync(`/proc/${pid}`), `engine ${pid} left running`).toBe(false);
+    const [done] = await database.db.select().from(schema.benchmarks).where(eq(schema.benchmarks.id, runId));
+    expect(done).toMatchObject({ status: 'succeeded', clientNamespace: null, peerAddress: null, peerNamespace: null });
+    expect(netns()).not.toContain(hex);
+    for (const dir of [`/sys/fs/cgroup/basalt/basalt-peer-${hex}`, `/sys/fs/cgroup/cpu/basalt/basalt-peer-${hex}`, `/sys/fs/cgroup/memory/basalt/basalt-peer-${hex}`]) expect(fs.existsSync(dir)).toBe(false);
+    expect(fs.existsSync(path.dirname(engineDir))).toBe(false);
+    const scenarios = await database.db.select().from(schema.benchmarkScenarios).where(eq(schema.benchmarkScenarios.benchmarkId, runId));
+    expect(scenarios).toHaveLength(24);
   });
 
   test('a per-type report killed mid-suite is finished by the next worker, which deletes its temporary instance', { timeout: 600_000 }, async () => {
