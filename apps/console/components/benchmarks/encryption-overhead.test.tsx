@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { BENCHMARK_SUITES as API_SUITES } from '@basalt/api-client/rules'
 import { BENCHMARK_SUITES } from '@/data/benchmarks/benchmark-run-mutation'
 import type { Benchmark } from '@/data/benchmarks/instance-benchmarks-query'
-import { EncryptionOverheadTable, encryptionOverheadLines } from './encryption-overhead'
+import { EncryptionOverheadTable, encryptionOverheadChart, encryptionOverheadLines } from './encryption-overhead'
 
 type Scenario = Benchmark['scenarios'][number]
 
@@ -64,6 +64,21 @@ describe('encryption overhead', () => {
       ['4 KB', 'no encryption', 1, '5,000', '5,000', '5,000–5,000', '—'],
       ['4 KB', 'TLS', 1, '5,000', '4,000', '4,000–4,000', '+20.0%'],
     ])
+  })
+
+  it('charts the medians: per value size, one bar per variant (none where a variant did not run)', () => {
+    expect(encryptionOverheadChart(run)).toEqual({
+      series: [
+        { key: 'v0', name: 'no encryption' },
+        { key: 'v1', name: 'TLS' },
+        { key: 'v2', name: 'encryption at rest' },
+        { key: 'v3', name: 'TLS and encryption at rest' },
+      ],
+      data: [
+        { label: '128 B', v0: 10000, v1: 8000, v2: 10100, v3: 7500 },
+        { label: '4 KB', v0: 5000, v1: 4000, v2: null, v3: null },
+      ],
+    })
   })
 
   it('renders the table people read', () => {

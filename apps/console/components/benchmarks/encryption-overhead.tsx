@@ -4,10 +4,11 @@
 // them: the medians of each variant's runs (the suite runs them in interleaved rounds). The
 // figures come from @basalt/api-client's encryptionOverhead over the stored rows (the report's
 // markdown uses the same function), never typed or stored by hand.
-import { encryptionOverhead } from '@basalt/api-client/rules'
+import { ENCRYPTION_VARIANTS, encryptionOverhead, encryptionVariantLabel } from '@basalt/api-client/rules'
 import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
 import type { Benchmark } from '@/data/benchmarks/instance-benchmarks-query'
 import { formatNumber } from '../instances/format'
+import type { BarChartData } from './benchmark-charts'
 
 export interface EncryptionOverheadLine {
   key: string
@@ -42,6 +43,21 @@ export function encryptionOverheadLines(benchmark: Pick<Benchmark, 'scenarios'>)
       p99Ms: formatNumber(row.p99LatencyMs),
     }
   })
+}
+
+/** The medians as bars: per value size (the x axis), one bar per variant. */
+export function encryptionOverheadChart(benchmark: Pick<Benchmark, 'scenarios'>): BarChartData {
+  const rows = encryptionOverhead(benchmark.scenarios)
+  const series = ENCRYPTION_VARIANTS.map((variant, i) => ({ key: `v${i}`, name: encryptionVariantLabel(variant) }))
+  const sizes = [...new Set(rows.map((r) => r.valueSize))]
+  return {
+    series,
+    data: sizes.map((size) => {
+      const datum: BarChartData['data'][number] = { label: sizeLabel(size) }
+      for (const s of series) datum[s.key] = rows.find((r) => r.valueSize === size && r.label === s.name)?.qps ?? null
+      return datum
+    }),
+  }
 }
 
 export function EncryptionOverheadTable({ benchmark, label = 'Encryption overhead' }: { benchmark: Pick<Benchmark, 'scenarios'>; label?: string }) {

@@ -31,6 +31,9 @@ describe('TypeReportView', () => {
   it('shows encryption-overhead as the overhead table, each overhead against the engine without encryption', () => {
     render(<TypeReportView report={{ ...report, suites: [...report.suites, 'encryption-overhead'], runs: [...report.runs, encryption] }} />)
     const suite = screen.getByRole('region', { name: 'encryption-overhead' })
+    // One chart of the medians by value size and encryption; no Basalt-vs-peer charts (no peer).
+    expect(within(suite).getByText('encryption-overhead: median ops/s by value size and encryption (Basalt)')).toBeInTheDocument()
+    expect(within(suite).queryByText(/Basalt vs peer/)).toBeNull()
     const rows = within(within(suite).getByRole('table', { name: 'encryption-overhead results' })).getAllByRole('row')
     expect(rows.slice(1).map((r) => within(r).getAllByRole('cell').map((c) => c.textContent).slice(1, 7))).toEqual([
       ['no encryption', '1', '10,000', '10,000', '10,000–10,000', '—'],

@@ -5,7 +5,7 @@ import { FileText } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { BenchmarkChart } from '@/components/benchmarks/benchmark-chart'
 import { BenchmarkCommands, BenchmarkResultsTable } from '@/components/benchmarks/benchmark-results'
-import { EncryptionOverheadTable } from '@/components/benchmarks/encryption-overhead'
+import { EncryptionOverheadTable, encryptionOverheadChart } from '@/components/benchmarks/encryption-overhead'
 import { Card, CardBody, CardHeader, CardTitle } from '@/components/ui/card'
 import type { TypeReport } from '@/data/type-reports/type-report-types'
 import { formatDateTime } from '../instances/format'
@@ -83,19 +83,25 @@ function SuiteCard({ suite }: { suite: ReportSuite }) {
           <p className="text-sm text-muted">No scenario of this suite was measured.</p>
         ) : (
           <>
-            <div className="grid gap-4 xl:grid-cols-2">
-              {suite.qpsBySize ? (
-                <ChartBox title={`${name}: ops/s by value size and pipeline (Basalt)`}>
-                  <BenchmarkChart title={`${name}: ops/s by value size and pipeline`} chart={suite.qpsBySize} unit="ops/s" />
+            {name === 'encryption-overhead' ? (
+              <ChartBox title={`${name}: median ops/s by value size and encryption (Basalt)`}>
+                <BenchmarkChart title={`${name}: median ops/s by value size and encryption`} chart={encryptionOverheadChart(suite.run)} unit="ops/s" />
+              </ChartBox>
+            ) : (
+              <div className="grid gap-4 xl:grid-cols-2">
+                {suite.qpsBySize ? (
+                  <ChartBox title={`${name}: ops/s by value size and pipeline (Basalt)`}>
+                    <BenchmarkChart title={`${name}: ops/s by value size and pipeline`} chart={suite.qpsBySize} unit="ops/s" />
+                  </ChartBox>
+                ) : null}
+                <ChartBox title={`${name}: ops/s, Basalt vs peer`}>
+                  <BenchmarkChart title={`${name}: ops/s, Basalt vs peer`} chart={suite.throughput} unit="ops/s" />
                 </ChartBox>
-              ) : null}
-              <ChartBox title={`${name}: ops/s, Basalt vs peer`}>
-                <BenchmarkChart title={`${name}: ops/s, Basalt vs peer`} chart={suite.throughput} unit="ops/s" />
-              </ChartBox>
-              <ChartBox title={`${name}: p99 latency (ms), Basalt vs peer`}>
-                <BenchmarkChart title={`${name}: p99 latency, Basalt vs peer`} chart={suite.latency} unit="ms" />
-              </ChartBox>
-            </div>
+                <ChartBox title={`${name}: p99 latency (ms), Basalt vs peer`}>
+                  <BenchmarkChart title={`${name}: p99 latency, Basalt vs peer`} chart={suite.latency} unit="ms" />
+                </ChartBox>
+              </div>
+            )}
             {name === 'encryption-overhead' ? (
               <EncryptionOverheadTable benchmark={suite.run} label={`${name} results`} />
             ) : (

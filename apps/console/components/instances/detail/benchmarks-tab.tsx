@@ -4,7 +4,7 @@ import { BenchmarkChart } from '@/components/benchmarks/benchmark-chart'
 import { basaltVsPeer } from '@/components/benchmarks/benchmark-charts'
 import { BenchmarkCommands, BenchmarkResultsTable } from '@/components/benchmarks/benchmark-results'
 import { benchmarkRows } from '@/components/benchmarks/benchmark-rows'
-import { EncryptionOverheadTable } from '@/components/benchmarks/encryption-overhead'
+import { EncryptionOverheadTable, encryptionOverheadChart } from '@/components/benchmarks/encryption-overhead'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Card, CardBody, CardHeader, CardTitle } from '@/components/ui/card'
@@ -109,7 +109,11 @@ function LatestRun({ projectId, instanceId, benchmark }: { projectId: string; in
           <p className="text-sm text-muted">{unfinished(benchmark) ? 'No scenario has finished yet.' : 'No scenario was measured.'}</p>
         ) : (
           <>
-            <BenchmarkChart title="Throughput by workload" chart={basaltVsPeer(rows, 'ops')} unit="ops/s" />
+            {benchmark.workload === 'encryption-overhead' ? (
+              <BenchmarkChart title="Median ops/s by value size and encryption" chart={encryptionOverheadChart(benchmark)} unit="ops/s" />
+            ) : (
+              <BenchmarkChart title="Throughput by workload" chart={basaltVsPeer(rows, 'ops')} unit="ops/s" />
+            )}
             {benchmark.workload === 'encryption-overhead' ? <EncryptionOverheadTable benchmark={benchmark} /> : <BenchmarkResultsTable rows={rows} />}
             <BenchmarkCommands benchmark={benchmark} />
           </>
