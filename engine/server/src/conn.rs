@@ -27,6 +27,10 @@ const READ_CHUNK: usize = 16 * 1024;
 
 /// Where in the reply buffer the not-yet-durable replies start, so that a failed log write
 /// turns them into errors instead of acknowledging writes that are not in the log.
+/// How long replies wait for the blocked connections their commands woke (they run at once
+/// unless the host is starved; this only keeps a stuck one from holding replies).
+const SETTLE_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
+
 struct PendingWrites {
     lsn: Option<Lsn>,
     replies_from: usize,
@@ -35,11 +39,14 @@ struct PendingWrites {
     /// durable yet, so its reply waits for them too (as Redis answers only after its AOF flush).
     read: bool,
     stats: LocalStats,
+    /// Blocked connections the batch's writes woke: its replies wait until they looked at the
+    /// change (as in Redis, a client blocked on a list is served before the LPUSH answers).
+    woken: Vec<u64>,
 }
 
 impl PendingWrites {
     fn new() -> PendingWrites {
-        PendingWrites { lsn: None, replies_from: 0, commands: 0, read: false, stats: LocalStats::new() }
+        PendingWrites { lsn: None, replies_from: 0, commands: 0, read: false, stats: LocalStats::new(), woken: Vec::new() }
     }
 
     /// Notes what one command left: its reply started at `mark` of the reply buffer.
@@ -146,8 +153,10 @@ where
                         // (P)SUBSCRIBE confirmations are pushes in RESP2 too: CLIENT REPLY OFF/SKIP
                         // does not silence them (Redis 7.0 answers them the same).
                         let pushes = pubsub::replies_are_pushes(frame.args(buffered).get(0));
-                        let outcome =
-                            dispatch::execute(shared, session, &mut reply, frame.args(buffered), &mut pending.stats);
+                        let (outcome, woken) = basalt_storage::collect_woken(|| {
+                            dispatch::execute(shared, session, &mut reply, frame.args(buffered), &mut pending.stats)
+                        });
+                        pending.woken.extend(woken);
                         if session.drop_reply() && !pushes {
                             reply.out.truncate(mark);
                         }
@@ -288,7 +297,9 @@ where
         session.unblocking = timed_out;
         session.woken = !timed_out;
         let mark = reply.out.len();
-        let outcome = dispatch::execute(shared, session, reply, command.args(), &mut pending.stats);
+        let (outcome, woken) =
+            basalt_storage::collect_woken(|| dispatch::execute(shared, session, reply, command.args(), &mut pending.stats));
+        pending.woken.extend(woken);
         session.unblocking = false;
         session.woken = false;
         flag.turn_done();
@@ -344,6 +355,11 @@ async fn flush<S>(shared: &Shared, stream: &mut S, reply: &mut Reply, pending: &
 where
     S: AsyncWrite + Unpin,
 {
+    if !pending.woken.is_empty() {
+        // Bounded: a woken connection that cannot get its turn must not hold this reply forever.
+        let woken = std::mem::take(&mut pending.woken);
+        let _ = tokio::time::timeout(SETTLE_WAIT, shared.db.blocked_turns().settled(&woken)).await;
+    }
     let wrote = pending.lsn.take();
     let seen = if std::mem::take(&mut pending.read) { Some(shared.db.last_lsn()) } else { None };
     if let Some(lsn) = wrote.max(seen).filter(|&lsn| lsn > 0) {

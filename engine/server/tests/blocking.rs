@@ -89,6 +89,37 @@ async fn waiters_are_served_in_the_order_they_blocked() {
     server.stop().await;
 }
 
+/// As in Redis, a push answers only after the client blocked on the list was served: a command
+/// sent after the LPUSH's reply sees the pop (and a WATCH on a BRPOPLPUSH destination sees
+/// its push), whichever thread the blocked client runs on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_push_answers_after_the_blocked_client_was_served() {
+    let server = TestServer::start().await;
+    let mut waiter = server.client().await;
+    let mut pusher = server.client().await;
+    let mut watcher = server.client().await;
+    for round in 0..50 {
+        waiter.send(b"BLPOP served 0\r\n").await;
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        pusher.expect(b"LPUSH served x\r\n", b":1\r\n").await;
+        pusher.expect(b"LLEN served\r\n", b":0\r\n").await;
+        let reply = String::from_utf8(waiter.next_reply().await).unwrap();
+        assert_eq!(reply, "*2\r\n$6\r\nserved\r\n$1\r\nx\r\n", "round {round}");
+    }
+    for round in 0..20 {
+        waiter.send(b"BRPOPLPUSH src dst 0\r\n").await;
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        watcher.expect(b"WATCH dst\r\nMULTI\r\nPING\r\n", b"+OK\r\n+OK\r\n+QUEUED\r\n").await;
+        pusher.expect(b"LPUSH src element\r\n", b":1\r\n").await;
+        // The push to dst happened before LPUSH answered: the transaction is aborted.
+        watcher.expect(b"EXEC\r\n", b"*-1\r\n").await;
+        let reply = String::from_utf8(waiter.next_reply().await).unwrap();
+        assert_eq!(reply, "$7\r\nelement\r\n", "round {round}");
+        pusher.expect(b"DEL dst\r\n", b":1\r\n").await;
+    }
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn lmove_and_blmove() {
     let server = TestServer::start().await;

@@ -620,6 +620,11 @@ impl Db {
         crate::watch::Watcher::blocked(&self.inner.watches.turns)
     }
 
+    /// The order blocked connections are served in (see [`crate::watch::BlockedTurns`]).
+    pub fn blocked_turns(&self) -> &crate::watch::BlockedTurns {
+        &self.inner.watches.turns
+    }
+
     pub fn unwatch(&self, db: usize, key: &[u8], flag: &WatchFlag) {
         self.inner.watches.remove(db, key, flag);
     }

@@ -104,7 +104,7 @@ pub use stats::Stats;
 pub use stream::{Consumer, Fields, Group, Pending, Stream, StreamDelta, StreamId, ENTRIES_READ_UNKNOWN};
 pub use value::{Entry, Kind, Value, ZSet};
 pub use wal::FSYNC_BUCKETS_US;
-pub use watch::{WatchFlag, Watcher};
+pub use watch::{collect_woken, BlockedTurns, WatchFlag, Watcher};
 
 /// Current unix time in milliseconds (the clock expiry is measured against).
 pub fn now_ms() -> u64 {

@@ -72,6 +72,11 @@ impl Watcher {
         // by one change is ready before any of them runs.
         if let Some((number, turns)) = &self.turn {
             turns.state().ready.insert(*number);
+            WOKEN.with(|woken| {
+                if let Some(woken) = woken.borrow_mut().as_mut() {
+                    woken.push(*number);
+                }
+            });
         }
         self.dirty.store(true, Release);
         if let Some(waker) = self.waker.lock().unwrap_or_else(|e| e.into_inner()).take() {
@@ -107,6 +112,11 @@ impl Drop for Watcher {
 /// its command again only once every ready one with a lower number has (Redis serves the
 /// clients blocked on a key in the order they blocked; without this they raced, and which one
 /// got the elements depended on thread scheduling).
+///
+/// And a command that wakes blocked connections replies only once they looked at its change
+/// ([`BlockedTurns::settled`]): as in Redis, when LPUSH answers, the client blocked on the list
+/// has been served (a WATCH on its BRPOPLPUSH destination sees the push, a LLEN after the LPUSH
+/// sees the pop).
 #[derive(Default)]
 pub struct BlockedTurns {
     next: AtomicU64,
@@ -117,6 +127,30 @@ pub struct BlockedTurns {
 struct TurnState {
     ready: BTreeSet<u64>,
     wakers: HashMap<u64, Waker>,
+    /// Commands waiting for the connections they woke ([`BlockedTurns::settled`]).
+    settling: Vec<Waker>,
+}
+
+thread_local! {
+    /// The blocked connections the running command woke, while [`collect_woken`] collects them.
+    static WOKEN: std::cell::RefCell<Option<Vec<u64>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `command` and returns, with its result, the blocked connections its writes woke (a
+/// change marks them ready in the thread that makes it, inside the command).
+pub fn collect_woken<R>(command: impl FnOnce() -> R) -> (R, Vec<u64>) {
+    let outer = WOKEN.with(|woken| woken.borrow_mut().replace(Vec::new()));
+    let result = command();
+    let mine = WOKEN.with(|woken| std::mem::replace(&mut *woken.borrow_mut(), outer)).unwrap_or_default();
+    if !mine.is_empty() {
+        // A command run inside another (a script's redis.call) woke them for the outer one too.
+        WOKEN.with(|woken| {
+            if let Some(outer) = woken.borrow_mut().as_mut() {
+                outer.extend_from_slice(&mine);
+            }
+        });
+    }
+    (result, mine)
 }
 
 impl BlockedTurns {
@@ -129,10 +163,26 @@ impl BlockedTurns {
         state.ready.remove(&number);
         state.wakers.remove(&number);
         let next = state.ready.first().copied();
-        if let Some(waker) = next.and_then(|n| state.wakers.remove(&n)) {
-            drop(state);
+        let mut wake: Vec<Waker> = std::mem::take(&mut state.settling);
+        wake.extend(next.and_then(|n| state.wakers.remove(&n)));
+        drop(state);
+        for waker in wake {
             waker.wake();
         }
+    }
+
+    /// Resolves once none of `woken` (connections a command woke) is still to look at the
+    /// change: they were served, or found nothing and wait on, or went away.
+    pub fn settled<'a>(&'a self, woken: &'a [u64]) -> impl Future<Output = ()> + 'a {
+        std::future::poll_fn(move |cx| {
+            let mut state = self.state();
+            if woken.iter().all(|n| !state.ready.contains(n)) {
+                Poll::Ready(())
+            } else {
+                state.settling.push(cx.waker().clone());
+                Poll::Pending
+            }
+        })
     }
 }
 
