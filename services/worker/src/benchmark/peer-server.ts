@@ -158,8 +158,11 @@ export async function startPeer(
   const port = kind === 'redis' ? REDIS_PORT : MEMCACHED_PORT;
   const started = await startInServerSlot(ctx, benchmarkId, region, type, runDir, 'peer', port, (address, dir) => {
     fs.chmodSync(dir, 0o777);
+    // The password goes in a file of its own (0600), never on the command line every user of the host can read.
+    const passwordFile = path.join(dir, 'auth.conf');
+    if (kind === 'redis') fs.writeFileSync(passwordFile, `requirepass ${password}\n`, { mode: 0o600 });
     return kind === 'redis'
-      ? ['redis-server', '--bind', address, '--port', String(REDIS_PORT), '--dir', dir, '--appendonly', 'yes', '--appendfsync', fsync, '--save', '', '--maxmemory', `${dataMb}mb`, '--maxmemory-policy', 'noeviction', '--protected-mode', 'no', '--daemonize', 'no', '--logfile', '', '--requirepass', password]
+      ? ['redis-server', passwordFile, '--bind', address, '--port', String(REDIS_PORT), '--dir', dir, '--appendonly', 'yes', '--appendfsync', fsync, '--save', '', '--maxmemory', `${dataMb}mb`, '--maxmemory-policy', 'noeviction', '--protected-mode', 'no', '--daemonize', 'no', '--logfile', '']
       : ['memcached', '-l', address, '-p', String(MEMCACHED_PORT), '-U', '0', '-m', String(dataMb), '-c', '10000', '-t', String(Math.max(1, size.cpus)), '-u', 'nobody'];
   });
   const { address } = started;

@@ -11,6 +11,7 @@ import type { JobContext } from '../context.js';
 import { StepError } from '../errors.js';
 import type { OperationRun } from '../operation.js';
 import { runBench } from '../benchmark/bench-process.js';
+import { waitPeerQuiet } from '../benchmark/peer-quiet.js';
 import { benchmarkRunDir, releaseClientNamespace } from '../benchmark/client-namespace.js';
 import { prepareTarget, type PreparedTarget } from '../benchmark/client-target.js';
 import { cacheCounters, counterDelta, setMaxmemory, type CacheCounters } from '../benchmark/engine-control.js';
@@ -128,6 +129,11 @@ async function runSuite(ctx: JobContext, benchmarks: BenchmarksRepository, paylo
             if (cancel.signal.aborted) throw cancelled();
             const against: Against = { server: peer.kind, target: peer.target, version: peer.version };
             await runScenario(ctx, run, benchmarks, row, prepared, runDir, scenario, index, scenarios.length, cancel.signal, against);
+            const { waitedMs, quiet } = await waitPeerQuiet(peer, cancel.signal);
+            if (waitedMs >= 1000 || !quiet) {
+              const text = quiet ? `waited ${(waitedMs / 1000).toFixed(1)} s for ${peer.version}'s background AOF rewrite before the next scenario` : `${peer.version}'s background AOF rewrite still ran after ${waitedMs / 1000} s; the next scenario runs beside it`;
+              await run.event('benchmark_peer_quiet', 'run_scenarios', text, { scenario: index + 1, waited_ms: waitedMs, quiet });
+            }
           }
         }
       } finally {
