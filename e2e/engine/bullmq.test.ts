@@ -43,7 +43,10 @@ describe('BullMQ with basalt-server', () => {
   it('processes jobs, retries a failing one, runs a delayed one, and QueueEvents sees them complete', async () => {
     engine = await startEngine(['--fsync', 'always']);
     const queue = new Queue('work', { connection: connection(engine.port) });
-    const events = new QueueEvents('work', { connection: connection(engine.port) });
+    // From the stream's first entry: with the default (`$`), events written before QueueEvents'
+    // first XREAD reached the server (it is sent after waitUntilReady resolves) were never read,
+    // and the test waited for completions the worker had already reported.
+    const events = new QueueEvents('work', { connection: connection(engine.port), lastEventId: '0-0' });
     closers.push(() => queue.close(), () => events.close());
     await events.waitUntilReady();
 
@@ -89,7 +92,7 @@ describe('BullMQ with basalt-server', () => {
     await engine!.kill9();
 
     engine = await startEngine(['--fsync', 'always'], dir);
-    const events = new QueueEvents('crash', { connection: connection(engine.port) });
+    const events = new QueueEvents('crash', { connection: connection(engine.port), lastEventId: '0-0' });
     closers.push(() => events.close());
     await events.waitUntilReady();
     const done = completions(events, 25);
