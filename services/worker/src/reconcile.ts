@@ -7,6 +7,7 @@ import type { JobContext } from './context.js';
 import { handle, OPERATION_QUEUES, payloadOf } from './handlers.js';
 import type { OperationRow } from '@basalt/db';
 import { sweepClientNamespaces } from './benchmark/client-namespace.js';
+import { sweepLoopbackSlots } from './benchmark/loopback-slot.js';
 
 /** A pending operation is left to the queue for this long before it counts as lost. */
 const PENDING_GRACE_MS = 60_000;
@@ -18,6 +19,9 @@ export async function reconcile(ctx: JobContext, inSlot: InSlot): Promise<number
   // A benchmark client's namespace a killed worker left after its run had finished.
   const swept = await sweepClientNamespaces(ctx).catch((error: Error) => (ctx.log(`benchmark client sweep: ${error.message}`), 0));
   if (swept) ctx.log(`removed ${swept} benchmark client namespace(s) of finished runs`);
+  // A peer or engine a killed worker left on loopback (process VMs) after its run had finished.
+  const stopped = await sweepLoopbackSlots(ctx).catch((error: Error) => (ctx.log(`benchmark loopback sweep: ${error.message}`), 0));
+  if (stopped) ctx.log(`stopped ${stopped} benchmark server(s) on loopback of finished runs`);
   const types = Object.keys(OPERATION_QUEUES) as OperationRow['type'][];
   const unfinished = await ctx.repo.listUnfinishedOperations(types);
   const now = Date.now();

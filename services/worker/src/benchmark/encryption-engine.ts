@@ -1,6 +1,7 @@
 // The engines of the encryption-overhead suite: basalt-server, the binary the worker deploys to
 // instances, started for one scenario in the run's server slot (peer-server.ts: a network
-// namespace on the bridge and a cgroup of the type's VM size), with the instance's fsync
+// namespace on the bridge and a cgroup of the type's VM size, or loopback beside a process
+// VM), with the instance's fsync
 // policy and cache bound, and with TLS, encryption at rest, both or neither. Everything it is
 // given is in files of its own 0700 directory (config 0600, at-rest key 0600, TLS key 0600);
 // its argv names the config file only, so neither the password nor a key reaches a command
@@ -16,7 +17,7 @@ import { ENGINE_PORT, ENGINE_TLS_PORT, vmSizeOf } from '../engine-settings.js';
 import { StepError } from '../errors.js';
 import { certificateNames, issueCertificate, type CertificateAndKey } from '../instance-ca.js';
 import { infoAs, type TlsTarget } from '../resp.js';
-import { startInServerSlot, stopPeer } from './peer-server.js';
+import { startInServerSlot, stopPeer, type SlotPlace } from './peer-server.js';
 import type { ClientTarget } from './scenario-command.js';
 
 export interface EncryptionEngine {
@@ -83,6 +84,7 @@ export async function startEncryptionEngine(
   type: InstanceTypeRow,
   variant: EncryptionVariant,
   fsync: string,
+  place: SlotPlace,
   runDir: string,
   /** The run's CA (made once per run with makeCa), for the TLS variants. */
   ca: CertificateAndKey,
@@ -90,7 +92,7 @@ export async function startEncryptionEngine(
   const password = randomBytes(18).toString('base64url');
   let caPem: string | undefined;
   const port = variant.tls ? ENGINE_TLS_PORT : ENGINE_PORT;
-  const started = await startInServerSlot(ctx, benchmarkId, region, type, runDir, 'engine', port, async (address, dir) => {
+  const started = await startInServerSlot(ctx, benchmarkId, region, type, place, runDir, 'engine', port, async (address, dir) => {
     let tls: { certFile: string; keyFile: string } | undefined;
     if (variant.tls) {
       const issued = await issueCertificate(ca, 'basalt-bench-engine', certificateNames([address]));
@@ -122,7 +124,7 @@ export async function startEncryptionEngine(
       version: server.basalt_version ?? server.redis_version ?? 'unknown',
       security,
       dataDir: path.join(started.dir, 'data'),
-      placement: `basalt-server (${ctx.config.engineBinary}, the build the worker deploys) in a network namespace of its own at ${started.address} on ${ctx.config.bridge} and a cgroup of ${started.size.cpus} vCPU / ${started.size.memory_mb} MiB (the instance's VM size), fsync ${fsync}, maxmemory ${Math.floor(started.size.memory_mb * 0.75)} MB`,
+      placement: `basalt-server (${ctx.config.engineBinary}, the build the worker deploys) ${started.where}, fsync ${fsync}, maxmemory ${Math.floor(started.size.memory_mb * 0.75)} MB`,
     };
   } catch (error) {
     await stopPeer(ctx, benchmarkId).catch(() => {});

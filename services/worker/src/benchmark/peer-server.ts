@@ -6,6 +6,7 @@
 // sized like the instance's VM (the local target's cgroup.sh), so Basalt and the peer serve
 // from the same limits over the same bridge to the same client. It lives for the run only:
 // stopped when the run ends, by a retry before it starts again, and by the reconciler's sweep.
+// An instance on a process VM (no bridge) has its peer on loopback instead (loopback-slot.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -19,6 +20,7 @@ import { requireHostRoute } from '../host-route.js';
 import { poolNetwork } from '../ipam.js';
 import { runCommand } from '../process.js';
 import { createClientNamespace, namespaceNames, releaseClientNamespace } from './client-namespace.js';
+import { loopbackSlotAddress, startLoopbackSlot, stopLoopbackSlot } from './loopback-slot.js';
 import type { ClientTarget } from './scenario-command.js';
 
 export type PeerKind = 'redis' | 'memcached';
@@ -60,16 +62,20 @@ async function versionOf(kind: PeerKind): Promise<string> {
   return `memcached ${/memcached (\S+)/.exec(text)?.[1] ?? '?'}`;
 }
 
+/** Whether something accepts a TCP connection at host:port. */
+function answers(host: string, port: number): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const socket = net.connect({ host, port });
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+}
+
 async function waitListening(host: string, port: number, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new StepError(STEP, `the run's server exited with ${child.exitCode} before it listened`);
-    const up = await new Promise<boolean>((resolve) => {
-      const socket = net.connect({ host, port });
-      socket.once('connect', () => (socket.destroy(), resolve(true)));
-      socket.once('error', () => resolve(false));
-    });
-    if (up) return;
+    if (await answers(host, port)) return;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new StepError(STEP, `the run's server did not listen on ${host}:${port} within ${timeoutMs / 1000} s`);
@@ -77,18 +83,27 @@ async function waitListening(host: string, port: number, child: ChildProcess, ti
 
 /** A server started in the run's server slot (startInServerSlot). */
 export interface SlotServer {
-  /** Its pool address on the bridge. */
+  /** Its pool address on the bridge, or its loopback address (process VMs). */
   address: string;
   process: ChildProcess;
   /** Its own directory in the run's directory (data, files it reads). */
   dir: string;
   size: VmSize;
+  /** Where it runs and with what limits, for the results ("in a network namespace ..."). */
+  where: string;
 }
+
+/**
+ * Where the run's servers go: beside the instance's VM on the bridge (nspawn VMs), or on
+ * loopback beside the instance's process VM (loopback-slot.ts).
+ */
+export type SlotPlace = 'bridge' | 'loopback';
 
 /**
  * Starts a server in the run's one server slot (the peer's, or an engine of the
  * encryption-overhead suite): a namespace with a pool address on the bridge, a cgroup with the
- * VM size of `type`, a directory `runDir/dirName`, and `argvOf(address, dir)` in both. Whatever
+ * VM size of `type`, a directory `runDir/dirName`, and `argvOf(address, dir)` in both; or, for
+ * an instance on a process VM, a loopback address and no limits, like the instance. Whatever
  * the slot held before is stopped first; stopPeer (and the reconciler's sweep) removes it.
  */
 export async function startInServerSlot(
@@ -96,6 +111,7 @@ export async function startInServerSlot(
   benchmarkId: string,
   region: Pick<RegionRow, 'id' | 'addressPool'>,
   type: InstanceTypeRow,
+  place: SlotPlace,
   runDir: string,
   dirName: string,
   port: number,
@@ -103,14 +119,31 @@ export async function startInServerSlot(
 ): Promise<SlotServer> {
   await stopPeer(ctx, benchmarkId);
   const size = vmSizeOf(type);
+  const makeDir = () => {
+    const dir = path.join(runDir, dirName);
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return dir;
+  };
+  if (place === 'loopback') {
+    const address = loopbackSlotAddress(benchmarkId);
+    try {
+      if (await answers(address, port)) throw new StepError(STEP, `${address}:${port} is already in use on this host`);
+      const dir = makeDir();
+      const child = startLoopbackSlot(ctx, benchmarkId, await argvOf(address, dir));
+      await waitListening(address, port, child, 15_000);
+      return { address, process: child, dir, size, where: `on this host at ${address} (loopback), as the instance's process VM runs: no bridge and no cgroup, so no VM size` };
+    } catch (error) {
+      await stopPeer(ctx, benchmarkId).catch(() => {});
+      throw error;
+    }
+  }
   const namespace = await createClientNamespace(ctx, benchmarkId, region, poolNetwork(region.addressPool).gateway, 'peer');
   const name = cgroupName(benchmarkId);
   try {
     await requireHostRoute(namespace.address, ctx.config.bridge);
     await cgroup(ctx, 'create', name, String(size.cpus), String(size.memory_mb));
-    const dir = path.join(runDir, dirName);
-    fs.rmSync(dir, { recursive: true, force: true });
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const dir = makeDir();
     const server = await argvOf(namespace.address, dir);
     // bash enters the cgroup first, then execs the server in the namespace: it never runs outside them.
     const child = spawn('bash', ['-c', '. "$0" && cgroup_enter "$1" $$ && shift && exec ip netns exec "$@"', cgroupScript(ctx), name, namespace.name, ...server], {
@@ -119,7 +152,8 @@ export async function startInServerSlot(
     });
     await forgetOldNeighbour(ctx, benchmarkId, namespace.address);
     await waitListening(namespace.address, port, child, 15_000);
-    return { address: namespace.address, process: child, dir, size };
+    const where = `in a network namespace of its own at ${namespace.address} on ${ctx.config.bridge} and a cgroup of ${size.cpus} vCPU / ${size.memory_mb} MiB (the instance's VM size; its VM is a container with the same two)`;
+    return { address: namespace.address, process: child, dir, size, where };
   } catch (error) {
     await stopPeer(ctx, benchmarkId).catch(() => {});
     throw error;
@@ -149,6 +183,7 @@ export async function startPeer(
   type: InstanceTypeRow,
   kind: PeerKind,
   fsync: string,
+  place: SlotPlace,
   runDir: string,
 ): Promise<Peer> {
   const size = vmSizeOf(type);
@@ -156,7 +191,7 @@ export async function startPeer(
   const dataMb = Math.floor(size.memory_mb * 0.75);
   const password = randomBytes(18).toString('base64url');
   const port = kind === 'redis' ? REDIS_PORT : MEMCACHED_PORT;
-  const started = await startInServerSlot(ctx, benchmarkId, region, type, runDir, 'peer', port, (address, dir) => {
+  const started = await startInServerSlot(ctx, benchmarkId, region, type, place, runDir, 'peer', port, (address, dir) => {
     fs.chmodSync(dir, 0o777);
     // The password goes in a file of its own (0600), never on the command line every user of the host can read.
     const passwordFile = path.join(dir, 'auth.conf');
@@ -173,7 +208,7 @@ export async function startPeer(
       version: await versionOf(kind),
       target,
       process: started.process,
-      placement: `${kind === 'redis' ? 'Redis' : 'memcached'} in a network namespace of its own at ${address} on ${ctx.config.bridge} and a cgroup of ${size.cpus} vCPU / ${size.memory_mb} MiB (the size of the instance's VM, which is a container with the same two)${kind === 'redis' ? `, AOF appendfsync ${fsync}, maxmemory ${dataMb} MB noeviction` : `, -m ${dataMb} MB`}`,
+      placement: `${kind === 'redis' ? 'Redis' : 'memcached'} ${started.where}${kind === 'redis' ? `, AOF appendfsync ${fsync}, maxmemory ${dataMb} MB noeviction` : `, -m ${dataMb} MB`}`,
     };
   } catch (error) {
     await stopPeer(ctx, benchmarkId).catch(() => {});
@@ -183,9 +218,10 @@ export async function startPeer(
 
 /**
  * Stops the run's server slot (the peer, or an encryption-overhead engine; whatever a crashed
- * attempt left): its processes, cgroup, namespace and address.
+ * attempt left): its processes, cgroup, namespace and address, or its loopback process.
  */
 export async function stopPeer(ctx: JobContext, benchmarkId: string): Promise<void> {
+  await stopLoopbackSlot(ctx, benchmarkId);
   const name = cgroupName(benchmarkId);
   await cgroup(ctx, 'kill', name);
   await cgroup(ctx, 'remove', name);

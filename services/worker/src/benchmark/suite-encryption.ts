@@ -34,7 +34,7 @@ export function encryptionOverheadSuite(type: InstanceTypeRow): Scenario[] {
   const scaling =
     `${connections} connections (8 per vCPU of the type's ${type.vcpu}, at most 64), 1 client thread, ping-pong, ` +
     `${perConnection * connections} requests per run over ${KEYS} keys, ${ROUNDS} interleaved rounds of the four variants per value size; each run against a fresh, empty engine of the instances' build started for it ` +
-    `in a network namespace on the bridge and a cgroup of the type's VM size (not the instance itself), the instance's fsync policy; the overhead is of the median of a variant's rounds against the median without encryption, same value size, same run`;
+    `beside the instance and placed like it (not the instance itself; where: see Environment), the instance's fsync policy; the overhead is of the median of a variant's rounds against the median without encryption, same value size, same run`;
   const rounds = Array.from({ length: ROUNDS }, (_, i) => i + 1);
   return SIZES.flatMap((size) => {
     const label = size >= 1024 ? `${size / 1024} KB` : `${size} B`;

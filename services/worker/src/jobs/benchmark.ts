@@ -16,7 +16,7 @@ import { benchmarkRunDir, releaseClientNamespace } from '../benchmark/client-nam
 import { prepareTarget, type PreparedTarget } from '../benchmark/client-target.js';
 import { cacheCounters, counterDelta, setMaxmemory, type CacheCounters } from '../benchmark/engine-control.js';
 import { dataHoldsInClear, startEncryptionEngine, type EncryptionEngine } from '../benchmark/encryption-engine.js';
-import { startPeer, stopPeer, type Peer, type PeerKind } from '../benchmark/peer-server.js';
+import { startPeer, stopPeer, type Peer, type PeerKind, type SlotPlace } from '../benchmark/peer-server.js';
 import { makeCa, type CertificateAndKey } from '../instance-ca.js';
 import type { ClientTarget } from '../benchmark/scenario-command.js';
 import { infoAs } from '../resp.js';
@@ -72,22 +72,22 @@ async function runSuite(ctx: JobContext, benchmarks: BenchmarksRepository, paylo
       client_address: prepared.clientAddress,
       client_namespace: prepared.namespace?.name ?? null,
     });
-    // The peer column (standard suites, a client on the bridge): Redis or memcached in the same run.
+    // The peer column (standard suites): Redis or memcached in the same run.
     const peerKind = peerOf(row.workload as BenchmarkSuite);
     let peerNote: string | null = peerKind ? null : 'no peer for a custom run';
-    if (peerKind && !prepared.namespace) peerNote = 'no peer: the instance runs as a process VM on loopback (no bridge, no VM size to give a peer)';
+    // The run's servers are placed like the instance: on the bridge beside its VM, or on loopback beside its process VM.
+    const place: SlotPlace = prepared.namespace ? 'bridge' : 'loopback';
     const fsync = async () => (await infoAs(prepared.engine.host, prepared.engine.port, prepared.engine.user, prepared.engine.password, 'persistence', prepared.engine.secure)).appendfsync ?? 'everysec';
     // encryption-overhead: engines of the instances' build, each started for its scenario in the run's server slot.
     let engines: { fsync: string; ca: CertificateAndKey } | undefined;
     if (scenarios.some((s) => s.encryption)) {
-      if (!prepared.namespace) throw new StepError('prepare', 'encryption-overhead starts its engines in network namespaces on the bridge; this worker runs process VMs on loopback');
       engines = { fsync: await fsync(), ca: await makeCa(row.id) };
       peerNote = "no peer: encryption-overhead sets Basalt's engine against itself, with and without encryption";
     }
     let enginePlacement: string | undefined;
-    if (peerKind && prepared.namespace) {
+    if (peerKind) {
       const policy = await fsync();
-      peer = await run.step('prepare', () => startPeer(ctx, row.id, region, type, peerKind, policy, runDir));
+      peer = await run.step('prepare', () => startPeer(ctx, row.id, region, type, peerKind, policy, place, runDir));
       peerNote = peer.placement;
       await run.event('benchmark_peer', 'prepare', `peer: ${peer.version}, ${peer.placement}`, { server: peer.kind, version: peer.version });
     }
@@ -104,7 +104,7 @@ async function runSuite(ctx: JobContext, benchmarks: BenchmarksRepository, paylo
             await setMaxmemory(prepared.engine, Math.max(1, loaded * scenario.memoryToData));
           }
           if (scenario.encryption && engines) {
-            const engine = await startEncryptionEngine(ctx, row.id, region, type, scenario.encryption, engines.fsync, runDir, engines.ca);
+            const engine = await startEncryptionEngine(ctx, row.id, region, type, scenario.encryption, engines.fsync, place, runDir, engines.ca);
             enginePlacement = engine.placement;
             const { tls_port, plaintext_port, encryption_at_rest } = engine.security;
             await run.event('benchmark_engine', 'run_scenarios', `engine for ${scenario.name}: ${engine.target.host}, tls_port ${tls_port}, plaintext_port ${plaintext_port}, encryption_at_rest ${encryption_at_rest}`, {
