@@ -160,6 +160,7 @@ fn render_section(shared: &Shared, section: &str, out: &mut String) {
             line(out, "wal_segments", db.log_segments);
             line(out, "wal_writes", db.log_writes);
             line(out, "wal_compactions", db.compactions);
+            line(out, "wal_compaction_pending", u8::from(db.compaction_pending));
             line(out, "wal_appended_lsn", db.appended_lsn);
             line(out, "wal_written_lsn", db.written_lsn);
             line(out, "wal_durable_lsn", db.durable_lsn);

@@ -715,6 +715,7 @@ impl Db {
             log_segments: wal.files.read().unwrap_or_else(|e| e.into_inner()).len() as u64,
             log_writes: wal.stats.writes.load(Relaxed),
             compactions: c.compactions.load(Relaxed),
+            compaction_pending: crate::compact::compaction_due(&self.inner).is_some(),
             appended_lsn: wal.appended(),
             written_lsn: wal.written(),
             durable_lsn: wal.durable(),

@@ -55,3 +55,29 @@ fn compaction_keeps_latest_state_across_reopens() {
     }
     let _ = Entry::new(Value::Str(Bytes::new()));
 }
+
+/// `Stats::compaction_pending` (INFO persistence `wal_compaction_pending`) is what a benchmark
+/// waits on: true while the log has a segment compaction would rewrite, false once it caught up.
+#[test]
+fn compaction_pending_is_true_until_compaction_caught_up() {
+    let dir = TempDir::new("compact-pending");
+    let db = Db::open(Options::new(dir.path()).fsync(Fsync::EverySec).segment_bytes(64 * 1024).compact_min_bytes(256 * 1024)).unwrap();
+    assert!(!db.stats().compaction_pending, "an empty log has nothing to compact");
+    let started = Instant::now();
+    for i in 0..4000 {
+        set(&db, &format!("k{}", i % 100), &format!("{i}-{}", "z".repeat(200)));
+    }
+    // The maintenance thread looks once a second: right after the writes the work is still there.
+    let stats = db.stats();
+    if started.elapsed() < Duration::from_millis(900) {
+        assert!(stats.compaction_pending, "800 KB of log, 20 KB live: compaction is due ({stats:?})");
+    }
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while db.stats().compaction_pending && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let stats = db.stats();
+    assert!(!stats.compaction_pending, "still pending after 10 s: {stats:?}");
+    assert!(stats.compactions > 0);
+    assert!(stats.log_bytes < 256 * 1024 || stats.live_log_bytes * 2 > stats.log_bytes, "{stats:?}");
+}

@@ -151,7 +151,9 @@ function commands(runs: Benchmark[]): string {
       run.workload === 'encryption-overhead'
         ? "; the server is the scenario's own basalt-server, not the instance: to rerun one, start basalt-server with `requirepass`, and for TLS `tls-port = 6380`, `tls-cert-file`, `tls-key-file`, `plaintext = \"no\"` (ca.pem is the CA that signed its certificate), for encryption at rest `encryption-key-file` (32 random bytes)"
         : '';
-    blocks.push(`### ${run.workload}\n\nbasalt-bench, as the worker ran them (the client in its own network namespace on the bridge; the password shown as \`<password>\`${against}):\n\n\`\`\`sh\n${mine.map((s) => s.command_line).join('\n')}\n\`\`\``);
+    // The job waits out the servers' own background work before each scenario (the worker's server-quiet.ts): a rerun should too.
+    const quiet = run.workload === 'encryption-overhead' ? '' : '; before each command the worker waited until `INFO persistence` showed no background work (`wal_compaction_pending:0`; for Redis `aof_rewrite_in_progress:0`): wait the same way when you rerun them';
+    blocks.push(`### ${run.workload}\n\nbasalt-bench, as the worker ran them (the client in its own network namespace on the bridge; the password shown as \`<password>\`${against}${quiet}):\n\n\`\`\`sh\n${mine.map((s) => s.command_line).join('\n')}\n\`\`\``);
     const memtier = mine.flatMap((s) => (s.memtier_command ? [s.memtier_command] : []));
     if (memtier.length) blocks.push(`The same with memtier_benchmark:\n\n\`\`\`sh\n${memtier.join('\n')}\n\`\`\``);
     const ycsb = mine.flatMap((s) => (s.ycsb_command ? [s.ycsb_command] : []));

@@ -11,7 +11,7 @@ import type { JobContext } from '../context.js';
 import { StepError } from '../errors.js';
 import type { OperationRun } from '../operation.js';
 import { runBench } from '../benchmark/bench-process.js';
-import { waitPeerQuiet } from '../benchmark/peer-quiet.js';
+import { waitQuiet, type QuietTarget } from '../benchmark/server-quiet.js';
 import { benchmarkRunDir, releaseClientNamespace } from '../benchmark/client-namespace.js';
 import { prepareTarget, type PreparedTarget } from '../benchmark/client-target.js';
 import { cacheCounters, counterDelta, setMaxmemory, type CacheCounters } from '../benchmark/engine-control.js';
@@ -91,6 +91,19 @@ async function runSuite(ctx: JobContext, benchmarks: BenchmarksRepository, paylo
       peerNote = peer.placement;
       await run.event('benchmark_peer', 'prepare', `peer: ${peer.version}, ${peer.placement}`, { server: peer.kind, version: peer.version });
     }
+    // Each server is measured alone: before a scenario, neither the instance nor a Redis peer runs background work (server-quiet.ts).
+    const quietTargets: QuietTarget[] = [
+      { name: `the instance (engine ${prepared.engineVersion})`, host: prepared.engine.host, port: prepared.engine.port, username: prepared.engine.user, password: prepared.engine.password, secure: prepared.engine.secure },
+      ...(peer?.kind === 'redis' ? [{ name: peer.version, host: peer.target.host, port: peer.target.port, username: peer.target.username, password: peer.target.password ?? '' }] : []),
+    ];
+    const settle = async (index: number, server: string) => {
+      const { waitedMs, quiet, busy } = await waitQuiet(quietTargets, cancel.signal);
+      if (waitedMs < 1000 && quiet) return;
+      const text = quiet
+        ? `waited ${(waitedMs / 1000).toFixed(1)} s for the servers' background work (log compaction, AOF rewrite) before scenario ${index + 1} on ${server}`
+        : `${busy.join(' and ')} still had background work after ${waitedMs / 1000} s; scenario ${index + 1} on ${server} runs beside it`;
+      await run.event('benchmark_quiet', 'run_scenarios', text, { scenario: index + 1, server, waited_ms: waitedMs, quiet, busy });
+    };
     await run.step('run_scenarios', async () => {
       // Bytes of data in the engine after a suite's load: what a memory:data ratio is made from.
       let loaded: number | undefined;
@@ -123,17 +136,14 @@ async function runSuite(ctx: JobContext, benchmarks: BenchmarksRepository, paylo
           const counted = scenario.mode === 'ycsb-load' || scenario.mode === 'ycsb-run';
           const before = counted ? await cacheCounters(prepared.engine) : undefined;
           const basalt: Against = { server: 'basalt', target: prepared.target, version: prepared.engineVersion, before };
+          await settle(index, basalt.server);
           await runScenario(ctx, run, benchmarks, row, prepared, runDir, scenario, index, scenarios.length, cancel.signal, basalt);
           if (scenario.mode === 'ycsb-load') loaded = (await cacheCounters(prepared.engine)).used_memory;
           if (peer && !scenario.peerSkip) {
             if (cancel.signal.aborted) throw cancelled();
             const against: Against = { server: peer.kind, target: peer.target, version: peer.version };
+            await settle(index, against.server);
             await runScenario(ctx, run, benchmarks, row, prepared, runDir, scenario, index, scenarios.length, cancel.signal, against);
-            const { waitedMs, quiet } = await waitPeerQuiet(peer, cancel.signal);
-            if (waitedMs >= 1000 || !quiet) {
-              const text = quiet ? `waited ${(waitedMs / 1000).toFixed(1)} s for ${peer.version}'s background AOF rewrite before the next scenario` : `${peer.version}'s background AOF rewrite still ran after ${waitedMs / 1000} s; the next scenario runs beside it`;
-              await run.event('benchmark_peer_quiet', 'run_scenarios', text, { scenario: index + 1, waited_ms: waitedMs, quiet });
-            }
           }
         }
       } finally {
