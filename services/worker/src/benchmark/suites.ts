@@ -61,7 +61,7 @@ export function peerOf(suite: BenchmarkSuite): 'redis' | 'memcached' | undefined
  * range (ping-pong, random keys: it is the load, every key written many times over), read-only
  * over it (ping-pong), mixed 1:1 at pipeline 32, each for STANDARD_SECONDS. Runs bounded by a
  * request count were a fraction of a second here (20 000 reads at 100 000 ops/s) and moved by
- * up to 2x from one run to the next; 4-second runs by a few %. Connections scale with the
+ * up to 2x from one run to the next; 4-second runs by 2-10 %. Connections scale with the
  * type: 8 per vCPU, at most 64 (the papers' 128 and 512 are for 8-52 vCPU machines with their
  * client on a machine of its own), one client thread (client and server share this host's
  * cores).
