@@ -3,7 +3,7 @@
 import { pathToFileURL } from 'node:url';
 import { apt } from './bootstrap/apt.mjs';
 import { terraform } from './bootstrap/terraform.mjs';
-import { ansible, pythonClients } from './bootstrap/python.mjs';
+import { ansible, apiFuzzer, pythonClients } from './bootstrap/python.mjs';
 import { rootfs } from './bootstrap/rootfs.mjs';
 import { hostNetwork } from './bootstrap/host-network.mjs';
 import { npmDeps } from './bootstrap/npm.mjs';
@@ -17,6 +17,7 @@ export const STEPS = [
   ['terraform', terraform],
   ['ansible', ansible],
   ['python clients', pythonClients],
+  ['api fuzzer', apiFuzzer],
   ['vm image', rootfs],
   ['npm dependencies', npmDeps],
   ['engine', engine],

@@ -1,7 +1,8 @@
-// Python venvs under .tools: ansible-core for deployments, and the real Python clients tests use.
+// Python venvs under .tools: ansible-core for deployments, the real Python clients tests use,
+// and schemathesis for the API fuzzer.
 import fs from 'node:fs';
 import path from 'node:path';
-import { ANSIBLE_VENV, PY_VENV, ROOT } from '../lib/paths.mjs';
+import { ANSIBLE_VENV, FUZZ_VENV, PY_VENV, ROOT } from '../lib/paths.mjs';
 import { run, tail } from '../lib/proc.mjs';
 import { hashInputs, stampMatches, writeStamp } from '../lib/stamp.mjs';
 
@@ -41,4 +42,8 @@ export async function ansible() {
 
 export async function pythonClients() {
   return ensureVenv(PY_VENV, path.join(ROOT, 'scripts', 'requirements-test.txt'), 'py-clients');
+}
+
+export async function apiFuzzer() {
+  return ensureVenv(FUZZ_VENV, path.join(ROOT, 'services', 'api', 'scripts', 'fuzz-requirements.txt'), 'fuzz-py');
 }

@@ -7,6 +7,8 @@ export const TOOLS = path.join(ROOT, '.tools');
 export const TOOLS_BIN = path.join(TOOLS, 'bin');
 export const ANSIBLE_VENV = path.join(TOOLS, 'ansible');
 export const PY_VENV = path.join(TOOLS, 'py');
+/** schemathesis, pinned by services/api/scripts/fuzz-requirements.txt (the API fuzzer). */
+export const FUZZ_VENV = path.join(TOOLS, 'fuzz-py');
 export const DATA = path.join(ROOT, '.data');
 export const STAMPS = path.join(TOOLS, 'stamps');
 export const ROOTFS = path.join(DATA, 'images', 'bookworm');
