@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Schemas } from '@basalt/api-client';
+import { benchResultSection, type Schemas } from '@basalt/api-client';
 import { createDatabase, schema, type Database } from '@basalt/db';
 import { startProvisioningPlatform, type ProvisioningPlatform } from './support/stack.js';
 import { redisCli, type Credentials } from './support/vm-host.js';
@@ -66,7 +66,7 @@ async function events(operationId: string) {
 }
 
 type Totals = Record<string, number>;
-const stats = (report: Record<string, unknown>, row: 'Sets' | 'Gets' | 'Reads' | 'Totals') => (report['ALL STATS'] as Record<string, Totals>)[row]!;
+const stats = (report: Record<string, unknown>, row: 'Sets' | 'Gets' | 'Reads' | 'Totals') => (benchResultSection(report) as Record<string, Totals>)[row]!;
 
 describe('benchmarks through the API and the worker', () => {
   test('the shortened memtier-standard stores one row per scenario, and its counts are what the engine served', { timeout: 400_000 }, async () => {

@@ -11,6 +11,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { benchResultSection } from '@basalt/api-client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startProvisioningPlatform, type ProvisioningPlatform } from './support/stack.js';
 import { redisCli } from './support/vm-host.js';
@@ -79,7 +80,7 @@ describe.skipIf(TYPES.length === 0)('recheck published reports', () => {
         );
         await waitQuiet(host, data!.default_user);
         execFileSync(BENCH, argv, { stdio: 'ignore', timeout: 180_000 });
-        const qps = (JSON.parse(fs.readFileSync(json, 'utf8')) as { 'ALL STATS': { Totals: { 'Ops/sec': number } } })['ALL STATS'].Totals['Ops/sec'];
+        const qps = benchResultSection(JSON.parse(fs.readFileSync(json, 'utf8')) as Record<string, unknown>)!.Totals!['Ops/sec'] as number;
         const viaWorker = THROUGH_WORKER ? `, through the worker ${Math.round(await workerRun(instance, s.argv.filter((a) => !JOB_FLAGS.test(a))))} ops/s` : '';
         lines.push(`${type} scenario ${i + 1}: published ${s.opsPerSec} ops/s, rerun ${Math.round(qps)} ops/s (${(((qps - s.opsPerSec) / s.opsPerSec) * 100).toFixed(1)}%)${viaWorker}`);
       }

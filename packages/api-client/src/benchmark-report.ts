@@ -153,7 +153,10 @@ function commands(runs: Benchmark[]): string {
         : '';
     // The job waits out the servers' own background work before each scenario (the worker's server-quiet.ts): a rerun should too.
     const quiet = run.workload === 'encryption-overhead' ? '' : '; before each command the worker waited until `INFO persistence` showed no background work (`wal_compaction_pending:0`; for Redis `aof_rewrite_in_progress:0`): wait the same way when you rerun them';
-    blocks.push(`### ${run.workload}\n\nbasalt-bench, as the worker ran them (the client in its own network namespace on the bridge; the password shown as \`<password>\`${against}${quiet}):\n\n\`\`\`sh\n${mine.map((s) => s.command_line).join('\n')}\n\`\`\``);
+    // With --run-count the stored figure is the aggregate the tools print last, not one run's.
+    const repeated = Number(/--run-count=(\d+)/.exec(mine[0]?.command_line ?? '')?.[1] ?? 1);
+    const aggregate = repeated > 1 ? `; each command runs ${repeated} times and its figure is the aggregate both tools print last (\`AGGREGATED AVERAGE RESULTS (${repeated} runs)\`)` : '';
+    blocks.push(`### ${run.workload}\n\nbasalt-bench, as the worker ran them (the client in its own network namespace on the bridge; the password shown as \`<password>\`${against}${quiet}${aggregate}):\n\n\`\`\`sh\n${mine.map((s) => s.command_line).join('\n')}\n\`\`\``);
     const memtier = mine.flatMap((s) => (s.memtier_command ? [s.memtier_command] : []));
     if (memtier.length) blocks.push(`The same with memtier_benchmark:\n\n\`\`\`sh\n${memtier.join('\n')}\n\`\`\``);
     const ycsb = mine.flatMap((s) => (s.ycsb_command ? [s.ycsb_command] : []));

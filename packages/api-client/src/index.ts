@@ -26,4 +26,5 @@ export function createBasaltClient(options: BasaltClientOptions = {}): BasaltCli
 export type ApiError = components['schemas']['ErrorDto'];
 
 export { renderBenchmarkReport, reportHeadline, type ReportEnvironment, type ReportHeadlineFigures } from './benchmark-report.js';
+export { benchResultSection } from './benchmark-json.js';
 export { benchmarkRunOf, benchmarkScenarioOf, type BenchmarkRunRecord, type BenchmarkScenarioRecord } from './benchmark-runs.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderBenchmarkReport, reportHeadline, type Schemas } from '../src/index.js';
+import { benchResultSection, renderBenchmarkReport, reportHeadline, type Schemas } from '../src/index.js';
 
 type Scenario = Schemas['BenchmarkDto']['scenarios'][number];
 
@@ -89,6 +89,20 @@ describe('renderBenchmarkReport', () => {
     expect(text).toContain('./bin/ycsb run redis -s');
     expect(text).toContain('Measured 2026-11-23');
     expect(text).toContain('Load: load 3.1.');
+  });
+
+  it('says when each command runs several times and its figure is their aggregate', () => {
+    expect(text).not.toContain('AGGREGATED AVERAGE');
+    const repeated = run('memtier-standard', [scenario({ command_line: `${scenario({}).command_line} --test-time=4 --run-count=3` })], {});
+    expect(renderBenchmarkReport(env, [repeated])).toContain('each command runs 3 times and its figure is the aggregate both tools print last (`AGGREGATED AVERAGE RESULTS (3 runs)`)');
+  });
+});
+
+describe('benchResultSection', () => {
+  it("is ALL STATS for one run, the aggregate for several, and undefined without figures", () => {
+    expect(benchResultSection({ 'ALL STATS': { Totals: { Count: 1 } } })).toEqual({ Totals: { Count: 1 } });
+    expect(benchResultSection({ 'BEST RUN RESULTS': { Totals: { Count: 2 } }, 'AGGREGATED AVERAGE RESULTS (3 runs)': { Totals: { Count: 6 } } })).toEqual({ Totals: { Count: 6 } });
+    expect(benchResultSection({ 'run information': {} })).toBeUndefined();
   });
 });
 

@@ -122,6 +122,18 @@ describe('progress and figures', () => {
     expect(scenarioFigures(report)).toEqual({ requests: 40000, qps: 21434.71, avgLatencyMs: 0.09146, p50LatencyMs: 0.08, p99LatencyMs: 0.2, p999LatencyMs: 1.5, errors: 0, tool: 'basalt-bench 0.1.0' });
     expect(() => scenarioFigures({})).toThrow(/ALL STATS/);
   });
+
+  it('takes the aggregate of a --run-count report, not its best or worst run', () => {
+    const totals = (count: number, ops: number) => ({ Totals: { Count: count, 'Ops/sec': ops, 'Average Latency': 0.1, Errors: 0, 'Percentile Latencies': { 'p99.00': 0.3 } } });
+    const report = {
+      'RUN #1 RESULTS': totals(1000, 100),
+      'RUN #2 RESULTS': totals(3000, 300),
+      'BEST RUN RESULTS': totals(3000, 300),
+      'WORST RUN RESULTS': totals(1000, 100),
+      'AGGREGATED AVERAGE RESULTS (2 runs)': totals(4000, 200),
+    };
+    expect(scenarioFigures(report)).toMatchObject({ requests: 4000, qps: 200, p99LatencyMs: 0.3 });
+  });
 });
 
 describe('handlers', () => {

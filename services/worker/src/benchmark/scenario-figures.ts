@@ -1,5 +1,7 @@
 // The headline figures of one scenario, read from basalt-bench's JSON report (memtier's
-// layout: "ALL STATS" → "Totals"), so the stored row and the report can never disagree.
+// layout: the command's section, "ALL STATS" or the aggregate of --run-count runs, → "Totals"),
+// so the stored row and the report can never disagree.
+import { benchResultSection } from '@basalt/api-client';
 import { StepError } from '../errors.js';
 
 export interface ScenarioFigures {
@@ -19,8 +21,8 @@ const object = (value: unknown): Json | undefined => (value && typeof value === 
 const number = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 
 export function scenarioFigures(report: Json): ScenarioFigures {
-  const totals = object(object(report['ALL STATS'])?.Totals);
-  if (!totals) throw new StepError('run_scenarios', 'basalt-bench wrote a report without "ALL STATS" totals');
+  const totals = object(benchResultSection(report)?.Totals);
+  if (!totals) throw new StepError('run_scenarios', 'basalt-bench wrote a report without totals ("ALL STATS" or "AGGREGATED AVERAGE RESULTS")');
   const required = (key: string): number => {
     const value = number(totals[key]);
     if (value === undefined) throw new StepError('run_scenarios', `basalt-bench's totals have no ${JSON.stringify(key)}`);
