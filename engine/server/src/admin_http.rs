@@ -8,7 +8,7 @@
 //! hashes to it (the port then listens on the node's network, where a customer may be too).
 
 use crate::prometheus;
-use crate::security::Security;
+use crate::managed::Managed;
 use crate::server::Shared;
 use std::sync::Arc;
 use std::time::Duration;
@@ -18,11 +18,11 @@ use tokio::net::{TcpListener, TcpStream};
 const MAX_HEAD: usize = 8 * 1024;
 const READ_TIMEOUT: Duration = Duration::from_secs(5);
 
-pub async fn serve(listener: TcpListener, shared: Arc<Shared>, security: Arc<Security>) {
+pub async fn serve(listener: TcpListener, shared: Arc<Shared>, managed: Arc<Managed>) {
     crate::accept::accept_loop(&shared.clone(), "admin", || listener.accept(), |stream, _| {
-        let (shared, security) = (shared.clone(), security.clone());
+        let (shared, managed) = (shared.clone(), managed.clone());
         tokio::spawn(async move {
-            let _ = tokio::time::timeout(READ_TIMEOUT * 2, handle(stream, &shared, &security)).await;
+            let _ = tokio::time::timeout(READ_TIMEOUT * 2, handle(stream, &shared, &managed)).await;
         });
     })
     .await;
@@ -44,7 +44,7 @@ async fn read_head(stream: &mut TcpStream) -> Option<Vec<u8>> {
     Some(head)
 }
 
-async fn handle(mut stream: TcpStream, shared: &Shared, security: &Security) {
+async fn handle(mut stream: TcpStream, shared: &Shared, managed: &Managed) {
     let Some(head) = read_head(&mut stream).await else {
         let _ = respond(&mut stream, 400, "text/plain", b"bad request\n", false).await;
         return;
@@ -64,7 +64,7 @@ async fn handle(mut stream: TcpStream, shared: &Shared, security: &Security) {
             let _ = respond(&mut stream, 401, "text/plain", b"unauthorized\n", head_only).await;
         }
         "/metrics" => {
-            let body = prometheus::render(shared, security);
+            let body = prometheus::render(shared, managed);
             let _ = respond(&mut stream, 200, "text/plain; version=0.0.4; charset=utf-8", body.as_bytes(), head_only).await;
         }
         "/healthz" => {
@@ -84,7 +84,7 @@ async fn handle(mut stream: TcpStream, shared: &Shared, security: &Security) {
 
 /// Whether the request carries the bearer token whose hash the config holds (or none is asked).
 fn authorized(head: &[u8], shared: &Shared) -> bool {
-    let Some(expected) = shared.config().security.admin_token_sha256.clone() else {
+    let Some(expected) = shared.config().listeners.admin_token_sha256.clone() else {
         return true;
     };
     let head = String::from_utf8_lossy(head);

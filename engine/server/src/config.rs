@@ -38,8 +38,15 @@ pub struct Config {
     pub encodings: crate::encoding::Thresholds,
     /// The file the settings were read from, if any (`INFO server` reports it).
     pub config_file: Option<PathBuf>,
-    /// Users, allowlist, TLS, memcached/admin ports, limits (issue 3).
-    pub security: crate::security_config::SecurityConfig,
+    /// The `[security]` table (issue 3), kept by owner (`security_table.rs` routes its keys):
+    /// users and allowlist,
+    pub access: crate::access_config::AccessConfig,
+    /// TLS, memcached and admin ports,
+    pub listeners: crate::listeners_config::ListenersConfig,
+    /// connection limits,
+    pub limits: crate::limits_config::LimitsConfig,
+    /// and encryption at rest.
+    pub at_rest: crate::at_rest::AtRestConfig,
     /// Primary/replica settings (issue 15): the `[replication]` table.
     pub replication: crate::replication::config::ReplicationConfig,
 }
@@ -60,7 +67,10 @@ impl Default for Config {
             slowlog_max_len: crate::slowlog::DEFAULT_MAX_LEN,
             encodings: Default::default(),
             config_file: None,
-            security: Default::default(),
+            access: Default::default(),
+            listeners: Default::default(),
+            limits: Default::default(),
+            at_rest: Default::default(),
             replication: Default::default(),
         }
     }
@@ -154,7 +164,7 @@ impl Config {
             if arg == "-h" || arg == "--help" {
                 return Err(ConfigError(format!(
                     "{USAGE}\n       {}\n       {}",
-                    crate::security_config::USAGE,
+                    crate::security_table::USAGE,
                     crate::replication::config::USAGE
                 )));
             }
@@ -223,7 +233,7 @@ impl Config {
             self.slowlog_max_len = len;
         }
         if let Some(table) = &file.security {
-            self.security.apply_table(table).map_err(|e| ConfigError(format!("config file {}: {e}", path.display())))?;
+            self.apply_security_table(table).map_err(|e| ConfigError(format!("config file {}: {e}", path.display())))?;
         }
         if let Some(table) = &file.replication {
             self.replication.apply_table(table).map_err(|e| ConfigError(format!("config file {}: {e}", path.display())))?;
@@ -258,7 +268,7 @@ impl Config {
                 if self.replication.apply(other, value, false).map_err(ConfigError)? {
                     return Ok(());
                 }
-                if !self.security.apply(other, value).map_err(ConfigError)? {
+                if !self.apply_security(other, value).map_err(ConfigError)? {
                     return Err(ConfigError(format!("unknown option --{other}\n{USAGE}")));
                 }
             }

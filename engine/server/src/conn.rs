@@ -143,7 +143,7 @@ where
         }
         let mut blocked = None;
         let mut consumed = 0usize;
-        let limits = if session.user.is_some() { crate::security::request_limits(shared) } else { Limits::UNAUTHENTICATED };
+        let limits = if session.user.is_some() { crate::managed::request_limits(shared) } else { Limits::UNAUTHENTICATED };
         loop {
             let buffered = &input[consumed..];
             match parse_frame(buffered, &mut frame, limits) {

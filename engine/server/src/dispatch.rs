@@ -200,8 +200,8 @@ pub fn run(
         local.count_error();
     }
     local.record_call(index, usec, failed);
-    if let Some(security) = shared.security.get() {
-        security.metrics.observe_resp(index, usec, spec.flags);
+    if let Some(managed) = shared.managed.get() {
+        managed.metrics.observe_resp(index, usec, spec.flags);
     }
     if shared.slowlog.is_slow(usec) {
         let all: Vec<&[u8]> = args.iter().collect();

@@ -45,31 +45,7 @@ impl Default for Thresholds {
     }
 }
 
-/// The settings' names (CONFIG GET/SET) and where each lives.
-pub const PARAMETERS: &[&str] = &[
-    "hash-max-listpack-entries",
-    "hash-max-listpack-value",
-    "zset-max-listpack-entries",
-    "zset-max-listpack-value",
-    "set-max-intset-entries",
-    "list-max-listpack-size",
-    "list-compress-depth",
-    "stream-node-max-entries",
-    "stream-node-max-bytes",
-];
-
-/// The list settings (signed, with Redis' ranges) among them.
-pub const LIST_PARAMETERS: &[(&str, i64, i64)] = &[("list-max-listpack-size", i32::MIN as i64, i32::MAX as i64), ("list-compress-depth", 0, i32::MAX as i64)];
-
-/// Redis 6's names, still accepted by Redis 7.
-pub const ALIASES: &[(&str, &str)] = &[
-    ("hash-max-ziplist-entries", "hash-max-listpack-entries"),
-    ("hash-max-ziplist-value", "hash-max-listpack-value"),
-    ("zset-max-ziplist-entries", "zset-max-listpack-entries"),
-    ("zset-max-ziplist-value", "zset-max-listpack-value"),
-    ("list-max-ziplist-size", "list-max-listpack-size"),
-];
-
+/// Where each setting lives (`settings.rs` lists them with Redis 6's names as aliases).
 impl Thresholds {
     pub fn slot(&mut self, parameter: &str) -> Option<&mut usize> {
         Some(match parameter {

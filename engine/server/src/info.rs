@@ -128,7 +128,7 @@ fn render_section(shared: &Shared, section: &str, out: &mut String) {
         "clients" => {
             out.push_str("# Clients\r\n");
             line(out, "connected_clients", shared.clients.count());
-            let maxclients = shared.security.get().map(|s| s.limits.maxclients.load(Relaxed)).unwrap_or(10000);
+            let maxclients = shared.managed.get().map(|s| s.limits.maxclients.load(Relaxed)).unwrap_or(10000);
             line(out, "maxclients", maxclients);
             line(out, "blocked_clients", crate::blocking::blocked_count());
         }
@@ -216,8 +216,8 @@ fn render_section(shared: &Shared, section: &str, out: &mut String) {
             }
             // The memcached port's requests (a multi-get is one `get`), as `memcached|<command>`:
             // one place to count every request the engine served, whichever protocol.
-            if let Some(security) = shared.security.get() {
-                for (name, histogram) in crate::metrics::MEMCACHE_COMMANDS.iter().zip(&security.metrics.memcache) {
+            if let Some(managed) = shared.managed.get() {
+                for (name, histogram) in crate::metrics::MEMCACHE_COMMANDS.iter().zip(&managed.metrics.memcache) {
                     let calls = histogram.count();
                     if calls == 0 {
                         continue;
@@ -232,8 +232,8 @@ fn render_section(shared: &Shared, section: &str, out: &mut String) {
             }
         }
         "security" => {
-            if let Some(security) = shared.security.get() {
-                out.push_str(&security.info());
+            if let Some(managed) = shared.managed.get() {
+                out.push_str(&managed.info(&config));
             }
         }
         "keyspace" => {

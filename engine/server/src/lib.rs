@@ -14,7 +14,8 @@
 //! - `listener.rs` — where connections come from (`Listener`, `AcceptHook`): TLS and the IP
 //!   allowlist plug in here. `auth.rs` — `Authenticator`: users and ACLs plug in here.
 //! - `client.rs`   — the connection context (`Session`) and the registry behind CLIENT LIST.
-//! - `config.rs`   — command line and TOML file; `settings.rs` — CONFIG GET/SET parameters.
+//! - `config.rs`   — command line and TOML file; `config_values.rs` — how a flag's or file
+//!   key's text is read; `settings.rs` — the one table of CONFIG GET/SET parameters.
 //! - `info.rs`, `stats.rs` — INFO sections and the counters behind them.
 //! - `blocking.rs` — BLPOP and friends: how a command blocks and what it waits for.
 //! - `multi.rs`    — MULTI/EXEC/WATCH state of a connection and the lock EXEC runs alone under.
@@ -27,20 +28,26 @@
 //!   `guarded.rs` (maxclients, idle timeout, output limit), `tls.rs` + `secure_listener.rs`,
 //!   `outside_allowlist.rs` (the one user who may log in from outside the allowlist),
 //!   `memcache/` (memcached text protocol), `admin_http.rs` + `prometheus.rs` + `metrics.rs`
-//!   (`/metrics`, `/healthz`), `log.rs` (JSON log lines), `security.rs` + `security_config.rs`
-//!   (settings, CONFIG/INFO entries) and `launch.rs`, which starts all of it around `Server`.
+//!   (`/metrics`, `/healthz`), `log.rs` (JSON log lines), `at_rest.rs` (encryption at rest);
+//!   their settings: `security_table.rs` (the `[security]` table and flags) routes each key to
+//!   `access_config.rs`, `listeners_config.rs`, `limits_config.rs` or `at_rest.rs`;
+//!   `managed.rs` holds the running parts (users, allowlist, live limits, metrics, bound
+//!   ports) and `launch.rs` starts all of it around `Server`.
 //! - `slowlog.rs`  — SLOWLOG: commands slower than `slowlog-log-slower-than`, arguments cut.
 //! - `error.rs`    — `CmdError`, the error enum of the command layer, worded as Redis.
 
 pub mod accept;
+pub mod access_config;
 pub mod acl;
 pub mod admin_http;
 pub mod allowlist;
+pub mod at_rest;
 pub mod auth;
 pub mod blocking;
 pub mod client;
 pub mod cmd;
 pub mod config;
+pub mod config_values;
 pub mod conn;
 pub mod dispatch;
 pub mod encoding;
@@ -51,8 +58,11 @@ pub mod guarded;
 pub mod info;
 pub mod launch;
 pub mod limits;
+pub mod limits_config;
 pub mod listener;
+pub mod listeners_config;
 pub mod log;
+pub mod managed;
 pub mod memcache;
 pub mod metrics;
 pub mod multi;
@@ -64,9 +74,8 @@ pub mod replication;
 pub mod resp;
 pub mod scripting;
 pub mod secure_listener;
-pub mod security;
+pub mod security_table;
 pub mod slowlog;
-pub mod security_config;
 pub mod server;
 pub mod settings;
 pub mod stats;

@@ -49,8 +49,8 @@ where
     match admitted {
         Ok(true) => Some(Prefixed { prefix: buf, read: 0, inner: stream }),
         Ok(false) => {
-            if let Some(security) = shared.security.get() {
-                security.limits.refused_allowlist.fetch_add(1, Relaxed);
+            if let Some(managed) = shared.managed.get() {
+                managed.limits.refused_allowlist.fetch_add(1, Relaxed);
             }
             crate::log::event("warn", "connection_refused", &[("peer", &peer.to_string()), ("reason", "allowlist")]);
             let _ = stream.write_all(format!("-ERR {}\r\n", refusal(&peer)).as_bytes()).await;

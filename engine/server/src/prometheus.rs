@@ -5,7 +5,7 @@
 
 use crate::metrics::{Histogram, BUCKETS_US, CLASSES, MEMCACHE_COMMANDS};
 use crate::registry::registry;
-use crate::security::Security;
+use crate::managed::Managed;
 use crate::server::Shared;
 use std::fmt::Write;
 use std::sync::atomic::Ordering::Relaxed;
@@ -78,7 +78,7 @@ fn disk_space(dir: &std::path::Path) -> Option<(u64, u64)> {
     }
 }
 
-pub fn render(shared: &Shared, security: &Security) -> String {
+pub fn render(shared: &Shared, managed: &Managed) -> String {
     let mut out = Out(String::with_capacity(16 * 1024));
     let reg = registry();
     let stats = &shared.stats;
@@ -103,27 +103,27 @@ pub fn render(shared: &Shared, security: &Security) -> String {
     }
     out.family("basalt_command_duration_seconds", "histogram", "Time to run a RESP command (durability wait excluded), by command.");
     for &i in &called {
-        let h = &security.metrics.resp[i];
+        let h = &managed.metrics.resp[i];
         if h.count() > 0 {
             out.histogram("basalt_command_duration_seconds", &format!("command=\"{}\"", label(&reg.entries[i].fullname)), h);
         }
     }
     out.family("basalt_command_class_duration_seconds", "histogram", "Time to run a command (RESP and memcached), by class: read, write, other. Its _count is the commands run.");
     for (i, class) in CLASSES.iter().enumerate() {
-        out.histogram("basalt_command_class_duration_seconds", &format!("class=\"{class}\""), &security.metrics.classes[i]);
+        out.histogram("basalt_command_class_duration_seconds", &format!("class=\"{class}\""), &managed.metrics.classes[i]);
     }
     out.family("basalt_memcache_command_duration_seconds", "histogram", "Time to run a memcached command, by command.");
     for (i, name) in MEMCACHE_COMMANDS.iter().enumerate() {
-        let h = &security.metrics.memcache[i];
+        let h = &managed.metrics.memcache[i];
         if h.count() > 0 {
             out.histogram("basalt_memcache_command_duration_seconds", &format!("command=\"{name}\""), h);
         }
     }
 
-    out.one("basalt_connected_clients", "gauge", "Open client connections on every port.", security.limits.open.load(Relaxed));
+    out.one("basalt_connected_clients", "gauge", "Open client connections on every port.", managed.limits.open.load(Relaxed));
     out.one("basalt_connections_received_total", "counter", "RESP connections accepted.", stats.total_connections.load(Relaxed));
     out.family("basalt_connections_rejected_total", "counter", "Connections refused at accept or cut by a limit, by reason.");
-    let l = &security.limits;
+    let l = &managed.limits;
     for (reason, n) in [
         ("allowlist", l.refused_allowlist.load(Relaxed)),
         ("maxclients", l.refused_maxclients.load(Relaxed)),

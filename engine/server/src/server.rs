@@ -22,8 +22,9 @@ pub struct Shared {
     pub clients: Clients,
     pub auth: Box<dyn Authenticator>,
     pub run_id: String,
-    /// Users, allowlist, limits, metrics and extra ports (set by `launch`; empty in bare tests).
-    pub security: std::sync::OnceLock<Arc<crate::security::Security>>,
+    /// Users, allowlist, live limits, latency histograms and bound ports of a managed instance
+    /// (set by `launch`; empty in bare tests).
+    pub managed: std::sync::OnceLock<Arc<crate::managed::Managed>>,
     /// The address actually bound (port 0 becomes a real port).
     pub local_addr: SocketAddr,
     /// Lua scripts: the cache and the running script.
@@ -114,13 +115,6 @@ impl Server<TcpPlain> {
     }
 }
 
-/// The cipher for encryption at rest, if `--encryption-key-file` is set (the key is never shown).
-fn at_rest_cipher(config: &Config) -> Result<Option<Arc<basalt_storage::Cipher>>, ServerError> {
-    let Some(path) = &config.security.encryption_key_file else { return Ok(None) };
-    let cipher = basalt_storage::Cipher::from_key_file(path).map_err(|e| ServerError::EncryptionKey(e.to_string()))?;
-    Ok(Some(Arc::new(cipher)))
-}
-
 impl<L: Listener> Server<L> {
     /// A server on any listener, with an accept hook and an authenticator (issue 3 brings TLS,
     /// the allowlist and users through these three).
@@ -138,7 +132,7 @@ impl<L: Listener> Server<L> {
             .maxmemory(config.maxmemory)
             .shards(64)
             .databases(config.databases)
-            .cipher(at_rest_cipher(&config)?);
+            .cipher(config.at_rest.cipher()?);
         let db = Db::open(options).map_err(ServerError::Storage)?;
         let (shutdown, _) = watch::channel(false);
         let slowlog = crate::slowlog::SlowLog::new(config.slowlog_log_slower_than_us, config.slowlog_max_len);
@@ -152,7 +146,7 @@ impl<L: Listener> Server<L> {
             clients: Clients::default(),
             auth,
             run_id: make_run_id(),
-            security: std::sync::OnceLock::new(),
+            managed: std::sync::OnceLock::new(),
             local_addr,
             exclusive: RwLock::new(()),
             pubsub: Default::default(),

@@ -35,6 +35,17 @@ impl std::str::FromStr for ClientAuth {
     }
 }
 
+impl ClientAuth {
+    /// The value `tls-auth-clients` reads back as (CONFIG GET).
+    pub fn name(self) -> &'static str {
+        match self {
+            ClientAuth::Required => "yes",
+            ClientAuth::Optional => "optional",
+            ClientAuth::No => "no",
+        }
+    }
+}
+
 pub(crate) fn read_certs(path: &Path) -> Result<Vec<CertificateDer<'static>>, String> {
     let pem = std::fs::read(path).map_err(|e| format!("cannot read TLS certificate {}: {e}", path.display()))?;
     let certs: Vec<_> = rustls_pemfile::certs(&mut pem.as_slice())

@@ -1,4 +1,5 @@
-//! CONFIG GET parameter [parameter ...]: glob patterns; a map of name to value.
+//! CONFIG GET parameter [parameter ...]: glob patterns over the names of `settings.rs`'
+//! table; a map of name to value.
 
 use super::Ctx;
 use crate::error::CmdResult;
@@ -10,20 +11,17 @@ pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
     let config = ctx.shared.config();
     let mut found: Vec<(String, String)> = Vec::new();
     for pattern in args.tail(2).iter() {
-        let text = String::from_utf8_lossy(pattern);
+        let name = String::from_utf8_lossy(pattern).to_ascii_lowercase();
         // An alias spelled out exactly answers under the name asked for.
-        if let Some(canonical) = settings::canonical(&text) {
-            if !PARAMETERS.contains(&text.to_ascii_lowercase().as_str()) {
-                let name = text.to_ascii_lowercase();
-                if !found.iter().any(|(n, _)| *n == name) {
-                    found.push((name, settings::get(&config, canonical)));
-                }
-                continue;
+        if let Some(parameter) = settings::find(&name).filter(|p| p.name != name) {
+            if !found.iter().any(|(n, _)| *n == name) {
+                found.push((name, settings::get(&config, parameter)));
             }
+            continue;
         }
-        for name in PARAMETERS.iter().chain(crate::encoding::PARAMETERS) {
-            if glob::matches(pattern, name.as_bytes(), true) && !found.iter().any(|(n, _)| n == name) {
-                found.push((name.to_string(), settings::get(&config, name)));
+        for parameter in PARAMETERS {
+            if glob::matches(pattern, parameter.name.as_bytes(), true) && !found.iter().any(|(n, _)| n == parameter.name) {
+                found.push((parameter.name.to_string(), settings::get(&config, parameter)));
             }
         }
     }

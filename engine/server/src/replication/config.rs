@@ -1,5 +1,5 @@
 //! Replication settings: the `[replication]` table of the config file, `--name value` flags,
-//! and CONFIG GET/SET (`settings.rs` asks `replication::settings`).
+//! and CONFIG GET/SET (`settings.rs` lists the parameters and calls `get` and `set`).
 //!
 //! ```toml
 //! [replication]
@@ -18,7 +18,7 @@
 //! The password is never accepted as a flag: a command line is visible to every user of the
 //! host.
 
-use crate::security_config::{apply_toml_table, memory, number, yes_no, Secret};
+use crate::config_values::{apply_toml_table, memory, number, yes_no, Secret};
 use std::path::PathBuf;
 
 #[derive(Debug, Clone)]
@@ -144,29 +144,13 @@ pub fn get(c: &ReplicationConfig, name: &str) -> Option<String> {
     })
 }
 
-/// CONFIG SET of a replication parameter; None when it is not one. `replicaof` is changed
-/// with REPLICAOF, `masterauth` only in the config file.
-pub fn set(shared: &crate::server::Shared, name: &str, value: &str) -> Option<Result<(), String>> {
+/// CONFIG SET of a live replication parameter (`settings.rs` lists which): checked as the
+/// flag would be, then pushed to the running replication state and kept in the config.
+pub fn set(shared: &crate::server::Shared, name: &str, value: &str) -> Result<(), String> {
     use std::sync::atomic::Ordering::Relaxed;
-    if !matches!(
-        name,
-        "replication-mode" | "replication-sync-timeout-ms" | "repl-backlog-size" | "repl-timeout" | "read-only"
-            | "min-replicas-to-write" | "min-replicas-max-lag"
-            | "masteruser" | "masterauth-file" | "tls-replication" | "replicaof" | "masterauth"
-    ) {
-        return None;
-    }
-    if name == "replicaof" {
-        return Some(Err("use REPLICAOF host port (or NO ONE)".into()));
-    }
-    if name == "masterauth" {
-        return Some(Err("masterauth is set in the config file or masterauth-file, not by CONFIG SET".into()));
-    }
     let mut config = shared.config.write().unwrap_or_else(|e| e.into_inner());
     let mut next = config.replication.clone();
-    if let Err(e) = next.apply(name, value, false) {
-        return Some(Err(e));
-    }
+    next.apply(name, value, false)?;
     let repl = &shared.repl;
     repl.sync.store(next.sync, Relaxed);
     repl.sync_timeout_ms.store(next.sync_timeout_ms, Relaxed);
@@ -176,5 +160,5 @@ pub fn set(shared: &crate::server::Shared, name: &str, value: &str) -> Option<Re
     repl.min_replicas_max_lag_secs.store(next.min_replicas_max_lag_secs, Relaxed);
     repl.backlog().set_capacity(next.backlog_bytes as usize);
     config.replication = next;
-    Some(Ok(()))
+    Ok(())
 }

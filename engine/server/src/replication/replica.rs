@@ -128,7 +128,7 @@ async fn link(shared: &Arc<Shared>, generation: u64) -> Result<(), String> {
         .map_err(|e| format!("connect to {addr}: {e}"))?;
     let _ = tcp.set_nodelay(true);
     let mut io: Box<dyn Io> = if cfg.tls {
-        Box::new(super::tls_client::connect(&shared.config().security, &host, tcp).await?)
+        Box::new(super::tls_client::connect(&shared.config().listeners, &host, tcp).await?)
     } else {
         Box::new(tcp)
     };

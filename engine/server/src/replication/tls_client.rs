@@ -10,8 +10,8 @@ use tokio::net::TcpStream;
 use tokio_rustls::client::TlsStream;
 use tokio_rustls::TlsConnector;
 
-pub async fn connect(security: &crate::security_config::SecurityConfig, host: &str, tcp: TcpStream) -> Result<TlsStream<TcpStream>, String> {
-    let ca = security.tls_ca_cert_file.as_ref().ok_or("tls-replication needs tls-ca-cert-file to check the primary")?;
+pub async fn connect(listeners: &crate::listeners_config::ListenersConfig, host: &str, tcp: TcpStream) -> Result<TlsStream<TcpStream>, String> {
+    let ca = listeners.tls_ca_cert_file.as_ref().ok_or("tls-replication needs tls-ca-cert-file to check the primary")?;
     let mut roots = RootCertStore::empty();
     for cert in read_certs(ca)? {
         roots.add(cert).map_err(|e| format!("TLS CA {}: {e}", ca.display()))?;
@@ -21,7 +21,7 @@ pub async fn connect(security: &crate::security_config::SecurityConfig, host: &s
         .with_safe_default_protocol_versions()
         .map_err(|e| format!("TLS: {e}"))?
         .with_root_certificates(roots);
-    let config = match (&security.tls_cert_file, &security.tls_key_file) {
+    let config = match (&listeners.tls_cert_file, &listeners.tls_key_file) {
         (Some(cert), Some(key)) => builder
             .with_client_auth_cert(read_certs(cert)?, read_key(key)?)
             .map_err(|e| format!("TLS client certificate: {e}"))?,

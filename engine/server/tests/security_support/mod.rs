@@ -11,7 +11,7 @@ mod common;
 
 use common::ServerTask;
 use basalt_server::launch;
-use basalt_server::security::BoundAddrs;
+use basalt_server::managed::BoundAddrs;
 use basalt_server::Config;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
