@@ -25,16 +25,30 @@ pub(crate) fn compaction_due(inner: &Inner) -> Option<u32> {
     (oldest < inner.wal.active_segment()).then_some(oldest)
 }
 
-/// Compacts the oldest segment if compaction is due. Returns whether it did.
-pub(crate) fn maybe_compact(inner: &Inner) -> Result<bool, StorageError> {
+/// Compacts the oldest segment if compaction is due. Returns whether it did. `scratch` holds
+/// the segment read: the caller keeps it across a run of compactions, so a write-heavy load
+/// that compacts segment after segment does not map, fault in, zero and unmap a fresh 64 MB
+/// buffer for each (measured: 13.5 % of the server's CPU under 4 KB writes, half of it page
+/// faults), and drops it when compaction has caught up.
+pub(crate) fn maybe_compact(inner: &Inner, scratch: &mut Vec<u8>) -> Result<bool, StorageError> {
     let Some(oldest) = compaction_due(inner) else { return Ok(false) };
-    compact_segment(inner, oldest)?;
+    compact_segment(inner, oldest, scratch)?;
     Ok(true)
 }
 
-fn compact_segment(inner: &Inner, seg: u32) -> Result<(), StorageError> {
+fn read_segment(path: &std::path::Path, into: &mut Vec<u8>) -> std::io::Result<()> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path)?;
+    into.clear();
+    into.reserve(file.metadata()?.len() as usize);
+    file.read_to_end(into)?;
+    Ok(())
+}
+
+fn compact_segment(inner: &Inner, seg: u32, scratch: &mut Vec<u8>) -> Result<(), StorageError> {
     let path = segment_path(inner.wal.dir(), seg);
-    let data = std::fs::read(&path).map_err(|e| StorageError::io(format!("read {}", path.display()), e))?;
+    read_segment(&path, scratch).map_err(|e| StorageError::io(format!("read {}", path.display()), e))?;
+    let data: &[u8] = scratch;
     let now = crate::now_ms();
     let mut pos = 0;
     while pos < data.len() {

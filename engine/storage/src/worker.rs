@@ -60,6 +60,9 @@ fn log_loop(inner: &Inner) {
 
 fn maintenance_loop(inner: &Inner) {
     let mut last_compaction_check = Instant::now();
+    // The segment buffer of compaction (compact::maybe_compact), kept while compaction runs
+    // second after second under a write-heavy load.
+    let mut scratch = Vec::new();
     while !inner.wal.shutdown.load(Acquire) {
         std::thread::sleep(Duration::from_millis(100));
         let now = crate::now_ms();
@@ -72,15 +75,20 @@ fn maintenance_loop(inner: &Inner) {
             });
         }
         if last_compaction_check.elapsed() >= Duration::from_secs(1) {
+            let mut compacted = false;
             while !inner.wal.shutdown.load(Acquire) {
-                match crate::compact::maybe_compact(inner) {
-                    Ok(true) => continue,
+                match crate::compact::maybe_compact(inner, &mut scratch) {
+                    Ok(true) => compacted = true,
                     Ok(false) => break,
                     Err(e) => {
                         eprintln!("basalt-storage: compaction failed: {e}");
                         break;
                     }
                 }
+            }
+            if !compacted {
+                // Caught up: a second with nothing to compact gives the buffer back.
+                scratch = Vec::new();
             }
             last_compaction_check = Instant::now();
         }
