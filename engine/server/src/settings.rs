@@ -244,6 +244,7 @@ mod tests {
         assert_eq!(all.len(), count);
         assert_eq!(find("FSYNC").map(|p| p.name), Some("appendfsync"));
         assert_eq!(find("hash-max-ziplist-entries").map(|p| p.name), Some("hash-max-listpack-entries"));
+        assert_eq!(find("slaveof").map(|p| p.name), Some("replicaof"));
         assert!(find("nope").is_none());
     }
 

@@ -7,6 +7,17 @@ use crate::resp::Args;
 use basalt_storage::{Delta, Entry, Slot, Value};
 use bytes::Bytes;
 
+/// HLEN, LLEN, SCARD, ZCARD, XLEN: the element count `count` reads from the key's value (None:
+/// another type, WRONGTYPE), 0 for a missing key.
+pub fn reply_len(ctx: &mut super::Ctx<'_>, key: &[u8], count: fn(&Value) -> Option<usize>) -> crate::error::CmdResult {
+    let len = ctx.db().read(key, |entry| match entry.map(|e| &e.value) {
+        None => Ok(0),
+        Some(value) => count(value).ok_or(CmdError::WrongType),
+    })??;
+    ctx.reply.int(len as i64);
+    Ok(())
+}
+
 /// The string a key holds, or WRONGTYPE.
 pub fn as_str(entry: &Entry) -> Result<&Bytes, CmdError> {
     match &entry.value {
