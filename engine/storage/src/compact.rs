@@ -55,7 +55,7 @@ fn compact_segment(inner: &Inner, seg: u32, scratch: &mut Vec<u8>) -> Result<(),
         if inner.wal.shutdown.load(Acquire) {
             return Ok(());
         }
-        let (ops, next) = parse_record(&data, pos).map_err(|bad| StorageError::Corrupt {
+        let (ops, next) = parse_record(data, pos).map_err(|bad| StorageError::Corrupt {
             path: path.clone(),
             offset: pos as u64,
             reason: format!("{bad:?}"),
