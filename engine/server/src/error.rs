@@ -28,6 +28,15 @@ impl CmdError {
     pub fn msg(text: impl Into<String>) -> CmdError {
         CmdError::Other(text.into())
     }
+
+    /// Redis' answer to a subcommand a container command (`XGROUP`, `CLIENT`, ...) does not
+    /// know, or knows with other arguments.
+    pub fn bad_subcommand(container: &str, sub: &[u8]) -> CmdError {
+        CmdError::Other(format!(
+            "ERR unknown subcommand or wrong number of arguments for '{}'. Try {container} HELP.",
+            String::from_utf8_lossy(sub)
+        ))
+    }
 }
 
 impl fmt::Display for CmdError {

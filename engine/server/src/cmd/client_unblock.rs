@@ -14,7 +14,7 @@ pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
         4 if is(args.get(3), "timeout") => Unblock::Timeout,
         4 if is(args.get(3), "error") => Unblock::Error,
         4 => return Err(CmdError::msg("ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR")),
-        _ => return Err(CmdError::msg("ERR unknown subcommand or wrong number of arguments for 'unblock'. Try CLIENT HELP.")),
+        _ => return Err(CmdError::bad_subcommand("CLIENT", b"unblock")),
     };
     let done = ctx.shared.clients.all().iter().any(|c| c.id as i64 == id && c.request_unblock(how));
     ctx.reply.int(done as i64);

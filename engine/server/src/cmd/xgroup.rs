@@ -30,10 +30,7 @@ const HELP: &[&str] = &[
 ];
 
 fn syntax(args: &Args<'_>) -> CmdError {
-    CmdError::msg(format!(
-        "ERR unknown subcommand or wrong number of arguments for '{}'. Try XGROUP HELP.",
-        String::from_utf8_lossy(args.get(1))
-    ))
+    CmdError::bad_subcommand("XGROUP", args.get(1))
 }
 
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {

@@ -22,10 +22,7 @@ const HELP: &[&str] = &[
 ];
 
 fn syntax(args: &Args<'_>) -> CmdError {
-    CmdError::msg(format!(
-        "ERR unknown subcommand or wrong number of arguments for '{}'. Try XINFO HELP.",
-        String::from_utf8_lossy(args.get(1))
-    ))
+    CmdError::bad_subcommand("XINFO", args.get(1))
 }
 
 pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
