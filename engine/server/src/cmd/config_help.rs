@@ -9,7 +9,7 @@ const LINES: &[&str] = &[
     "GET <pattern>",
     "    Return parameters matching the glob-like <pattern> and their values.",
     "SET <directive> <value>",
-    "    Set the configuration <directive> to <value> (appendfsync and maxmemory at run time).",
+    "    Set the configuration <directive> to <value>.",
     "RESETSTAT",
     "    Reset statistics reported by the INFO command.",
     "HELP",
