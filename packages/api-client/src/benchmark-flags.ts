@@ -8,9 +8,12 @@ export const BENCHMARK_SUITES = ['memtier-standard', 'ycsb-standard', 'canonical
 export type BenchmarkSuite = (typeof BENCHMARK_SUITES)[number];
 /**
  * The suites a per-type report runs, in the order they run; each starts on an empty engine
- * (jobs/type-report.ts empties the temporary instance before each).
+ * (jobs/type-report.ts empties the temporary instance before each). memtier-standard runs
+ * first, on the VM as it was made: its commands are the ones a customer reruns on a fresh
+ * instance (issue 13's ±15 % promise), and run after ycsb's larger-than-memory load they read up
+ * to 40 % below such reruns, emptied engine or not.
  */
-export const STANDARD_SUITES = ['ycsb-standard', 'memtier-standard', 'canonical', 'encryption-overhead'] as const satisfies readonly BenchmarkSuite[];
+export const STANDARD_SUITES = ['memtier-standard', 'ycsb-standard', 'canonical', 'encryption-overhead'] as const satisfies readonly BenchmarkSuite[];
 export type StandardSuite = (typeof STANDARD_SUITES)[number];
 
 /** At most this many tokens in a custom run's flags. */

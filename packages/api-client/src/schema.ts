@@ -1280,8 +1280,8 @@ export interface components {
             operation: components["schemas"]["OperationDto"];
         };
         CreateTypeReportDto: {
-            /** @description The standard suites to run (default: all of them); they run in the order ycsb-standard, memtier-standard, canonical, encryption-overhead, each on an empty engine (encryption-overhead on engines of its own started for the run). A custom run has no place in a report. */
-            suites?: ("ycsb-standard" | "memtier-standard" | "canonical" | "encryption-overhead")[];
+            /** @description The standard suites to run (default: all of them); they run in the order memtier-standard, ycsb-standard, canonical, encryption-overhead, each on an empty engine (encryption-overhead on engines of its own started for the run). A custom run has no place in a report. */
+            suites?: ("memtier-standard" | "ycsb-standard" | "canonical" | "encryption-overhead")[];
         };
         ReportPeerDto: {
             /** @enum {string} */
@@ -1316,7 +1316,7 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "running" | "succeeded" | "failed" | "cancelled";
             /** @description The suites asked for, in the order they run */
-            suites: ("ycsb-standard" | "memtier-standard" | "canonical" | "encryption-overhead")[];
+            suites: ("memtier-standard" | "ycsb-standard" | "canonical" | "encryption-overhead")[];
             /** @description basalt-server version measured */
             engine_version: string | null;
             /** @description The peers measured beside Basalt in the same runs */
