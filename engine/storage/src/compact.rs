@@ -60,10 +60,16 @@ fn compact_segment(inner: &Inner, seg: u32, scratch: &mut Vec<u8>) -> Result<(),
             offset: pos as u64,
             reason: format!("{bad:?}"),
         })?;
+        // Each record starts in database 0 (RecordBuf::in_db); a select op changes it.
+        let mut db_of_op = 0;
         for op in ops {
             let (stored_key, put) = match op {
                 Op::Put { key, value, value_at, .. } => (key, Some((value, value_at))),
                 Op::Delta { key, .. } => (key, None),
+                Op::Select(db) => {
+                    db_of_op = db;
+                    continue;
+                }
                 _ => continue,
             };
             inner.wal.check_writable()?;
@@ -71,45 +77,31 @@ fn compact_segment(inner: &Inner, seg: u32, scratch: &mut Vec<u8>) -> Result<(),
             // Sealed keys are opened to find the item; key and value are copied as stored.
             let key = open_field(inner.opts.cipher.as_deref(), KEY_AAD, stored_key)
                 .map_err(|reason| StorageError::Corrupt { path: path.clone(), offset: pos as u64, reason })?;
-            // The item is found in whichever database it is now (SWAPDB and MOVE move items
-            // without rewriting their records).
-            for db in 0..inner.databases {
-                let mut shard = inner.shard(inner.shard_index(db, &key));
-                let Some(item) = shard.map.get_mut(&*key) else { continue };
-                if item.entry.is_expired(now) || item.first_seg() != seg {
-                    continue;
-                }
-                let mut rec = RecordBuf::new();
-                rec.in_db(db);
-                if item.chain.is_empty() {
-                    // A value logged whole is copied as stored, when this op is its record.
-                    match put {
-                        Some((value, value_at)) if item.loc.off == value_at as u64 => {
-                            rec.put_stored(stored_key, item.entry.expires_at_ms, value)
+            let op = Found { seg, stored_key, key: &key, put, now };
+            // The item is looked for in the database the record names, then in every other
+            // that may hold keys: SWAPDB moves items without rewriting their records (MOVE
+            // rewrites them). A put's record is one item's value, so the look ends when that
+            // item is found; a delta op may be the one op in this segment of items of the same
+            // key in several databases, so every one is folded. A SWAPDB while it looks may
+            // carry an item past it: then it looks again.
+            loop {
+                let swaps = inner.swaps.load(Acquire);
+                let others = (0..inner.databases).filter(|&db| db != db_of_op && inner.in_use[db].load(Acquire));
+                let mut put_copied = false;
+                for db in std::iter::once(db_of_op).chain(others) {
+                    match copy_if_live(inner, db, &op)? {
+                        Outcome::NotHere | Outcome::Folded => {}
+                        Outcome::PutCopied => {
+                            put_copied = true;
+                            break;
                         }
-                        _ => continue,
+                        // One in a transaction not yet logged waits for a later compaction.
+                        Outcome::Pending => return Ok(()),
                     }
-                } else {
-                    // A value made of a put and delta ops, some in this segment: logged whole
-                    // (folded) after them, so the ops of this segment are no longer needed.
-                    // One in a transaction not yet logged waits for a later compaction.
-                    if item.pending() {
-                        return Ok(());
-                    }
-                    let (value, flags) = if item.resident {
-                        (item.entry.value.clone(), item.entry.flags)
-                    } else {
-                        inner.load(&key, &item.loc, &item.chain)?
-                    };
-                    rec.put(inner.opts.cipher.as_deref(), &key, item.entry.expires_at_ms, &value, flags);
                 }
-                rec.finish();
-                let (lsn, new_seg, off) = inner.wal.append(&rec);
-                let (value_at, len, op_len) = rec.puts[0];
-                let loc = Loc { seg: new_seg, off: off + value_at as u64, len: len as u32, op_len: op_len as u32, lsn };
-                inner.counters.live_bytes.fetch_add(op_len as i64 - item.loc.op_len as i64, Relaxed);
-                drop_chain(&inner.counters, &mut item.chain);
-                item.loc = loc;
+                if put_copied || inner.swaps.load(Acquire) == swaps {
+                    break;
+                }
             }
         }
         pos = next;
@@ -118,4 +110,65 @@ fn compact_segment(inner: &Inner, seg: u32, scratch: &mut Vec<u8>) -> Result<(),
     inner.wal.remove_segment(seg)?;
     inner.counters.compactions.fetch_add(1, Relaxed);
     Ok(())
+}
+
+/// One op of the segment being compacted, as `copy_if_live` looks for its item.
+struct Found<'a> {
+    seg: u32,
+    stored_key: &'a [u8],
+    key: &'a [u8],
+    /// A put op: its value as stored, and where that lies in the segment.
+    put: Option<(&'a [u8], usize)>,
+    now: u64,
+}
+
+enum Outcome {
+    /// No live item of database `db` depends on this op.
+    NotHere,
+    /// The op is the item's whole value, copied as stored: no other item can depend on it.
+    PutCopied,
+    /// The item depended on ops of this segment and was logged whole.
+    Folded,
+    /// The item depends on a transaction record not yet logged.
+    Pending,
+}
+
+/// Appends again the value of database `db`'s item that this op is live for, if there is one.
+fn copy_if_live(inner: &Inner, db: usize, op: &Found<'_>) -> Result<Outcome, StorageError> {
+    let mut shard = inner.shard(inner.shard_index(db, op.key));
+    let Some(item) = shard.map.get_mut(op.key) else { return Ok(Outcome::NotHere) };
+    if item.entry.is_expired(op.now) || item.first_seg() != op.seg {
+        return Ok(Outcome::NotHere);
+    }
+    let mut rec = RecordBuf::new();
+    rec.in_db(db);
+    let outcome = if item.chain.is_empty() {
+        // A value logged whole is copied as stored, when this op is its record.
+        match op.put {
+            Some((value, value_at)) if item.loc.off == value_at as u64 => rec.put_stored(op.stored_key, item.entry.expires_at_ms, value),
+            _ => return Ok(Outcome::NotHere),
+        }
+        Outcome::PutCopied
+    } else {
+        // A value made of a put and delta ops, some in this segment: logged whole (folded)
+        // after them, so the ops of this segment are no longer needed.
+        if item.pending() {
+            return Ok(Outcome::Pending);
+        }
+        let (value, flags) = if item.resident {
+            (item.entry.value.clone(), item.entry.flags)
+        } else {
+            inner.load(op.key, &item.loc, &item.chain)?
+        };
+        rec.put(inner.opts.cipher.as_deref(), op.key, item.entry.expires_at_ms, &value, flags);
+        Outcome::Folded
+    };
+    rec.finish();
+    let (lsn, new_seg, off) = inner.wal.append(&rec);
+    let (value_at, len, op_len) = rec.puts[0];
+    let loc = Loc { seg: new_seg, off: off + value_at as u64, len: len as u32, op_len: op_len as u32, lsn };
+    inner.counters.live_bytes.fetch_add(op_len as i64 - item.loc.op_len as i64, Relaxed);
+    drop_chain(&inner.counters, &mut item.chain);
+    item.loc = loc;
+    Ok(outcome)
 }

@@ -19,7 +19,7 @@ use std::future::Future;
 use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
 use std::os::unix::fs::FileExt;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU64, Ordering::*};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::*};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Context, Poll, Wake, Waker};
 use std::thread::JoinHandle;
@@ -50,6 +50,13 @@ pub(crate) struct Inner {
     pub active_expire: std::sync::atomic::AtomicBool,
     /// The server's keyspace-notification hook, once set.
     pub key_events: std::sync::OnceLock<crate::events::KeyEventHook>,
+    /// Databases that may hold keys: marked when a handle of one is made (`Db::keyspace`), a
+    /// key is moved into one or SWAPDB names it, and at open; never cleared. Compaction looks
+    /// for a record's item only in these (most stores use database 0 alone).
+    pub in_use: Box<[AtomicBool]>,
+    /// SWAPDBs so far. SWAPDB moves items without rewriting their records: compaction looks
+    /// again for an item it did not find if one ran meanwhile.
+    pub swaps: AtomicU64,
     /// Held (flock) for the life of the store so no second process opens the directory.
     _dir_lock: File,
 }
@@ -100,6 +107,13 @@ impl Inner {
     /// The global indices of the shards of database `db`.
     pub(crate) fn db_shards(&self, db: usize) -> std::ops::Range<usize> {
         db * self.per_db..(db + 1) * self.per_db
+    }
+
+    /// Marks database `db` as one that may hold keys (see `in_use`); a load on the hot path.
+    pub(crate) fn mark_in_use(&self, db: usize) {
+        if !self.in_use[db].load(Relaxed) {
+            self.in_use[db].store(true, Release);
+        }
     }
 
     pub(crate) fn shard(&self, i: usize) -> MutexGuard<'_, Shard> {
@@ -301,7 +315,12 @@ impl Db {
             rec.log_bytes,
         ));
         *lock(&wal.recovered_repl_pos) = rec.repl_pos;
+        let in_use = (0..databases)
+            .map(|db| AtomicBool::new((0..per_db).any(|s| !lock(&shards[db * per_db + s]).map.is_empty())))
+            .collect();
         let inner = Arc::new(Inner {
+            in_use,
+            swaps: AtomicU64::new(0),
             maxmemory: AtomicU64::new(opts.maxmemory),
             per_db,
             databases,
@@ -324,6 +343,7 @@ impl Db {
     /// Database `index` (0 ..< `Options::databases`); panics past the last, as a programming error.
     pub fn keyspace(&self, index: usize) -> Keyspace<'_> {
         assert!(index < self.inner.databases, "database {index} does not exist");
+        self.inner.mark_in_use(index);
         Keyspace { db: self, index }
     }
 
@@ -557,6 +577,8 @@ impl Db {
             return Ok(0);
         }
         let (lo, hi) = (a.min(b), a.max(b));
+        inner.mark_in_use(lo);
+        inner.mark_in_use(hi);
         // Ascending global order, as every other multi-shard lock.
         let mut low: Vec<_> = inner.db_shards(lo).map(|i| inner.shard(i)).collect();
         let mut high: Vec<_> = inner.db_shards(hi).map(|i| inner.shard(i)).collect();
@@ -571,6 +593,9 @@ impl Db {
         for (x, y) in low.iter_mut().zip(high.iter_mut()) {
             std::mem::swap(&mut **x, &mut **y);
         }
+        // Counted while the shards are still held: a compaction that looked before this
+        // swap sees the count change once it can look again.
+        inner.swaps.fetch_add(1, Release);
         Ok(if lsn == PENDING_LSN { 0 } else { lsn })
     }
 
@@ -583,6 +608,7 @@ impl Db {
             return Err(StorageError::InvalidOptions("MOVE needs two distinct, existing databases".into()));
         }
         let now = now_ms();
+        inner.mark_in_use(to);
         let (src, dst) = (inner.shard_index(from, key), inner.shard_index(to, key));
         let (first, second) = (src.min(dst), src.max(dst));
         let mut guards = vec![inner.shard(first), inner.shard(second)];
@@ -698,6 +724,12 @@ impl Db {
         let c = &self.inner.counters;
         let wal = &self.inner.wal;
         let fsyncs = wal.stats.fsyncs.load(Relaxed);
+        // Each lock is taken and let go in its own statement: a guard made inside the struct
+        // literal below would live until its end, and the segment list held while
+        // `compaction_due` waits for the log writer is the reverse of the writer's order
+        // (writer, then the segment list, when it starts a segment): both stopped for good.
+        let log_segments = wal.files.read().unwrap_or_else(|e| e.into_inner()).len() as u64;
+        let compaction_pending = crate::compact::compaction_due(&self.inner).is_some();
         Stats {
             keys: c.keys.load(Relaxed),
             expires: c.expires.load(Relaxed),
@@ -712,10 +744,10 @@ impl Db {
             fsync: wal.mode().name(),
             log_bytes: wal.stats.log_bytes.load(Relaxed),
             live_log_bytes: c.live_bytes.load(Relaxed).max(0) as u64,
-            log_segments: wal.files.read().unwrap_or_else(|e| e.into_inner()).len() as u64,
+            log_segments,
             log_writes: wal.stats.writes.load(Relaxed),
             compactions: c.compactions.load(Relaxed),
-            compaction_pending: crate::compact::compaction_due(&self.inner).is_some(),
+            compaction_pending,
             appended_lsn: wal.appended(),
             written_lsn: wal.written(),
             durable_lsn: wal.durable(),
