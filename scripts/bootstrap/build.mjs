@@ -18,6 +18,10 @@ export async function engine() {
 export async function provider() {
   if (!fs.existsSync(path.join(PROVIDER_DIR, 'go.mod'))) return 'skipped: no apps/terraform-provider/';
   const bin = path.join(TOOLS_BIN, 'terraform-provider-basalt');
+  // Every module the provider's tests need too (terraform-plugin-testing is imported by test
+  // files only, so `go build` leaves it out): `go test` then runs with no registry in reach.
+  const fetched = run('go', ['mod', 'download'], { cwd: PROVIDER_DIR });
+  if (fetched.code !== 0) throw new Error(`go mod download for the Terraform provider failed:\n${tail(fetched.out)}`);
   const r = run('go', ['build', '-o', bin, '.'], { cwd: PROVIDER_DIR });
   if (r.code !== 0) throw new Error(`go build of the Terraform provider failed:\n${tail(r.out)}`);
   // Installed into the filesystem mirror this clone's terraformrc names, at the place the
