@@ -51,11 +51,13 @@ pub(crate) struct Inner {
     /// The server's keyspace-notification hook, once set.
     pub key_events: std::sync::OnceLock<crate::events::KeyEventHook>,
     /// Databases that may hold keys: marked when a handle of one is made (`Db::keyspace`), a
-    /// key is moved into one or SWAPDB names it, and at open; never cleared. Compaction looks
-    /// for a record's item only in these (most stores use database 0 alone).
+    /// key is moved into one, SWAPDB or a replicated record names it, and at open; never
+    /// cleared. Compaction looks for a record's item only in these (most stores use database 0
+    /// alone).
     pub in_use: Box<[AtomicBool]>,
     /// SWAPDBs so far. SWAPDB moves items without rewriting their records: compaction looks
-    /// again for an item it did not find if one ran meanwhile.
+    /// again for an item it did not find if one ran meanwhile. (A replicated SWAPDB is applied
+    /// under `apply_gate`, which compaction holds while it looks.)
     pub swaps: AtomicU64,
     /// Held (flock) for the life of the store so no second process opens the directory.
     _dir_lock: File,

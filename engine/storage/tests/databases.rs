@@ -1,8 +1,9 @@
 //! Recovery scenario: logical databases across reopens. A log from before databases existed
 //! opens as database 0 and new records mix with it; SWAPDB, MOVE and FLUSHDB replay to the
 //! same state; compaction after a SWAPDB keeps each value in the database it moved to, and so
-//! does compaction while SWAPDB runs again and again, or after a reopen in which no connection
-//! has used that database yet.
+//! does compaction while SWAPDB runs again and again, after a reopen in which no connection
+//! has used that database yet, and on a replica whose databases only the primary's records
+//! filled and swapped.
 
 mod common;
 use basalt_storage::{Db, Fsync, Options};
@@ -19,6 +20,22 @@ fn old_record(key: &[u8], value: &[u8]) -> Vec<u8> {
     payload.extend_from_slice(&(value.len() as u32 + 1).to_le_bytes());
     payload.push(0);
     payload.extend_from_slice(value);
+    framed(payload)
+}
+
+/// A record of one op naming databases: SELECT (op 4) of `a`, or SWAPDB (op 6) of `a` and `b`.
+fn naming_record(op: u8, a: u32, b: Option<u32>) -> Vec<u8> {
+    let mut payload = 1u32.to_le_bytes().to_vec();
+    payload.push(op);
+    payload.extend_from_slice(&a.to_le_bytes());
+    if let Some(b) = b {
+        payload.extend_from_slice(&b.to_le_bytes());
+    }
+    framed(payload)
+}
+
+/// Length and CRC in front of a record's payload, as the log frames it.
+fn framed(payload: Vec<u8>) -> Vec<u8> {
     let mut rec = Vec::new();
     let len = (payload.len() as u32).to_le_bytes();
     let mut crc_input = len.to_vec();
@@ -70,6 +87,15 @@ fn swap_move_flush_replay() {
     assert!(Db::open(Options::new(dir.path()).databases(4)).is_err());
 }
 
+/// Overwrites 50 keys of database 0 3,000 times (about 1 MB of log, most of it dead), then
+/// waits for `n` compactions.
+fn churn_until_compacted(db: &Db, n: u64) {
+    for i in 0..3000 {
+        put_in(db, 0, &format!("churn:{}", i % 50), &"c".repeat(300));
+    }
+    wait_for_compactions(db, n);
+}
+
 /// Waits up to 10 s for the store to have compacted `n` segments.
 fn wait_for_compactions(db: &Db, n: u64) {
     let deadline = Instant::now() + Duration::from_secs(10);
@@ -97,10 +123,7 @@ fn compaction_after_swapdb_keeps_values_in_place() {
         }
         db.swap_db(3, 9).unwrap();
         // Churn so that the oldest segments, holding the swapped values, get compacted.
-        for i in 0..3000 {
-            put_in(&db, 0, &format!("churn:{}", i % 50), &"c".repeat(300));
-        }
-        wait_for_compactions(&db, 2);
+        churn_until_compacted(&db, 2);
         for i in 0..100 {
             assert_eq!(get_in(&db, 9, &format!("keep:{i}")), Some(value(i)));
         }
@@ -174,14 +197,55 @@ fn compaction_after_reopen_finds_values_of_a_database_not_used_since() {
     {
         // Only database 0 is written after the reopen: database 5 is known from the log alone.
         let db = Db::open(opts()).unwrap();
-        for i in 0..3000 {
-            put_in(&db, 0, &format!("churn:{}", i % 50), &"c".repeat(300));
-        }
-        wait_for_compactions(&db, 2);
+        churn_until_compacted(&db, 2);
         db.sync().unwrap();
     }
     let db = Db::open(opts()).unwrap();
     for i in 0..100 {
         assert_eq!(get_in(&db, 5, &format!("keep:{i}")), Some(value(i)), "keep:{i}");
     }
+}
+
+#[test]
+fn compaction_on_a_replica_finds_values_the_primary_swapped() {
+    let (primary_dir, replica_dir) = (TempDir::new("db-compact-primary"), TempDir::new("db-compact-replica"));
+    let opts = |dir: &TempDir| Options::new(dir.path()).fsync(Fsync::EverySec).segment_bytes(64 * 1024).compact_min_bytes(256 * 1024);
+    let value = |i: u32| format!("v{i}-{}", "s".repeat(300));
+    let records = std::sync::Arc::new(std::sync::Mutex::new(Vec::<Vec<u8>>::new()));
+    {
+        let primary = Db::open(opts(&primary_dir)).unwrap();
+        let seen = records.clone();
+        assert!(primary.set_stream_hook(Box::new(move |rec| seen.lock().unwrap().push(rec.to_vec()))));
+        for i in 0..100 {
+            put_in(&primary, 3, &format!("keep:{i}"), &value(i));
+        }
+        primary.swap_db(3, 5).unwrap();
+    }
+    {
+        // The replica's databases 3 and 5 are filled and swapped by the stream alone; only
+        // database 0 is written on it, and its churn makes compaction copy the records.
+        let replica = Db::open(opts(&replica_dir)).unwrap();
+        for rec in records.lock().unwrap().iter() {
+            replica.apply_replicated(rec, None).unwrap();
+        }
+        churn_until_compacted(&replica, 2);
+        replica.sync().unwrap();
+    }
+    let replica = Db::open(opts(&replica_dir)).unwrap();
+    for i in 0..100 {
+        assert_eq!(get_in(&replica, 5, &format!("keep:{i}")), Some(value(i)), "keep:{i}");
+        assert_eq!(get_in(&replica, 3, &format!("keep:{i}")), None);
+    }
+}
+
+#[test]
+fn a_replicated_record_naming_a_database_past_the_last_is_refused() {
+    let dir = TempDir::new("db-replica-hostile");
+    let db = Db::open(Options::new(dir.path()).databases(4)).unwrap();
+    for rec in [naming_record(4, 4, None), naming_record(4, u32::MAX, None), naming_record(6, 0, Some(9)), naming_record(6, 70_000, Some(1))] {
+        let err = db.apply_replicated(&rec, None).unwrap_err();
+        assert!(format!("{err}").contains("names database"), "{err}");
+    }
+    put_in(&db, 3, "still", "here");
+    assert_eq!(get_in(&db, 3, "still").as_deref(), Some("here"));
 }
