@@ -84,8 +84,17 @@ describe('a worker killed mid-benchmark', () => {
     const operationId = asked.data!.operation.id;
     const hex = runId.replace(/-/g, '').slice(0, 12);
     const engineDir = path.join(platform.dataDir, 'runs', benchInstance, operationId, 'benchmark', 'engine');
+    // The run makes its peer namespace again for each engine configuration, so the namespace can
+    // go between the listing and the pids call: a namespace that is not there has no engine.
+    const peerPids = () => {
+      try {
+        return execFileSync('ip', ['netns', 'pids', `basalt-peer-${hex}`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+      } catch {
+        return '';
+      }
+    };
     const enginePids = () =>
-      (netns().includes(`basalt-peer-${hex}`) ? execFileSync('ip', ['netns', 'pids', `basalt-peer-${hex}`], { encoding: 'utf8' }) : '')
+      peerPids()
         .split('\n')
         .map(Number)
         .filter((pid) => pid > 1 && fs.existsSync(`/proc/${pid}`) && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('basalt-server'));
