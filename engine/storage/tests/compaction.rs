@@ -8,9 +8,21 @@ use common::*;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
+/// Few keys with large values: compaction finds the live values by walking the keys (200
+/// keys' map slots cost less than reading a 64 KB segment).
 #[test]
 fn compaction_keeps_latest_state_across_reopens() {
-    let dir = TempDir::new("compact");
+    keeps_latest_state_across_reopens("compact", 200, 200);
+}
+
+/// Many keys with small values: compaction reads the segment (2,000 keys' slots cost more).
+#[test]
+fn compaction_reading_segments_keeps_latest_state_across_reopens() {
+    keeps_latest_state_across_reopens("compact-read", 2000, 8);
+}
+
+fn keeps_latest_state_across_reopens(name: &str, keys: usize, pad: usize) {
+    let dir = TempDir::new(name);
     let opts = || {
         Options::new(dir.path())
             .fsync(Fsync::EverySec)
@@ -25,8 +37,8 @@ fn compaction_keeps_latest_state_across_reopens() {
             assert_eq!(get(&db, k).as_deref(), Some(v.as_str()), "round {round}: {k}");
         }
         assert_eq!(db.len(), model.len() as u64);
-        for i in 0..4000 {
-            let k = format!("k{}", i % 200);
+        for i in 0..4000 * (1 + 200 / pad) {
+            let k = format!("k{}", i % keys);
             if i % 17 == 0 {
                 let ((), lsn) = db.update(k.as_bytes(), |s| {
                     s.remove();
@@ -34,7 +46,7 @@ fn compaction_keeps_latest_state_across_reopens() {
                 db.wait_durable_blocking(lsn).unwrap();
                 model.remove(&k);
             } else {
-                let v = format!("{round}-{i}-{}", "z".repeat(200));
+                let v = format!("{round}-{i}-{}", "z".repeat(pad));
                 set(&db, &k, &v);
                 model.insert(k, v);
             }
