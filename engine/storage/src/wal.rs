@@ -252,6 +252,11 @@ impl Wal {
         (lsn, seg, off)
     }
 
+    /// Bytes appended and not yet written out.
+    pub(crate) fn buffered_bytes(&self) -> usize {
+        lock(&self.buf).chunks.iter().map(|c| c.data.len()).sum()
+    }
+
     /// Runs `f` while no record can be appended, with the log's end at that point
     /// (replication takes a full copy of the log up to it).
     pub(crate) fn at_end<R>(&self, f: impl FnOnce() -> R) -> (LogEnd, R) {
