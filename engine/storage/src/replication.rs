@@ -159,19 +159,25 @@ impl Db {
         let rec = RecordBuf::from_finished(stored);
         let (ops, _) = parse_record(&rec.buf, 0)
             .map_err(|e| StorageError::Corrupt { path: "<replication stream>".into(), offset: 0, reason: format!("{e:?}") })?;
+        let named = ops
+            .iter()
+            .filter_map(|op| match *op {
+                Op::Select(d) => Some([d, d]),
+                Op::SwapDb(a, b) => Some([a, b]),
+                _ => None,
+            })
+            .flatten();
+        // A database past the last is refused before the record is logged: logged, it would
+        // keep the store from opening again (recovery refuses such a log).
+        if let Some(d) = named.clone().find(|&d| d >= inner.databases) {
+            let reason = format!("the record names database {d}, but databases is {}", inner.databases);
+            return Err(StorageError::Corrupt { path: "<replication stream>".into(), offset: 0, reason });
+        }
         let gate = lock(&wal.apply_gate);
         wal.check_writable()?;
         // The databases the record puts items in or swaps are in use from now on, as a
         // client's are once it selects one (Db::keyspace): compaction looks only in those.
-        // One past the last is refused by apply_record.
-        for op in &ops {
-            let named = match *op {
-                Op::Select(d) => [d, d],
-                Op::SwapDb(a, b) => [a, b],
-                _ => continue,
-            };
-            named.into_iter().filter(|&d| d < inner.databases).for_each(|d| inner.mark_in_use(d));
-        }
+        named.for_each(|d| inner.mark_in_use(d));
         let (lsn, seg, off) = wal.append(&rec);
         let path = segment_path(wal.dir(), seg);
         let at = Place { seg, lsn, db: 0, base: off };
