@@ -59,7 +59,9 @@ fn index_walk_is_cheaper(inner: &Inner, seg: u32) -> bool {
 
 /// Compaction writes its output out once this much is buffered, outside any shard lock. Left
 /// to the next connection that waits, a compaction's megabytes made one `write(2)` of 14-29 MB
-/// (about 50 ms) on that connection's runtime thread: every connection on it waited.
+/// (about 50 ms) on that connection's runtime thread: every connection on it waited. The
+/// buffer's lock is the one every append takes, so it is looked at after each shard walked,
+/// or each `WRITE_OUT_BYTES` of segment read (the output is never more than the input).
 const WRITE_OUT_BYTES: usize = 1 << 20;
 
 fn write_out_if_large(inner: &Inner) -> Result<(), StorageError> {
@@ -122,6 +124,7 @@ fn compact_from_file(inner: &Inner, seg: u32, scratch: &mut Vec<u8>) -> Result<b
     let data: &[u8] = scratch;
     let now = crate::now_ms();
     let mut pos = 0;
+    let mut looked_at = 0;
     while pos < data.len() {
         if inner.wal.shutdown.load(Acquire) {
             return Ok(false);
@@ -175,7 +178,10 @@ fn compact_from_file(inner: &Inner, seg: u32, scratch: &mut Vec<u8>) -> Result<b
                 }
             }
         }
-        write_out_if_large(inner)?;
+        if next - looked_at >= WRITE_OUT_BYTES {
+            write_out_if_large(inner)?;
+            looked_at = next;
+        }
         pos = next;
     }
     Ok(true)
