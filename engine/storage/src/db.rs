@@ -776,8 +776,10 @@ impl Db {
 pub struct Durable {
     wal: Arc<Wal>,
     lsn: Lsn,
-    /// Under `everysec`/`no`: whether this wait already let other ready tasks run once, so
-    /// that the connections served in the same scheduler pass share one `write(2)`.
+    /// Whether this wait already let other ready tasks run once, so that the connections
+    /// served in the same scheduler pass share one `write(2)` (`everysec`/`no`) or one fsync
+    /// (`always`: they append before the first of them wakes the log thread; measured with
+    /// 128 B ping-pong writes, 64 connections: 13% fewer fsyncs).
     yielded: bool,
 }
 
@@ -794,15 +796,15 @@ impl Future for Durable {
         if wal.is_poisoned() {
             return Poll::Ready(Err(wal.poison_error()));
         }
+        if wal.mode() != Fsync::Always && wal.written() >= lsn {
+            return Poll::Ready(Ok(()));
+        }
+        if !this.yielded {
+            this.yielded = true;
+            cx.waker().wake_by_ref();
+            return Poll::Pending;
+        }
         if wal.mode() != Fsync::Always {
-            if wal.written() >= lsn {
-                return Poll::Ready(Ok(()));
-            }
-            if !this.yielded {
-                this.yielded = true;
-                cx.waker().wake_by_ref();
-                return Poll::Pending;
-            }
             // It writes even while the log thread fsyncs: measured on ext4 with 4 KB writes, a
             // `write(2)` then took at most ~10 ms, where waiting for the fsync's end (8.5 ms on
             // average, up to 50 ms) and for the log thread to write after it made p99 1.2-1.5x

@@ -107,6 +107,9 @@ pub(crate) struct Wal {
     waiters: Mutex<Vec<(u64, Waker)>>,
     /// Highest LSN anyone waits for; the log thread commits while it is above `durable`.
     wanted: AtomicU64,
+    /// Set while the log thread sleeps in `wait_for_work`: a waiter wakes it only then (a
+    /// condvar notify is a futex call even when nobody sleeps, one per request under `always`).
+    log_sleeping: AtomicBool,
     pub(crate) stats: WalStats,
     fail_next_fsync: AtomicBool,
     pub(crate) shutdown: AtomicBool,
@@ -152,6 +155,7 @@ impl Wal {
             poison_reason: Mutex::new(None),
             waiters: Mutex::new(Vec::new()),
             wanted: AtomicU64::new(0),
+            log_sleeping: AtomicBool::new(false),
             stats,
             fail_next_fsync: AtomicBool::new(false),
             shutdown: AtomicBool::new(false),
@@ -365,7 +369,9 @@ impl Wal {
             w.push((lsn, waker.clone()));
         }
         drop(w);
-        if self.wanted.fetch_max(lsn, AcqRel) < lsn {
+        // SeqCst pairs with `wait_for_work`: either it sees this `wanted` before it sleeps, or
+        // this sees it sleeping and wakes it.
+        if self.wanted.fetch_max(lsn, SeqCst) < lsn && self.log_sleeping.load(SeqCst) {
             let _b = lock(&self.buf);
             self.wake.notify_one();
         }
@@ -403,10 +409,13 @@ impl Wal {
         if self.shutdown.load(Acquire) {
             return;
         }
-        if want_pending && self.wanted.load(Acquire) > self.durable() {
+        self.log_sleeping.store(true, SeqCst);
+        if want_pending && self.wanted.load(SeqCst) > self.durable() {
+            self.log_sleeping.store(false, SeqCst);
             return;
         }
         let _ = self.wake.wait_timeout(b, timeout);
+        self.log_sleeping.store(false, SeqCst);
     }
 
     /// The segment new records go to, and the oldest segment on disk.
