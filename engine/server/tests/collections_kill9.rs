@@ -9,7 +9,6 @@
 mod spawned;
 use spawned::*;
 use std::collections::HashSet;
-use std::path::Path;
 
 const ROUNDS: usize = 10;
 const PIPELINE: u64 = 32;
@@ -147,22 +146,13 @@ fn acknowledged_collection_changes_survive_kill9() {
     eprintln!("{ROUNDS} kills, {acked} acknowledged collection commands, all present");
 }
 
-fn log_bytes(dir: &Path) -> u64 {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap())
-        .filter(|e| e.file_name().to_string_lossy().ends_with(".log"))
-        .map(|e| e.metadata().unwrap().len())
-        .sum()
-}
-
 /// Sends `n` commands made by `make` into one key, 1,000 per pipeline, and checks the log's
 /// growth per command after each pipeline; then the collection's size by `size_cmd`.
 fn grow(name: &str, n: u64, make: fn(u64, &mut Vec<u8>), size_cmd: &[&[u8]]) {
     let dir = TempDir::new(name);
     let engine = Engine::start(&dir.0, &["--fsync", "everysec"]);
     let mut c = engine.connect();
-    let start = log_bytes(&dir.0);
+    let start = c.log_bytes();
     let mut done = 0u64;
     while done < n {
         let mut out = Vec::new();
@@ -178,11 +168,11 @@ fn grow(name: &str, n: u64, make: fn(u64, &mut Vec<u8>), size_cmd: &[&[u8]]) {
         }
         done += 1000;
         // Replies come after the log was written (everysec writes before replying).
-        let per = (log_bytes(&dir.0) - start) as f64 / done as f64;
+        let per = (c.log_bytes() - start) as f64 / done as f64;
         assert!(per < 100.0, "{name}: {per:.1} log bytes per command after {done} commands");
     }
     assert_eq!(c.cmd(size_cmd), Reply::Int(n as i64), "{name}");
-    let per = (log_bytes(&dir.0) - start) as f64 / n as f64;
+    let per = (c.log_bytes() - start) as f64 / n as f64;
     eprintln!("{name}: {n} commands, {per:.1} log bytes per command");
 }
 

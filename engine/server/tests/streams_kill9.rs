@@ -11,7 +11,6 @@
 
 mod spawned;
 use spawned::*;
-use std::path::Path;
 
 /// Reads that show everything the writes changed (XINFO ... FULL shows delivery and seen
 /// times: they are kept in the log, so they read back equal).
@@ -162,22 +161,13 @@ fn acknowledged_xadds_survive_kill9() {
     eprintln!("{ROUNDS} kills, {acked} acknowledged stream commands, all present");
 }
 
-fn log_bytes(dir: &Path) -> u64 {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap())
-        .filter(|e| e.file_name().to_string_lossy().ends_with(".log"))
-        .map(|e| e.metadata().unwrap().len())
-        .sum()
-}
-
 #[test]
 fn stream_grows_at_the_cost_of_the_change() {
     let dir = TempDir::new("streams-grow");
     let engine = Engine::start(&dir.0, &["--fsync", "everysec"]);
     let mut c = engine.connect();
     run(&mut c, &["XGROUP", "CREATE", "big", "g", "$", "MKSTREAM"]);
-    let start = log_bytes(&dir.0);
+    let start = c.log_bytes();
     let n = 200_000u64;
     let mut done = 0u64;
     while done < n {
@@ -197,10 +187,10 @@ fn stream_grows_at_the_cost_of_the_change() {
             }
         }
         done += 1000;
-        let per = (log_bytes(&dir.0) - start) as f64 / done as f64;
+        let per = (c.log_bytes() - start) as f64 / done as f64;
         assert!(per < 150.0, "{per:.1} log bytes per command after {done} commands");
     }
     assert_eq!(c.cmd(&[b"XLEN", b"big"]), Reply::Int((n - n / 10) as i64));
-    let per = (log_bytes(&dir.0) - start) as f64 / n as f64;
+    let per = (c.log_bytes() - start) as f64 / n as f64;
     eprintln!("stream: {n} commands, {per:.1} log bytes per command");
 }

@@ -50,7 +50,7 @@ fn segment_ids(dir: &Path) -> Result<Vec<u32>, StorageError> {
 fn open_segment(path: &Path, create: bool) -> Result<File, StorageError> {
     OpenOptions::new()
         .read(true)
-        .append(true)
+        .write(true)
         .create(create)
         .open(path)
         .map_err(|e| StorageError::io(format!("open {}", path.display()), e))
@@ -90,11 +90,15 @@ pub(crate) fn replay(opts: &Options, shards: &[Mutex<Shard>], c: &Counters) -> R
                         BadRecord::Checksum => "checksum mismatch",
                         BadRecord::Malformed(m) => m,
                     };
-                    eprintln!(
-                        "basalt-storage: cutting torn log tail of {} at offset {pos} ({kind}, {} bytes dropped)",
-                        path.display(),
-                        data.len() - pos
-                    );
+                    // Zeros are the preallocated space of a segment the log had moved to
+                    // (wal.rs `preallocate`), not damage.
+                    if data[pos..].iter().any(|&b| b != 0) {
+                        eprintln!(
+                            "basalt-storage: cutting torn log tail of {} at offset {pos} ({kind}, {} bytes dropped)",
+                            path.display(),
+                            data.len() - pos
+                        );
+                    }
                     let f = open_segment(&path, false)?;
                     f.set_len(pos as u64)
                         .and_then(|_| f.sync_all())

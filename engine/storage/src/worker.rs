@@ -28,7 +28,9 @@ fn log_loop(inner: &Inner) {
     let mut last_sync = Instant::now();
     loop {
         if wal.shutdown.load(Acquire) {
-            let _ = wal.sync();
+            if wal.sync().is_ok() {
+                wal.trim_active();
+            }
             return;
         }
         if wal.is_poisoned() {

@@ -199,4 +199,10 @@ impl Resp {
         let text = String::from_utf8_lossy(&text).into_owned();
         text.lines().find_map(|l| l.strip_prefix(&format!("{field}:")).map(|v| v.trim().to_string()))
     }
+
+    /// Bytes of the log's records (INFO `wal_bytes`). Not the segment files' sizes: the active
+    /// segment is preallocated, so its file is longer than its records.
+    pub fn log_bytes(&mut self) -> u64 {
+        self.info_field("persistence", "wal_bytes").and_then(|v| v.parse().ok()).expect("INFO wal_bytes")
+    }
 }
