@@ -156,6 +156,7 @@ fn render_section(shared: &Shared, section: &str, out: &mut String) {
             line(out, "appendfsync", db.fsync);
             line(out, "aof_last_write_status", if db.poisoned { "err" } else { "ok" });
             line(out, "wal_bytes", db.log_bytes);
+            line(out, "wal_disk_bytes", db.log_disk_bytes);
             line(out, "wal_live_bytes", db.live_log_bytes);
             line(out, "wal_segments", db.log_segments);
             line(out, "wal_writes", db.log_writes);

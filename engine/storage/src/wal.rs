@@ -69,6 +69,8 @@ struct Writer {
     /// Bytes of records in `file`. A segment the log moved to is preallocated (see
     /// `preallocate`), so the file is longer than its records until the log moves on.
     len: u64,
+    /// The file's preallocated size (0: not preallocated).
+    alloc: u64,
     unsynced: Vec<(u32, Arc<File>)>,
     dir_dirty: bool,
 }
@@ -89,6 +91,9 @@ pub(crate) struct WalStats {
     pub writes: AtomicU64,
     /// Bytes of all segment files including what is buffered.
     pub log_bytes: AtomicU64,
+    /// Space preallocated past the active segment's records (see `preallocate`): on disk, not
+    /// yet records. `log_bytes` plus this is what the log takes on disk.
+    pub reserved_bytes: AtomicU64,
 }
 
 pub(crate) struct Wal {
@@ -147,7 +152,7 @@ impl Wal {
             segment_bytes,
             buf: Mutex::new(LogBuf { chunks: Vec::new(), seg, seg_len, next_lsn: lsn + 1 }),
             wake: Condvar::new(),
-            writer: Mutex::new(Writer { seg, file, len: seg_len, unsynced: Vec::new(), dir_dirty: false }),
+            writer: Mutex::new(Writer { seg, file, len: seg_len, alloc: 0, unsynced: Vec::new(), dir_dirty: false }),
             sync_lock: Mutex::new(()),
             files: RwLock::new(files),
             appended: AtomicU64::new(lsn),
@@ -296,7 +301,7 @@ impl Wal {
                     .read(true)
                     .open(&path)
                     .map_err(|e| self.poison(format!("create {}: {e}", path.display())))?;
-                preallocate(&f, self.segment_bytes);
+                w.alloc = if preallocate(&f, self.segment_bytes) { self.segment_bytes } else { 0 };
                 w.file = Arc::new(f);
                 w.seg = c.seg;
                 w.len = 0;
@@ -307,6 +312,7 @@ impl Wal {
                 .write_all_at(&c.data, w.len)
                 .map_err(|e| self.poison(format!("write to log segment {}: {e}", w.seg)))?;
             w.len += c.data.len() as u64;
+            self.stats.reserved_bytes.store(w.alloc.saturating_sub(w.len), Relaxed);
             self.stats.writes.fetch_add(1, Relaxed);
             if !w.unsynced.iter().any(|(s, _)| *s == w.seg) {
                 w.unsynced.push((w.seg, w.file.clone()));
@@ -432,7 +438,9 @@ impl Wal {
     /// the next open finds the log ending where its records end.
     pub(crate) fn trim_active(&self) {
         let w = lock(&self.writer);
-        let _ = w.file.set_len(w.len).and_then(|_| w.file.sync_all());
+        if w.file.set_len(w.len).and_then(|_| w.file.sync_all()).is_ok() {
+            self.stats.reserved_bytes.store(0, Relaxed);
+        }
     }
 
     /// The segment new records go to, and the oldest segment on disk.
@@ -464,11 +472,10 @@ impl Wal {
 /// Allocates a new segment's blocks up front: an fdatasync after writes inside the file's size
 /// does not also write the inode for a new size. On this host's ext4, 2.6 KB writes each
 /// followed by fdatasync took 123-144 us instead of 142-212 us. Best effort: a filesystem
-/// without fallocate appends as before.
-fn preallocate(f: &File, bytes: u64) {
+/// without fallocate (or out of space for a whole segment) appends as before. True when the
+/// space was allocated.
+fn preallocate(f: &File, bytes: u64) -> bool {
     use std::os::fd::AsRawFd;
     // SAFETY: a plain syscall on an open descriptor; no memory is passed.
-    unsafe {
-        libc::fallocate(f.as_raw_fd(), 0, 0, bytes as libc::off_t);
-    }
+    unsafe { libc::fallocate(f.as_raw_fd(), 0, 0, bytes as libc::off_t) == 0 }
 }
