@@ -243,7 +243,7 @@ fn copy_if_live(inner: &Inner, db: usize, op: &Found<'_>) -> Result<Outcome, Sto
 fn log_whole(inner: &Inner, db: usize, key: &[u8], item: &mut Item) -> Result<(), StorageError> {
     let mut rec = RecordBuf::new();
     rec.in_db(db);
-    if item.resident {
+    if item.resident() {
         rec.put(inner.opts.cipher.as_deref(), key, item.entry.expires_at_ms, &item.entry.value, item.entry.flags);
     } else {
         let (value, flags) = inner.load(key, &item.loc, &item.chain)?;

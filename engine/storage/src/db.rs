@@ -186,15 +186,12 @@ impl Inner {
         c.keyspace_hits.fetch_add(1, Relaxed);
         let item = &mut shard.map[i];
         item.access = access_clock(now);
-        if item.resident {
+        if item.resident() {
             c.cache_hits.fetch_add(1, Relaxed);
         } else {
             // The flags stayed in the item while the value was on disk.
             let (value, _flags) = self.load(key, &item.loc, &item.chain)?;
-            item.mem = value.mem_size() as u64;
-            item.entry.value = value;
-            item.resident = true;
-            c.used_memory.fetch_add(item.mem, Relaxed);
+            shard.load_back(c, i, value);
             c.cache_misses.fetch_add(1, Relaxed);
         }
         Ok(Some(i))
@@ -229,7 +226,9 @@ impl Inner {
             let n = self.shards.len();
             for k in 0..n {
                 let used = self.counters.used_memory.load(Relaxed);
-                if used <= max {
+                // With nothing resident left the rest is keys: no shard has a value to drop
+                // (looking through every shard cost each cold read more than the read itself).
+                if used <= max || self.counters.resident_values.load(Relaxed) == 0 {
                     return;
                 }
                 let idx = (first + k) % n;

@@ -234,7 +234,7 @@ pub(crate) fn apply(
             let Some(item) = shard.map.get_mut(&*key) else { return Ok(()) };
             let loc = Loc { seg, off: base + body_at as u64, len: body.len() as u32, op_len: op_len as u32, lsn };
             let mut mem = 0;
-            if item.resident {
+            if item.resident() {
                 let body = open_field(cipher, &delta_aad(&key), body).map_err(|e| corrupt(&e))?;
                 let body = Bytes::copy_from_slice(&body);
                 mem = delta::apply_encoded(&mut item.entry.value, &body).map_err(corrupt)?;

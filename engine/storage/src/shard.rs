@@ -17,9 +17,10 @@ pub(crate) const KEY_OVERHEAD: u64 = 160;
 pub(crate) const CHAIN_ENTRY: u64 = std::mem::size_of::<Loc>() as u64;
 
 pub(crate) struct Item {
-    /// The entry; its value is a placeholder while `resident` is false.
+    /// The entry; its value is a placeholder while the item is not resident.
     pub entry: Entry,
-    pub resident: bool,
+    /// Its place in the shard's `resident` list while its value is in memory, else `COLD`.
+    res_pos: u32,
     pub kind: Kind,
     pub loc: Loc,
     /// The delta ops logged after `loc`, in log order: the value is the one at `loc` with
@@ -35,10 +36,22 @@ pub(crate) struct Shard {
     pub map: IndexMap<Bytes, Item>,
     /// (expires_at_ms, key) of every key with an expiry.
     pub expires: BTreeSet<(u64, Bytes)>,
+    /// Map positions of the items whose value is in memory, in no order: eviction samples
+    /// these. Sampling the map found none when most values were on disk (data larger than
+    /// memory), and cold reads then spent most of their time in eviction.
+    resident: Vec<u32>,
     rng: u64,
 }
 
+/// `Item::res_pos` of an item whose value is on disk.
+const COLD: u32 = u32::MAX;
+
 impl Item {
+    /// Whether the value is in memory.
+    pub fn resident(&self) -> bool {
+        self.res_pos != COLD
+    }
+
     /// LSN of the last record the value depends on (it can be read back once written).
     pub fn last_lsn(&self) -> u64 {
         self.chain.last().map_or(self.loc.lsn, |d| d.lsn)
@@ -76,7 +89,51 @@ pub(crate) fn access_clock(now_ms: u64) -> u32 {
 
 impl Shard {
     pub fn new(seed: u64) -> Shard {
-        Shard { map: IndexMap::new(), expires: BTreeSet::new(), rng: seed | 1 }
+        Shard { map: IndexMap::new(), expires: BTreeSet::new(), resident: Vec::new(), rng: seed | 1 }
+    }
+
+    /// Records that the item at map position `i` now holds its value in memory.
+    fn mark_resident(&mut self, c: &Counters, i: usize) {
+        self.map[i].res_pos = self.resident.len() as u32;
+        self.resident.push(i as u32);
+        c.resident_values.fetch_add(1, Relaxed);
+    }
+
+    /// Records that the item at map position `i` no longer holds its value in memory.
+    fn mark_cold(&mut self, c: &Counters, i: usize) {
+        let p = std::mem::replace(&mut self.map[i].res_pos, COLD);
+        self.unlist(c, p);
+    }
+
+    /// Takes slot `p` out of the resident list, fixing the item whose slot moved into it.
+    fn unlist(&mut self, c: &Counters, p: u32) {
+        c.resident_values.fetch_sub(1, Relaxed);
+        self.resident.swap_remove(p as usize);
+        if let Some(&j) = self.resident.get(p as usize) {
+            self.map[j as usize].res_pos = p;
+        }
+    }
+
+    /// Keeps the resident list right after the map removed the item at position `i` (the
+    /// map's last item moved into `i`); `removed` is the removed item.
+    fn after_swap_remove(&mut self, c: &Counters, i: usize, removed: &Item) {
+        if let Some(moved) = self.map.get_index(i).map(|(_, item)| item.res_pos) {
+            if moved != COLD {
+                self.resident[moved as usize] = i as u32;
+            }
+        }
+        if removed.res_pos != COLD {
+            self.unlist(c, removed.res_pos);
+        }
+    }
+
+    /// Puts back in memory the value of the item at position `i`, read from the log.
+    pub fn load_back(&mut self, c: &Counters, i: usize, value: Value) {
+        let item = &mut self.map[i];
+        item.mem = value.mem_size() as u64;
+        item.entry.value = value;
+        c.used_memory.fetch_add(item.mem, Relaxed);
+        self.mark_resident(c, i);
     }
 
     pub fn random(&mut self) -> u64 {
@@ -97,14 +154,16 @@ impl Shard {
         c.live_bytes.fetch_add(loc.op_len as i64, Relaxed);
         c.used_memory.fetch_add(mem, Relaxed);
         match self.map.get_full_mut(key) {
-            Some((_, k, item)) => {
-                if item.resident {
+            Some((i, k, item)) => {
+                let was_resident = item.resident();
+                if was_resident {
                     c.used_memory.fetch_sub(item.mem, Relaxed);
                 }
                 c.live_bytes.fetch_sub(item.loc.op_len as i64, Relaxed);
                 drop_chain(c, &mut item.chain);
                 let old_exp = item.entry.expires_at_ms;
-                *item = Item { entry, resident: true, kind, loc, chain: Vec::new(), mem, access: access_clock(now_ms) };
+                let res_pos = item.res_pos;
+                *item = Item { entry, res_pos, kind, loc, chain: Vec::new(), mem, access: access_clock(now_ms) };
                 if old_exp != new_exp {
                     let k = k.clone();
                     if let Some(t) = old_exp {
@@ -116,6 +175,9 @@ impl Shard {
                         c.expires.fetch_add(1, Relaxed);
                     }
                 }
+                if !was_resident {
+                    self.mark_resident(c, i);
+                }
             }
             None => {
                 let k = Bytes::copy_from_slice(key);
@@ -125,7 +187,8 @@ impl Shard {
                     self.expires.insert((t, k.clone()));
                     c.expires.fetch_add(1, Relaxed);
                 }
-                self.map.insert(k, Item { entry, resident: true, kind, loc, chain: Vec::new(), mem, access: access_clock(now_ms) });
+                self.map.insert(k, Item { entry, res_pos: COLD, kind, loc, chain: Vec::new(), mem, access: access_clock(now_ms) });
+                self.mark_resident(c, self.map.len() - 1);
             }
         }
     }
@@ -143,13 +206,14 @@ impl Shard {
             c.expires.fetch_add(1, Relaxed);
         }
         let entry = Entry { value: placeholder(), expires_at_ms, flags };
-        self.map.insert(k, Item { entry, resident: false, kind, loc, chain: Vec::new(), mem: 0, access: 0 });
+        self.map.insert(k, Item { entry, res_pos: COLD, kind, loc, chain: Vec::new(), mem: 0, access: 0 });
     }
 
     /// Removes `key`; returns whether it was there.
     pub fn remove(&mut self, c: &Counters, key: &[u8]) -> bool {
-        match self.map.swap_remove_entry(key) {
-            Some((k, item)) => {
+        match self.map.swap_remove_full(key) {
+            Some((i, k, item)) => {
+                self.after_swap_remove(c, i, &item);
                 self.forget(c, k, item);
                 true
             }
@@ -159,6 +223,7 @@ impl Shard {
 
     pub fn remove_index(&mut self, c: &Counters, i: usize) {
         if let Some((k, item)) = self.map.swap_remove_index(i) {
+            self.after_swap_remove(c, i, &item);
             self.forget(c, k, item);
         }
     }
@@ -169,7 +234,7 @@ impl Shard {
         let Some(item) = self.map.get_mut(key) else { return };
         item.entry.value = value;
         item.access = access_clock(now_ms);
-        if item.resident {
+        if item.resident() {
             item.mem = (item.mem as i64 + mem).max(0) as u64;
             if mem >= 0 {
                 c.used_memory.fetch_add(mem as u64, Relaxed);
@@ -184,7 +249,7 @@ impl Shard {
 
     fn forget(&mut self, c: &Counters, k: Bytes, mut item: Item) {
         drop_chain(c, &mut item.chain);
-        if item.resident {
+        if item.resident() {
             c.used_memory.fetch_sub(item.mem, Relaxed);
         }
         c.used_memory.fetch_sub(k.len() as u64 + KEY_OVERHEAD, Relaxed);
@@ -198,6 +263,8 @@ impl Shard {
 
     /// Drops every key.
     pub fn clear(&mut self, c: &Counters) {
+        c.resident_values.fetch_sub(self.resident.len() as u64, Relaxed);
+        self.resident.clear();
         for (k, item) in std::mem::take(&mut self.map) {
             self.forget(c, k, item);
         }
@@ -222,16 +289,18 @@ impl Shard {
     }
 
     /// Evicts values (not keys) of written-out entries until `over` bytes are freed or no
-    /// candidate is found; approximates LRU by taking the oldest of 5 random samples.
+    /// candidate is found; approximates LRU by taking the oldest of 5 random samples of the
+    /// resident values.
     pub fn evict(&mut self, c: &Counters, mut over: u64, written_lsn: u64) -> u64 {
         let mut freed = 0;
         let mut misses = 0;
-        while over > 0 && !self.map.is_empty() && misses < 8 {
+        while over > 0 && !self.resident.is_empty() && misses < 8 {
             let mut best: Option<(usize, u32)> = None;
             for _ in 0..5 {
-                let i = (self.random() % self.map.len() as u64) as usize;
+                let r = (self.random() % self.resident.len() as u64) as usize;
+                let i = self.resident[r] as usize;
                 let item = &self.map[i];
-                if item.resident && item.last_lsn() <= written_lsn && best.is_none_or(|(_, a)| item.access < a) {
+                if item.last_lsn() <= written_lsn && best.is_none_or(|(_, a)| item.access < a) {
                     best = Some((i, item.access));
                 }
             }
@@ -239,9 +308,9 @@ impl Shard {
                 misses += 1;
                 continue;
             };
+            self.mark_cold(c, i);
             let item = &mut self.map[i];
             item.entry.value = placeholder();
-            item.resident = false;
             c.used_memory.fetch_sub(item.mem, Relaxed);
             c.evicted_values.fetch_add(1, Relaxed);
             freed += item.mem;
@@ -249,5 +318,53 @@ impl Shard {
             item.mem = 0;
         }
         freed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every resident item is listed once at its own slot, and the counter agrees.
+    fn check(s: &Shard, c: &Counters) {
+        let listed = s.map.values().filter(|item| item.resident()).count();
+        assert_eq!(listed, s.resident.len());
+        for (p, &i) in s.resident.iter().enumerate() {
+            assert_eq!(s.map[i as usize].res_pos, p as u32, "slot {p} names position {i}");
+        }
+        assert_eq!(c.resident_values.load(Relaxed), s.resident.len() as u64);
+    }
+
+    #[test]
+    fn the_resident_list_follows_inserts_removals_loads_and_evictions() {
+        let c = Counters::default();
+        let mut s = Shard::new(7);
+        let loc = Loc { seg: 1, off: 0, len: 1, op_len: 10, lsn: 1 };
+        let value = || Entry::new(Value::Str(Bytes::from_static(b"v")));
+        for step in 0..20_000u64 {
+            let key = format!("k{}", s.random() % 300);
+            match s.random() % 6 {
+                0 | 1 => s.upsert(&c, key.as_bytes(), value(), loc, step),
+                2 => {
+                    s.remove(&c, key.as_bytes());
+                }
+                3 => s.insert_cold(&c, key.as_bytes(), (Kind::Str, 0), None, loc),
+                4 => {
+                    if let Some(i) = s.map.get_index_of(key.as_bytes()) {
+                        if !s.map[i].resident() {
+                            s.load_back(&c, i, Value::Str(Bytes::from_static(b"v")));
+                        }
+                    }
+                }
+                _ => {
+                    let over = 1 + s.random() % 200;
+                    s.evict(&c, over, 1);
+                }
+            }
+            if step % 5_000 == 4_999 {
+                s.clear(&c);
+            }
+            check(&s, &c);
+        }
     }
 }

@@ -16,6 +16,8 @@ pub(crate) struct Counters {
     pub cache_hits: AtomicU64,
     pub cache_misses: AtomicU64,
     pub compactions: AtomicU64,
+    /// Values in memory (the shards' resident lists): eviction stops when none is left.
+    pub resident_values: AtomicU64,
 }
 
 /// A snapshot of the store's figures.
