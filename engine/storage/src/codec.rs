@@ -359,7 +359,7 @@ pub(crate) fn encode_value(value: &Value, flags: u32, out: &mut Vec<u8>) {
         Value::Hash(h) => {
             out.push(TAG_HASH);
             out.extend_from_slice(&(h.len() as u32).to_le_bytes());
-            for (k, v) in h {
+            for (k, v) in h.iter() {
                 put_bytes(out, k);
                 put_bytes(out, v);
             }
@@ -374,7 +374,7 @@ pub(crate) fn encode_value(value: &Value, flags: u32, out: &mut Vec<u8>) {
         Value::Set(s) => {
             out.push(TAG_SET);
             out.extend_from_slice(&(s.len() as u32).to_le_bytes());
-            for v in s {
+            for v in s.iter() {
                 put_bytes(out, v);
             }
         }
@@ -460,7 +460,7 @@ fn decode_plain(encoded: &Bytes) -> Result<Value, &'static str> {
                 let v = elem(&mut pos)?;
                 h.insert(k, v);
             }
-            Value::Hash(h)
+            Value::Hash(Box::new(h))
         }
         TAG_LIST => {
             let n = u32_at(&mut pos)?;
@@ -476,7 +476,7 @@ fn decode_plain(encoded: &Bytes) -> Result<Value, &'static str> {
             for _ in 0..n {
                 s.insert(elem(&mut pos)?);
             }
-            Value::Set(s)
+            Value::Set(Box::new(s))
         }
         TAG_ZSET => {
             let n = u32_at(&mut pos)?;
@@ -487,7 +487,7 @@ fn decode_plain(encoded: &Bytes) -> Result<Value, &'static str> {
                 let score = f64::from_bits(u64::from_le_bytes(b.try_into().unwrap()));
                 z.insert(elem(&mut pos)?, score);
             }
-            Value::ZSet(z)
+            Value::ZSet(Box::new(z))
         }
         TAG_STREAM => {
             let mut r = crate::stream::Reader { data: encoded, pos };

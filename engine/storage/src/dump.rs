@@ -71,10 +71,10 @@ mod tests {
         vec![
             Value::Str(b("")),
             Value::Str(b("hello")),
-            Value::Hash([(b("f"), b("v")), (b("g"), b(""))].into_iter().collect()),
+            Value::Hash(Box::new([(b("f"), b("v")), (b("g"), b(""))].into_iter().collect())),
             Value::List([b("x"), b("x"), b("y")].into_iter().collect()),
-            Value::Set([b("1"), b("2")].into_iter().collect()),
-            Value::ZSet(z),
+            Value::Set(Box::new([b("1"), b("2")].into_iter().collect())),
+            Value::ZSet(Box::new(z)),
         ]
     }
 

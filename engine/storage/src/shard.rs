@@ -10,6 +10,7 @@ use bytes::Bytes;
 use indexmap::IndexMap;
 use std::collections::BTreeSet;
 use std::sync::atomic::Ordering::Relaxed;
+use thin_vec::ThinVec;
 
 /// Memory charged per key on top of its bytes (map slot, metadata).
 pub(crate) const KEY_OVERHEAD: u64 = 160;
@@ -24,8 +25,9 @@ pub(crate) struct Item {
     pub kind: Kind,
     pub loc: Loc,
     /// The delta ops logged after `loc`, in log order: the value is the one at `loc` with
-    /// each of them applied (see `delta.rs`). Emptied by every whole put.
-    pub chain: Vec<Loc>,
+    /// each of them applied (see `delta.rs`). Emptied by every whole put. A `ThinVec` (one
+    /// pointer, nothing allocated while empty): most items never have a chain.
+    pub chain: ThinVec<Loc>,
     /// Bytes charged for the value while resident.
     pub mem: u64,
     /// Coarse last-access time (unix ms / 64) for eviction.
@@ -69,14 +71,14 @@ impl Item {
 }
 
 /// Releases the accounting of a chain of delta ops (the item no longer depends on them).
-pub(crate) fn drop_chain(c: &Counters, chain: &mut Vec<Loc>) {
+pub(crate) fn drop_chain(c: &Counters, chain: &mut ThinVec<Loc>) {
     if chain.is_empty() {
         return;
     }
     let live: i64 = chain.iter().map(|d| d.op_len as i64).sum();
     c.live_bytes.fetch_sub(live, Relaxed);
     c.used_memory.fetch_sub(CHAIN_ENTRY * chain.len() as u64, Relaxed);
-    *chain = Vec::new();
+    *chain = ThinVec::new();
 }
 
 pub(crate) fn placeholder() -> Value {
@@ -163,7 +165,7 @@ impl Shard {
                 drop_chain(c, &mut item.chain);
                 let old_exp = item.entry.expires_at_ms;
                 let res_pos = item.res_pos;
-                *item = Item { entry, res_pos, kind, loc, chain: Vec::new(), mem, access: access_clock(now_ms) };
+                *item = Item { entry, res_pos, kind, loc, chain: ThinVec::new(), mem, access: access_clock(now_ms) };
                 if old_exp != new_exp {
                     let k = k.clone();
                     if let Some(t) = old_exp {
@@ -187,7 +189,7 @@ impl Shard {
                     self.expires.insert((t, k.clone()));
                     c.expires.fetch_add(1, Relaxed);
                 }
-                self.map.insert(k, Item { entry, res_pos: COLD, kind, loc, chain: Vec::new(), mem, access: access_clock(now_ms) });
+                self.map.insert(k, Item { entry, res_pos: COLD, kind, loc, chain: ThinVec::new(), mem, access: access_clock(now_ms) });
                 self.mark_resident(c, self.map.len() - 1);
             }
         }
@@ -206,7 +208,7 @@ impl Shard {
             c.expires.fetch_add(1, Relaxed);
         }
         let entry = Entry { value: placeholder(), expires_at_ms, flags };
-        self.map.insert(k, Item { entry, res_pos: COLD, kind, loc, chain: Vec::new(), mem: 0, access: 0 });
+        self.map.insert(k, Item { entry, res_pos: COLD, kind, loc, chain: ThinVec::new(), mem: 0, access: 0 });
     }
 
     /// Removes `key`; returns whether it was there.

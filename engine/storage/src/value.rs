@@ -43,11 +43,12 @@ impl Entry {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
     Str(Bytes),
-    Hash(HashMap<Bytes, Bytes>),
+    /// Hashes, sets and sorted sets are boxed like streams: their maps would make every
+    /// value larger (80 B instead of 40), and every key holds one (most of them strings).
+    Hash(Box<HashMap<Bytes, Bytes>>),
     List(VecDeque<Bytes>),
-    Set(HashSet<Bytes>),
-    ZSet(ZSet),
-    /// Boxed: a stream's counters and groups would make every value larger.
+    Set(Box<HashSet<Bytes>>),
+    ZSet(Box<ZSet>),
     Stream(Box<Stream>),
 }
 

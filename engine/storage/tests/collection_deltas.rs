@@ -5,7 +5,7 @@
 //! collection writes bytes per change, not per element held.
 
 mod common;
-use basalt_storage::{Cipher, Db, Delta, Entry, Fsync, Options, Value, ZSet};
+use basalt_storage::{Cipher, Db, Delta, Entry, Fsync, Options, Value};
 use bytes::Bytes;
 use common::*;
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -41,16 +41,16 @@ fn change_existing(db: &Db, key: &str, change: Delta) {
 }
 
 fn hash() -> Value {
-    Value::Hash(HashMap::new())
+    Value::Hash(Box::default())
 }
 fn list() -> Value {
     Value::List(VecDeque::new())
 }
 fn set() -> Value {
-    Value::Set(HashSet::new())
+    Value::Set(Box::default())
 }
 fn zset() -> Value {
-    Value::ZSet(ZSet::new())
+    Value::ZSet(Box::default())
 }
 
 /// The model: what the four keys must hold (an emptied collection is no key at all).
@@ -66,7 +66,7 @@ fn check(db: &Db, m: &Model, when: &str) {
     let got = |key: &str| db.read(key.as_bytes(), |e| e.map(|e| e.value.clone())).unwrap();
     match got("h") {
         None => assert!(m.h.is_empty(), "{when}: hash missing"),
-        Some(Value::Hash(h)) => assert_eq!(h, m.h, "{when}: hash"),
+        Some(Value::Hash(h)) => assert_eq!(*h, m.h, "{when}: hash"),
         Some(v) => panic!("{when}: h holds {:?}", v.kind()),
     }
     match got("l") {
@@ -76,7 +76,7 @@ fn check(db: &Db, m: &Model, when: &str) {
     }
     match got("s") {
         None => assert!(m.s.is_empty(), "{when}: set missing"),
-        Some(Value::Set(s)) => assert_eq!(s, m.s, "{when}: set"),
+        Some(Value::Set(s)) => assert_eq!(*s, m.s, "{when}: set"),
         Some(v) => panic!("{when}: s holds {:?}", v.kind()),
     }
     match got("z") {

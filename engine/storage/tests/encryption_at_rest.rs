@@ -100,7 +100,7 @@ fn encrypted_store_round_trips_and_refuses_wrong_keys() {
             .update(b"secrethash", |s| {
                 let mut set = HashSet::new();
                 set.insert(Bytes::from_static(b"secretmember"));
-                s.put(basalt_storage::Entry::new(Value::Set(set)));
+                s.put(basalt_storage::Entry::new(Value::Set(Box::new(set))));
             })
             .unwrap();
         db.wait_durable_blocking(lsn).unwrap();

@@ -18,10 +18,10 @@ fn samples() -> Vec<(&'static str, Value)> {
     z.insert(b("c"), f64::INFINITY);
     vec![
         ("str", Value::Str(b("hello\r\n\0binary"))),
-        ("hash", Value::Hash(HashMap::from([(b("f1"), b("v1")), (b("f2"), b(""))]))),
+        ("hash", Value::Hash(Box::new(HashMap::from([(b("f1"), b("v1")), (b("f2"), b(""))])))),
         ("list", Value::List(VecDeque::from([b("x"), b("y"), b("x")]))),
-        ("set", Value::Set(HashSet::from([b("m1"), b("m2")]))),
-        ("zset", Value::ZSet(z)),
+        ("set", Value::Set(Box::new(HashSet::from([b("m1"), b("m2")])))),
+        ("zset", Value::ZSet(Box::new(z))),
     ]
 }
 

@@ -34,7 +34,7 @@ pub fn reply_part(ctx: &mut Ctx<'_>, args: Args<'_>, part: Part) -> CmdResult {
         } else {
             reply.array(len);
         }
-        for (field, value) in hash.into_iter().flatten() {
+        for (field, value) in hash.into_iter().flat_map(|h| h.iter()) {
             if part != Part::Values {
                 reply.bulk(field);
             }

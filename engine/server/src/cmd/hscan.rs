@@ -29,7 +29,7 @@ pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
         let opts = parse_scan_options(args.tail(3), false, true)?;
         let fields: Vec<_> = hash
             .into_iter()
-            .flatten()
+            .flat_map(|h| h.iter())
             .filter(|(f, _)| opts.pattern.is_none_or(|p| glob::matches(p, f, false)))
             .collect();
         reply.array(2);

@@ -29,7 +29,7 @@ pub fn run(ctx: &mut Ctx<'_>, keys: &[&[u8]], dest: Option<&[u8]>, op: Op) -> Cm
             if result.is_empty() {
                 txn.remove(dest);
             } else {
-                txn.put(dest, Entry::new(Value::Set(result.clone())));
+                txn.put(dest, Entry::new(Value::Set(Box::new(result.clone()))));
             }
         }
         Ok(result)
@@ -52,7 +52,7 @@ fn sources<'v>(keys: &[&[u8]], mut get: impl FnMut(&[u8]) -> Option<&'v Value>) 
     keys.iter()
         .map(|k| match get(k) {
             None => Ok(None),
-            Some(Value::Set(s)) => Ok(Some(s)),
+            Some(Value::Set(s)) => Ok(Some(&**s)),
             Some(_) => Err(CmdError::WrongType),
         })
         .collect()

@@ -13,7 +13,7 @@ pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
             None => reply.set(0),
             Some(Value::Set(s)) => {
                 reply.set(s.len());
-                for member in s {
+                for member in s.iter() {
                     reply.bulk(member);
                 }
             }

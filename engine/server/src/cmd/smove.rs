@@ -36,7 +36,7 @@ pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
                 s.insert(member);
             }
             _ => {
-                txn.put(destination, Entry::new(Value::Set(HashSet::from([member]))));
+                txn.put(destination, Entry::new(Value::Set(Box::new(HashSet::from([member])))));
             }
         }
         Ok(true)

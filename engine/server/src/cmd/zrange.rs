@@ -94,7 +94,7 @@ pub fn store_zset(txn: &mut basalt_storage::Txn, dest: &[u8], zset: ZSet) -> usi
     if len == 0 {
         txn.remove(dest);
     } else {
-        txn.put(dest, Entry::new(Value::ZSet(zset)));
+        txn.put(dest, Entry::new(Value::ZSet(Box::new(zset))));
     }
     len
 }
