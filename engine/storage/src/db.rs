@@ -427,7 +427,7 @@ impl Db {
         for (put, &(_, len, op_len)) in cap.puts.iter().zip(&cap.rec.puts) {
             for db in 0..inner.databases {
                 let mut shard = inner.shard(db * inner.per_db + put.slot);
-                if let Some(item) = shard.map.get_mut(&put.key) {
+                if let Some(item) = shard.map.get_mut(&put.key[..]) {
                     let placed = Loc { seg, off: off + put.at, len: len as u32, op_len: op_len as u32, lsn };
                     if item.loc.seg == PENDING_SEG && item.loc.off == put.at {
                         item.loc = placed;

@@ -208,7 +208,7 @@ impl<'a> Keyspace<'a> {
                 i -= 1;
                 let (k, item) = shard.map.get_index(i).unwrap();
                 if !item.entry.is_expired(now) {
-                    keys.push((k.clone(), item.kind));
+                    keys.push((k.to_bytes(), item.kind));
                 }
             }
             if i == 0 {
@@ -253,7 +253,7 @@ impl<'a> Keyspace<'a> {
             let i = (shard.random() % shard.map.len() as u64) as usize;
             let (key, item) = shard.map.get_index(i).unwrap();
             if !item.entry.is_expired(now) {
-                return Some(key.clone());
+                return Some(key.to_bytes());
             }
         }
         None

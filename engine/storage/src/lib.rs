@@ -27,6 +27,7 @@
 //! - `stream.rs`   — [`Stream`]: the stream type, its value encoding and its deltas.
 //! - `dump.rs`     — DUMP/RESTORE payloads: a value's encoding with a version and a CRC32.
 //! - `shard.rs`    — one shard: the key map, the expiry index, memory accounting, eviction.
+//! - `key.rs`      — [`Key`](key::Key): a map key, inline up to 30 bytes.
 //! - `codec.rs`    — byte format of log records and of values.
 //! - `wal.rs`      — the write-ahead log: segments, append buffer, group commit, waiters, poison.
 //! - `recovery.rs` — replay of the log at open; a torn tail is detected by CRC and cut.
@@ -77,6 +78,7 @@ mod delta;
 mod dump;
 mod error;
 mod events;
+mod key;
 mod keyspace;
 mod options;
 mod recovery;

@@ -3,6 +3,7 @@
 //! The map is an `IndexMap` so that SCAN can walk it by position and eviction and RANDOMKEY
 //! can sample it at random in O(1).
 
+use crate::key::Key;
 use crate::stats::Counters;
 use crate::value::{Entry, Kind, Value};
 use crate::wal::Loc;
@@ -35,9 +36,9 @@ pub(crate) struct Item {
 }
 
 pub(crate) struct Shard {
-    pub map: IndexMap<Bytes, Item>,
+    pub map: IndexMap<Key, Item>,
     /// (expires_at_ms, key) of every key with an expiry.
-    pub expires: BTreeSet<(u64, Bytes)>,
+    pub expires: BTreeSet<(u64, Key)>,
     /// Map positions of the items whose value is in memory, in no order: eviction samples
     /// these. Sampling the map found none when most values were on disk (data larger than
     /// memory), and cold reads then spent most of their time in eviction.
@@ -182,7 +183,7 @@ impl Shard {
                 }
             }
             None => {
-                let k = Bytes::copy_from_slice(key);
+                let k = Key::new(key);
                 c.used_memory.fetch_add(key.len() as u64 + KEY_OVERHEAD, Relaxed);
                 c.keys.fetch_add(1, Relaxed);
                 if let Some(t) = new_exp {
@@ -199,7 +200,7 @@ impl Shard {
     pub fn insert_cold(&mut self, c: &Counters, key: &[u8], head: (Kind, u32), expires_at_ms: Option<u64>, loc: Loc) {
         let (kind, flags) = head;
         self.remove(c, key);
-        let k = Bytes::copy_from_slice(key);
+        let k = Key::new(key);
         c.live_bytes.fetch_add(loc.op_len as i64, Relaxed);
         c.used_memory.fetch_add(key.len() as u64 + KEY_OVERHEAD, Relaxed);
         c.keys.fetch_add(1, Relaxed);
@@ -249,7 +250,7 @@ impl Shard {
         item.chain.push(loc);
     }
 
-    fn forget(&mut self, c: &Counters, k: Bytes, mut item: Item) {
+    fn forget(&mut self, c: &Counters, k: Key, mut item: Item) {
         drop_chain(c, &mut item.chain);
         if item.resident() {
             c.used_memory.fetch_sub(item.mem, Relaxed);

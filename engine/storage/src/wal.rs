@@ -28,8 +28,10 @@ pub(crate) struct LogEnd {
     pub files: Vec<(u32, Arc<File>)>,
 }
 
-/// Where a put's value lies in the log.
+/// Where a put's value lies in the log. Packed to 4-byte alignment (28 bytes, not 32): every
+/// key's item holds one, and every delta op an item depends on another.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(C, packed(4))]
 pub(crate) struct Loc {
     pub seg: u32,
     /// Offset of the value bytes within the segment.
