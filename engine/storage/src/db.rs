@@ -10,13 +10,13 @@ use crate::delta::{self, Delta};
 use crate::value::{Entry, Kind};
 use crate::wal::{lock, Loc, Wal};
 use crate::capture::{self, PendingPut, PENDING_LSN, PENDING_SEG};
+use crate::key::shard_of;
 use crate::keyspace::Keyspace;
 use crate::watch::{WatchFlag, Watches};
 use crate::{now_ms, recovery, worker};
 use bytes::Bytes;
 use std::fs::File;
 use std::future::Future;
-use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
 use std::os::unix::fs::FileExt;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::*};
@@ -88,10 +88,6 @@ pub struct ScanPage {
 
 pub(crate) const CURSOR_SHIFT: u32 = 40;
 pub(crate) const CURSOR_TOP: u64 = (1 << CURSOR_SHIFT) - 1;
-
-pub(crate) fn shard_of(key: &[u8], n: usize) -> usize {
-    (BuildHasherDefault::<DefaultHasher>::default().hash_one(key) % n as u64) as usize
-}
 
 impl Inner {
     /// Tells the key-event hook, if any, what happened to `key`.

@@ -1,7 +1,8 @@
 //! [`Keyspace`]: one logical database of a [`Db`] (Redis' SELECT). Each database has its own
 //! shards; a change names its database in the log record (see the crate docs).
 
-use crate::db::{shard_of, Change, Db, Inner, ScanPage, CURSOR_SHIFT, CURSOR_TOP};
+use crate::db::{Change, Db, Inner, ScanPage, CURSOR_SHIFT, CURSOR_TOP};
+use crate::key::shard_of;
 use crate::error::StorageError;
 use crate::codec::RecordBuf;
 use crate::capture::PENDING_LSN;

@@ -5,7 +5,7 @@
 use crate::at_rest::open_field;
 use crate::codec::{decode_value, delta_aad, encoded_head, parse_record, BadRecord, Op, KEY_AAD};
 use crate::delta;
-use crate::db::shard_of;
+use crate::key::shard_of;
 use crate::error::StorageError;
 use crate::options::Options;
 use crate::shard::Shard;

@@ -3,7 +3,7 @@
 //! The map is an `IndexMap` so that SCAN can walk it by position and eviction and RANDOMKEY
 //! can sample it at random in O(1).
 
-use crate::key::Key;
+use crate::key::{Key, KeyHasher};
 use crate::stats::Counters;
 use crate::value::{Entry, Kind, Value};
 use crate::wal::Loc;
@@ -36,7 +36,7 @@ pub(crate) struct Item {
 }
 
 pub(crate) struct Shard {
-    pub map: IndexMap<Key, Item>,
+    pub map: IndexMap<Key, Item, KeyHasher>,
     /// (expires_at_ms, key) of every key with an expiry.
     pub expires: BTreeSet<(u64, Key)>,
     /// Map positions of the items whose value is in memory, in no order: eviction samples
@@ -92,7 +92,7 @@ pub(crate) fn access_clock(now_ms: u64) -> u32 {
 
 impl Shard {
     pub fn new(seed: u64) -> Shard {
-        Shard { map: IndexMap::new(), expires: BTreeSet::new(), resident: Vec::new(), rng: seed | 1 }
+        Shard { map: IndexMap::default(), expires: BTreeSet::new(), resident: Vec::new(), rng: seed | 1 }
     }
 
     /// Records that the item at map position `i` now holds its value in memory.
