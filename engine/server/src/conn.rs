@@ -82,11 +82,13 @@ where
     let authenticated = if shared.auth.requires_auth() { None } else { Some("default".to_string()) };
     let handle_for_kill = handle.clone();
     let mut session = Session::new(handle, authenticated);
-    tokio::select! {
-        _ = serve_loop(&shared, stream, &mut session) => {}
-        _ = shared.wait_shutdown() => {}
-        _ = handle_for_kill.killed() => {}
-    }
+    let stop = async {
+        tokio::select! {
+            _ = shared.wait_shutdown() => {}
+            _ = handle_for_kill.killed() => {}
+        }
+    };
+    crate::until::until(serve_loop(&shared, stream, &mut session), stop).await;
     session.unwatch(&shared.db);
     if let Some(subs) = session.subs.take() {
         shared.pubsub.forget(id, &subs);
@@ -112,25 +114,30 @@ where
                 let want = need.saturating_sub(input.len()).clamp(READ_CHUNK, 64 << 20);
                 input.reserve(want);
             }
-            let read = tokio::select! {
-                read = stream.read_buf(&mut input) => read,
-                delivery = next_delivery(&mut session.subs) => {
-                    // A pub/sub message (and any others already waiting), sent at once.
-                    let Some(delivery) = delivery else {
-                        // The mailbox was cut: this subscriber fell too far behind.
-                        let _ = stream.shutdown().await;
-                        return;
-                    };
-                    pubsub::write_delivery(&mut reply, &delivery);
-                    while reply.out.len() < REPLY_FLUSH_BYTES {
-                        let Some(more) = session.subs.as_mut().and_then(|s| s.try_next()) else { break };
-                        pubsub::write_delivery(&mut reply, &more);
+            let read = match session.subs {
+                // Not subscribed: the socket is all there is to wait for (a select! here drew
+                // a random number per read to order its branches).
+                None => stream.read_buf(&mut input).await,
+                Some(_) => tokio::select! {
+                    read = stream.read_buf(&mut input) => read,
+                    delivery = next_delivery(&mut session.subs) => {
+                        // A pub/sub message (and any others already waiting), sent at once.
+                        let Some(delivery) = delivery else {
+                            // The mailbox was cut: this subscriber fell too far behind.
+                            let _ = stream.shutdown().await;
+                            return;
+                        };
+                        pubsub::write_delivery(&mut reply, &delivery);
+                        while reply.out.len() < REPLY_FLUSH_BYTES {
+                            let Some(more) = session.subs.as_mut().and_then(|s| s.try_next()) else { break };
+                            pubsub::write_delivery(&mut reply, &more);
+                        }
+                        if !flush(shared, &mut stream, &mut reply, &mut pending).await {
+                            return;
+                        }
+                        continue;
                     }
-                    if !flush(shared, &mut stream, &mut reply, &mut pending).await {
-                        return;
-                    }
-                    continue;
-                }
+                },
             };
             let read = match read {
                 Ok(0) | Err(_) => return,

@@ -81,6 +81,7 @@ pub mod settings;
 pub mod stats;
 pub mod table;
 pub mod tls;
+pub mod until;
 
 pub use config::Config;
 pub use server::{Server, ServerError, Shared};

@@ -93,10 +93,7 @@ pub async fn serve(listener: TcpListener, mc: Arc<Memcache>) {
             let stream = Guarded::new(stream, mc.limits.clone());
             mc.stats.total_connections.fetch_add(1, Relaxed);
             mc.stats.curr_connections.fetch_add(1, Relaxed);
-            tokio::select! {
-                _ = connection(&mc, stream) => {}
-                _ = mc.shared.wait_shutdown() => {}
-            }
+            crate::until::until(connection(&mc, stream), mc.shared.wait_shutdown()).await;
             mc.stats.curr_connections.fetch_sub(1, Relaxed);
         });
     })
