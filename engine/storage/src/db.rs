@@ -168,7 +168,7 @@ impl Inner {
     pub(crate) fn find(&self, db: usize, shard: &mut Shard, key: &[u8], now: u64) -> Result<Option<usize>, StorageError> {
         let c = &self.counters;
         let Some(i) = shard.map.get_index_of(key) else {
-            c.keyspace_misses.fetch_add(1, Relaxed);
+            shard.reads.keyspace_misses += 1;
             return Ok(None);
         };
         if shard.map[i].entry.is_expired(now) {
@@ -176,19 +176,19 @@ impl Inner {
             self.watches.touch(db, key);
             self.report(db, key, crate::events::KeyEvent::Expired);
             c.expired_keys.fetch_add(1, Relaxed);
-            c.keyspace_misses.fetch_add(1, Relaxed);
+            shard.reads.keyspace_misses += 1;
             return Ok(None);
         }
-        c.keyspace_hits.fetch_add(1, Relaxed);
+        shard.reads.keyspace_hits += 1;
         let item = &mut shard.map[i];
         item.access = access_clock(now);
         if item.resident() {
-            c.cache_hits.fetch_add(1, Relaxed);
+            shard.reads.cache_hits += 1;
         } else {
             // The flags stayed in the item while the value was on disk.
             let (value, _flags) = self.load(key, &item.loc, &item.chain)?;
             shard.load_back(c, i, value);
-            c.cache_misses.fetch_add(1, Relaxed);
+            shard.reads.cache_misses += 1;
         }
         Ok(Some(i))
     }
@@ -727,15 +727,21 @@ impl Db {
         // (writer, then the segment list, when it starts a segment): both stopped for good.
         let log_segments = wal.files.read().unwrap_or_else(|e| e.into_inner()).len() as u64;
         let compaction_pending = crate::compact::compaction_due(&self.inner).is_some();
+        // One shard lock at a time, nothing else held meanwhile.
+        let mut reads = crate::shard::ReadCounts::default();
+        for i in 0..self.inner.shards.len() {
+            let counts = self.inner.shard(i).reads;
+            reads.add(&counts);
+        }
         Stats {
             keys: c.keys.load(Relaxed),
             expires: c.expires.load(Relaxed),
             used_memory: c.used_memory.load(Relaxed),
             maxmemory: self.maxmemory(),
-            keyspace_hits: c.keyspace_hits.load(Relaxed),
-            keyspace_misses: c.keyspace_misses.load(Relaxed),
-            cache_hits: c.cache_hits.load(Relaxed),
-            cache_misses: c.cache_misses.load(Relaxed),
+            keyspace_hits: reads.keyspace_hits,
+            keyspace_misses: reads.keyspace_misses,
+            cache_hits: reads.cache_hits,
+            cache_misses: reads.cache_misses,
             evicted_values: c.evicted_values.load(Relaxed),
             expired_keys: c.expired_keys.load(Relaxed),
             fsync: wal.mode().name(),

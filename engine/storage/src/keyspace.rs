@@ -37,13 +37,14 @@ impl<'a> Keyspace<'a> {
         let si = inner.shard_index(self.index, key);
         let now = now_ms();
         let mut shard = inner.shard(si);
-        let missed = inner.counters.cache_misses.load(std::sync::atomic::Ordering::Relaxed);
+        let missed = shard.reads.cache_misses;
         let r = match inner.find(self.index, &mut shard, key, now)? {
             Some(i) => f(Some(&shard.map[i].entry)),
             None => f(None),
         };
+        let loaded = shard.reads.cache_misses != missed;
         drop(shard);
-        if inner.counters.cache_misses.load(std::sync::atomic::Ordering::Relaxed) != missed {
+        if loaded {
             inner.maybe_evict(si);
         }
         Ok(r)

@@ -2,7 +2,7 @@
 
 use std::sync::atomic::{AtomicI64, AtomicU64};
 
-/// Counters shared by all shards.
+/// Counters shared by all shards (what reads find is counted per shard: `shard::ReadCounts`).
 #[derive(Default)]
 pub(crate) struct Counters {
     pub keys: AtomicU64,
@@ -11,10 +11,6 @@ pub(crate) struct Counters {
     pub live_bytes: AtomicI64,
     pub expired_keys: AtomicU64,
     pub evicted_values: AtomicU64,
-    pub keyspace_hits: AtomicU64,
-    pub keyspace_misses: AtomicU64,
-    pub cache_hits: AtomicU64,
-    pub cache_misses: AtomicU64,
     pub compactions: AtomicU64,
     /// Values in memory (the shards' resident lists): eviction stops when none is left.
     pub resident_values: AtomicU64,
