@@ -12,11 +12,43 @@ use std::cmp::Ordering;
 use std::hash::{Hash, Hasher};
 use std::ops::Deref;
 
-/// How a shard's map hashes its keys: foldhash, seeded at random per map. SipHash (std's
-/// default) cost about 200 instructions per 20-byte key, and every command hashed its key
-/// twice (shard, then map): 5 % of a GET's instructions. foldhash is what hashbrown uses by
-/// default; its random seeds keep a client from choosing keys that collide.
-pub(crate) type KeyHasher = foldhash::fast::RandomState;
+/// How a shard's map hashes its keys: foldhash, seeded per map from the system's random source.
+/// SipHash (std's default) cost about 200 instructions per 20-byte key, and every command
+/// hashed its key twice (shard, then map): 5 % of a GET's instructions. foldhash is what
+/// hashbrown uses by default, but it draws its own global seed from addresses and the clock
+/// and does not claim that is unguessable; seeds from `getrandom` make keys that collide in
+/// one server's maps something a client cannot compute beforehand. (foldhash is no keyed
+/// PRF as SipHash is; an instance serves one customer, who would only slow their own.)
+#[derive(Clone)]
+pub(crate) struct KeyHasher(foldhash::fast::SeedableRandomState);
+
+impl Default for KeyHasher {
+    fn default() -> KeyHasher {
+        static SHARED: OnceLock<foldhash::SharedSeed> = OnceLock::new();
+        let shared = SHARED.get_or_init(|| foldhash::SharedSeed::from_u64(random_u64()));
+        KeyHasher(foldhash::fast::SeedableRandomState::with_seed(random_u64(), shared))
+    }
+}
+
+impl BuildHasher for KeyHasher {
+    type Hasher = foldhash::fast::FoldHasher<'static>;
+
+    fn build_hasher(&self) -> Self::Hasher {
+        self.0.build_hasher()
+    }
+}
+
+/// 64 bits from the system's random source (the clock's nanoseconds should it fail, which it
+/// does not on Linux).
+fn random_u64() -> u64 {
+    use ring::rand::SecureRandom;
+    let mut bytes = [0u8; 8];
+    if ring::rand::SystemRandom::new().fill(&mut bytes).is_err() {
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+        bytes = nanos.to_le_bytes();
+    }
+    u64::from_le_bytes(bytes)
+}
 
 /// Which of `n` shards holds `key`: a hash with a seed of its own, drawn once per process,
 /// independent of the maps' (a shard's keys share this hash's remainder, so the map's own
