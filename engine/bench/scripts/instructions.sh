@@ -31,14 +31,13 @@ cleanup() { [ -n "$PID" ] && kill "$PID" 2>/dev/null; sleep 0.5; rm -rf "$WORK";
 trap cleanup EXIT
 command -v valgrind >/dev/null || { echo "instructions.sh: needs valgrind" >&2; exit 2; }
 
-wait_port() { for _ in $(seq 300); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.2; done; echo "nothing listens on $1:" >&2; for f in "$WORK"/*.log; do tail -n 5 "$f" >&2; done; exit 1; }
 
 # under_callgrind NAME PORT command... : starts the server (its pid in PID), waits for PORT.
 under_callgrind() {
   local name=$1 port=$2; shift 2
   valgrind --tool=callgrind --callgrind-out-file="$WORK/$name.%p.out" "$@" >"$WORK/$name.log" 2>&1 &
   PID=$!
-  wait_port "$port"
+  wait_port "$port" 60
 }
 
 # load PORT [flags]: every key once, not counted.

@@ -12,7 +12,9 @@
 #
 # Cores: unpinned by default (client and servers share the host's cores, as the issue measured);
 # PIN=1 puts the server on CPU $SERVER_CPU and the client on CPU $CLIENT_CPU. Basalt runs with
-# its default threads.
+# its default threads (one per core); BASALT_FLAGS adds flags to every Basalt server, e.g.
+# BASALT_FLAGS="--threads 1" for one network thread, as Redis has (bench/README.md, "Tail
+# latency on two shared cores", says why that changes p99).
 #
 #   engine/bench/scripts/speed-table.sh            (ROUNDS=3 ROW_SECONDS=4 CONNECTIONS=64 KEYS=50000)
 set -euo pipefail
@@ -27,6 +29,7 @@ BASALT=${BASALT_ENGINE_BIN:-$HERE/../../target/release/basalt-server}
 BENCH=${BASALT_BENCH_BIN:-$HERE/../../target/release/basalt-bench}
 SERVER_CPU=${SERVER_CPU:-0}
 CLIENT_CPU=${CLIENT_CPU:-1}
+read -ra BASALT_EXTRA <<<"${BASALT_FLAGS:-}"
 WORK=$(mktemp -d)
 PIDS=()
 cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; sleep 0.5; rm -rf "$WORK"; }
@@ -35,14 +38,13 @@ trap cleanup EXIT
 # exec: the background job is the server itself (its pid is the one measured and stopped).
 server_cmd() { if [ "${PIN:-0}" = 1 ]; then exec taskset -c "$SERVER_CPU" "$@"; else exec "$@"; fi; }
 client_cmd() { if [ "${PIN:-0}" = 1 ]; then taskset -c "$CLIENT_CPU" "$@"; else "$@"; fi; }
-wait_port() { for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.1; done; echo "nothing listens on $1" >&2; exit 1; }
 stop_all() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; PIDS=(); sleep 0.5; }
 
 # Each sets globals (a command substitution would start the server in a subshell).
 start_basalt() { # name fsync [extra flags...]
   local name=$1 fsync=$2; shift 2
   local dir="$WORK/$name"; mkdir -p "$dir"; PORT=$(free_port)
-  server_cmd "$BASALT" --bind 127.0.0.1 --port "$PORT" --dir "$dir" --fsync "$fsync" "$@" >"$dir.log" 2>&1 &
+  server_cmd "$BASALT" --bind 127.0.0.1 --port "$PORT" --dir "$dir" --fsync "$fsync" "$@" ${BASALT_EXTRA[@]+"${BASALT_EXTRA[@]}"} >"$dir.log" 2>&1 &
   PID=$!; PIDS+=($!); wait_port "$PORT"
 }
 start_redis() { # name appendfsync
@@ -105,6 +107,7 @@ RULE="|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 
 echo "basalt-server: $BASALT; basalt-bench: $BENCH; $(redis-server --version | cut -d' ' -f1-3); memcached $(memcached -V | cut -d' ' -f2)"
 echo "host: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); cores $( [ "${PIN:-0}" = 1 ] && echo "pinned: server CPU $SERVER_CPU, client CPU $CLIENT_CPU" || echo "shared by client and server (unpinned)")"
+echo "Basalt flags besides each row's: ${BASALT_FLAGS:-none}"
 echo "rows: $CONNECTIONS connections (2 client threads), $ROW_SECONDS s per run, $ROUNDS rounds alternating, medians; $KEYS keys"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
