@@ -392,6 +392,10 @@ where
     if reply.out.is_empty() {
         return true;
     }
+    if wrote.is_none() {
+        // Replies of the connections woken with this one go out together (yield_once.rs).
+        crate::yield_once::yield_once().await;
+    }
     // flush: a TLS stream may keep the last records in its buffer when the socket was full.
     let ok = stream.write_all(&reply.out).await.is_ok() && stream.flush().await.is_ok();
     shared.stats.net_output_bytes.fetch_add(reply.out.len() as u64, Relaxed);

@@ -82,6 +82,7 @@ pub mod stats;
 pub mod table;
 pub mod tls;
 pub mod until;
+pub mod yield_once;
 
 pub use config::Config;
 pub use server::{Server, ServerError, Shared};

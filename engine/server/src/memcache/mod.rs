@@ -284,7 +284,8 @@ fn authorize(mc: &Memcache, user: &mut Option<String>, request: &Request<'_>) ->
 }
 
 async fn flush(mc: &Memcache, stream: &mut Guarded<TcpStream>, out: &mut Vec<u8>, pending: &mut Pending) -> bool {
-    if let Some(lsn) = pending.lsn.take() {
+    let wrote = pending.lsn.take();
+    if let Some(lsn) = wrote {
         let waited = mc.shared.db.wait_durable(lsn).await.map_err(|e| e.to_string());
         // replication-mode sync: acknowledged once a replica's log holds the writes too.
         let waited = match waited {
@@ -302,6 +303,10 @@ async fn flush(mc: &Memcache, stream: &mut Guarded<TcpStream>, out: &mut Vec<u8>
     pending.writes = 0;
     if out.is_empty() {
         return true;
+    }
+    if wrote.is_none() {
+        // Replies of the connections woken with this one go out together (yield_once.rs).
+        crate::yield_once::yield_once().await;
     }
     let ok = stream.write_all(out).await.is_ok();
     out.clear();
