@@ -12,9 +12,9 @@
 #
 # Cores: unpinned by default (client and servers share the host's cores, as the issue measured);
 # PIN=1 puts the server on CPU $SERVER_CPU and the client on CPU $CLIENT_CPU. Basalt runs with
-# its default threads (one per core); BASALT_FLAGS adds flags to every Basalt server, e.g.
-# BASALT_FLAGS="--threads 1" for one network thread, as Redis has (bench/README.md, "Tail
-# latency on two shared cores", says why that changes p99).
+# its default threads (cores - 1, at least 1); BASALT_FLAGS adds flags to every Basalt server,
+# e.g. BASALT_FLAGS="--threads 2" (bench/README.md, "Tail latency on two shared cores", says
+# what a second thread does to p99 on two shared cores).
 #
 #   engine/bench/scripts/speed-table.sh            (ROUNDS=3 ROW_SECONDS=4 CONNECTIONS=64 KEYS=50000)
 set -euo pipefail

@@ -7,7 +7,7 @@
 //! dir = "./data"
 //! fsync = "everysec"    # always | everysec | no
 //! maxmemory = "256mb"   # bytes, or with a unit: kb, mb, gb (also 1k, 1m, 1g as in redis.conf)
-//! threads = 2
+//! threads = 2           # network threads; default: one per core but one, at least one
 //! databases = 16        # logical databases, SELECT 0..databases-1
 //! ```
 
@@ -59,7 +59,7 @@ impl Default for Config {
             dir: PathBuf::from("./data"),
             fsync: Fsync::EverySec,
             maxmemory: 0,
-            threads: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+            threads: threads_for(std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)),
             databases: 16,
             lua_time_limit_ms: crate::scripting::BUSY_AFTER_MS,
             notify_keyspace_events: 0,
@@ -144,6 +144,16 @@ fn parse_databases(text: &str) -> Result<usize, ConfigError> {
         Ok(n) if (1..=1024).contains(&n) => Ok(n),
         _ => Err(ConfigError(format!("databases must be a number from 1 to 1024, not {text:?}"))),
     }
+}
+
+/// Network threads by default: one per core but one, at least one. The core left is for the
+/// kernel's network work, the log thread and whatever shares the machine, as Redis advises for
+/// its io-threads. On 2 cores shared with a benchmark client (issue 17's speed table, 19:21
+/// and 19:41 UTC) a second thread left the client's threads waiting for a core: p99 within
+/// 1.2x Redis's on 14 of 24 rows with 2 threads, 22 of 24 with 1; ops/s at least 0.95x on 21
+/// and 19. bench/README.md, "Tail latency on two shared cores".
+pub fn threads_for(cores: usize) -> usize {
+    cores.saturating_sub(1).max(1)
 }
 
 fn parse_threads(text: &str) -> Result<usize, ConfigError> {
@@ -296,6 +306,7 @@ mod tests {
         assert_eq!(c.fsync, Fsync::Always);
         assert_eq!(c.maxmemory, 1024 * 1024);
         assert_eq!(c.threads, 3);
+        assert_eq!([1, 2, 4, 16].map(threads_for), [1, 1, 3, 15]);
         std::fs::write(&file, "prot = 1\n").unwrap();
         assert!(Config::from_args(args(&["--config", file.to_str().unwrap()])).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
