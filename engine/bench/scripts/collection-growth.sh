@@ -10,9 +10,13 @@
 # snapshot once the AOF passes 64 MB; Basalt: INFO wal_compactions), and Basalt/Redis ratios.
 # One server runs at a time; client and server are not pinned (they share the 2 cores).
 # Each run is bounded by RUN_TIMEOUT seconds (default 300).
+# The ycsb row is a YCSB load with the stock Redis binding's command group (basalt-bench ycsb
+# load, `redis.command_group=hash`: HMSET of 10 fields of 100 B, then ZADD _indices of the
+# key, 16 threads) of COUNT records; its rate is records/s and its bytes are per record.
 #
 #   engine/bench/scripts/collection-growth.sh [ROUNDS] [COUNTS...]
 #   e.g. collection-growth.sh 3 20000 200000 1000000   (medians of 3 rounds)
+#   CMDS="ycsb" collection-growth.sh 1 1000000          (rows to run; default hset zadd ycsb)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -21,6 +25,8 @@ shift || true
 COUNTS=${*:-20000 200000}
 HERE=$(cd "$(dirname "$0")" && pwd)
 ENGINE=${BASALT_ENGINE_BIN:-$HERE/../../target/release/basalt-server}
+BENCH=${BASALT_BENCH_BIN:-$HERE/../../target/release/basalt-bench}
+CMDS=${CMDS:-hset zadd ycsb}
 RUN_TIMEOUT=${RUN_TIMEOUT:-300}
 WORK=$(mktemp -d)
 VALUE=vvvvvvvvvvvvvvvvvvvvvvvvv # 25 bytes
@@ -75,8 +81,14 @@ run() { # server command count
     hset) set -- "$1" "$2" "$3" hset bighash __rand_int__ "$VALUE" ;;
     zadd) set -- "$1" "$2" "$3" zadd bigzset __rand_int__ member:__rand_int__ ;;
   esac
-  rps=$(timeout "$RUN_TIMEOUT" redis-benchmark -p "$port" -n "$3" -r 1000000 -c 16 --csv "${@:4}" 2>/dev/null |
-    awk -F'","' 'NR==2 {print $2}')
+  if [ "$2" = ycsb ]; then
+    rps=$(timeout "$RUN_TIMEOUT" "$BENCH" ycsb load redis -P workloads/workloada -p redis.host=127.0.0.1 \
+      -p redis.port="$port" -p recordcount="$3" -p redis.command_group=hash -threads 16 2>/dev/null |
+      awk -F', ' '$1 == "[OVERALL]" && $2 == "Throughput(ops/sec)" {print $3}')
+  else
+    rps=$(timeout "$RUN_TIMEOUT" redis-benchmark -p "$port" -n "$3" -r 1000000 -c 16 --csv "${@:4}" 2>/dev/null |
+      awk -F'","' 'NR==2 {print $2}')
+  fi
   after=$(cpu_ticks "$PID")
   sleep 1.2 # the everysec flush of both servers
   bytes=$(log_bytes "$1" "$dir" "$port")
@@ -91,7 +103,7 @@ run() { # server command count
 printf '%-5s %8s | %10s %8s %7s %3s | %11s %8s %7s %3s | %6s %6s %6s\n' cmd requests \
   "redis rq/s" "B/write" "cpu us" "rw" "basalt rq/s" "B/write" "cpu us" "rw" "rq/s x" "B x" "cpu x"
 for count in $COUNTS; do
-  for cmd in hset zadd; do
+  for cmd in $CMDS; do
     : > "$WORK/redis"; : > "$WORK/basalt"
     for _ in $(seq "$ROUNDS"); do
       run redis "$cmd" "$count" >> "$WORK/redis"
@@ -107,4 +119,4 @@ for count in $COUNTS; do
       "$(awk -v a="${b[2]}" -v c="${r[2]}" 'BEGIN {print (c > 0 ? a / c : 0)}')"
   done
 done
-echo "rounds: $ROUNDS (medians); redis-benchmark -c 16 -r 1000000; fsync everysec; unpinned, one server at a time on 2 cores"
+echo "rounds: $ROUNDS (medians); redis-benchmark -c 16 -r 1000000; ycsb: records/s, bytes per record; fsync everysec; unpinned, one server at a time on 2 cores"

@@ -262,11 +262,13 @@ pub(crate) struct Change<'k> {
     pub deltas: Vec<Delta>,
     /// Change of the value's memory size made by `deltas`.
     pub mem: i64,
+    /// Growth of the value's whole encoding made by `deltas` (`Slot::grew`).
+    pub grew: u64,
 }
 
 impl<'k> Change<'k> {
     pub(crate) fn whole(shard: usize, db: usize, global: usize, key: &'k [u8], entry: Option<Entry>, existed: bool) -> Self {
-        Change { shard, db, global, key, entry, existed, dirty: true, deltas: Vec::new(), mem: 0 }
+        Change { shard, db, global, key, entry, existed, dirty: true, deltas: Vec::new(), mem: 0, grew: 0 }
     }
 }
 
@@ -432,7 +434,8 @@ impl Db {
                     // A delta op: pending ones are the last of the item's chain.
                     let pending = item.chain.iter_mut().rev().take_while(|d| d.seg == PENDING_SEG);
                     if let Some(d) = pending.into_iter().find(|d| d.off == put.at) {
-                        *d = placed;
+                        // It keeps the live bytes it was counted for (`Shard::add_delta`).
+                        *d = Loc { op_len: d.op_len, ..placed };
                         break;
                     }
                 }
@@ -528,7 +531,7 @@ impl Db {
                         capture::note_put(PendingPut { slot, key: Bytes::copy_from_slice(ch.key), at: loc.off });
                     }
                     if logs_delta {
-                        shard.add_delta(&inner.counters, ch.key, e.value, loc, ch.mem, now);
+                        shard.add_delta(&inner.counters, ch.key, e.value, loc, (ch.mem, ch.grew), now);
                     } else {
                         shard.upsert(&inner.counters, ch.key, e, loc, now);
                     }

@@ -45,7 +45,18 @@ pub struct Outcome {
     pub popped: Option<Bytes>,
     /// Change of [`Value::mem_size`], kept without walking the collection.
     pub mem: i64,
+    /// Bytes the change added to the value's whole encoding (`codec::encode_value`): at most
+    /// this much of the op that logs it stays live, since compaction folds a chain into one
+    /// whole put (`Shard::add_delta`). 0 for a removal, a pop or an overwrite no longer than
+    /// what it replaced; `UNKNOWN_GROWTH` where not worked out (streams: the op is counted whole).
+    pub grew: u64,
 }
+
+/// [`Outcome::grew`] of a change whose growth is not worked out.
+pub const UNKNOWN_GROWTH: u64 = u64::MAX;
+
+/// Bytes `codec::put_bytes` adds to an element beside its own (its u32 length).
+const LEN: u64 = 4;
 
 /// Bytes `Value::mem_size` charges per element besides its own bytes.
 const ELEM: i64 = 32;
@@ -66,15 +77,20 @@ const D_ZREM: u8 = 10;
 /// caller checks the type first; at replay such a delta belongs to a dead prefix).
 pub fn apply(value: &mut Value, delta: &Delta) -> Option<Outcome> {
     let len = |b: &Bytes| b.len() as i64;
+    let ulen = |b: &Bytes| b.len() as u64;
     let mut out = Outcome::default();
     match (value, delta) {
         (Value::Hash(h), Delta::HashSet(f, v)) => {
             out.changed = true;
             match h.insert(f.clone(), v.clone()) {
-                Some(old) => out.mem = len(v) - len(&old),
+                Some(old) => {
+                    out.mem = len(v) - len(&old);
+                    out.grew = ulen(v).saturating_sub(ulen(&old));
+                }
                 None => {
                     out.counted = true;
                     out.mem = len(f) + len(v) + 2 * ELEM;
+                    out.grew = 2 * LEN + ulen(f) + ulen(v);
                 }
             }
         }
@@ -88,6 +104,7 @@ pub fn apply(value: &mut Value, delta: &Delta) -> Option<Outcome> {
         (Value::List(l), Delta::ListPush { left, element }) => {
             out.changed = true;
             out.mem = len(element) + ELEM;
+            out.grew = LEN + ulen(element);
             if *left {
                 l.push_front(element.clone());
             } else {
@@ -107,6 +124,7 @@ pub fn apply(value: &mut Value, delta: &Delta) -> Option<Outcome> {
                 out.changed = true;
                 out.counted = true;
                 out.mem = len(m) + ELEM;
+                out.grew = LEN + ulen(m);
             }
         }
         (Value::Set(s), Delta::SetRem(m)) => {
@@ -123,6 +141,7 @@ pub fn apply(value: &mut Value, delta: &Delta) -> Option<Outcome> {
                 if z.insert(m.clone(), *score) {
                     out.counted = true;
                     out.mem = 2 * len(m) + 3 * ELEM;
+                    out.grew = 8 + LEN + ulen(m);
                 }
             }
         }
@@ -135,6 +154,7 @@ pub fn apply(value: &mut Value, delta: &Delta) -> Option<Outcome> {
         }
         (Value::Stream(s), Delta::Stream(d)) => {
             (out.changed, out.counted, out.mem) = stream::apply(s, d);
+            out.grew = UNKNOWN_GROWTH;
         }
         _ => return None,
     }
@@ -240,16 +260,18 @@ pub(crate) fn decode(body: &Bytes) -> Result<Vec<Delta>, &'static str> {
     Ok(out)
 }
 
-/// Applies an encoded body to `value` (recovery, cold reads); returns the change of memory.
-pub(crate) fn apply_encoded(value: &mut Value, body: &Bytes) -> Result<i64, &'static str> {
-    let mut mem = 0;
+/// Applies an encoded body to `value` (recovery, cold reads); returns the change of memory
+/// and the growth of the whole encoding (summed as [`Outcome`] holds them).
+pub(crate) fn apply_encoded(value: &mut Value, body: &Bytes) -> Result<(i64, u64), &'static str> {
+    let (mut mem, mut grew) = (0, 0u64);
     for d in decode(body)? {
         // A delta of another type is from a dead prefix of the log (see `recovery`): skipped.
         if let Some(out) = apply(value, &d) {
             mem += out.mem;
+            grew = grew.saturating_add(out.grew);
         }
     }
-    Ok(mem)
+    Ok((mem, grew))
 }
 
 /// Number of elements of a collection (the folding rule compares its delta chain with it).

@@ -96,10 +96,10 @@ impl<'a> Keyspace<'a> {
         let mut shard = inner.shard(si);
         let mut entry = inner.take(self.index, &mut shard, key, now)?;
         let existed = entry.is_some();
-        let mut slot = Slot { key, entry: &mut entry, dirty: false, now_ms: now, deltas: Vec::new(), mem: 0 };
+        let mut slot = Slot { key, entry: &mut entry, dirty: false, now_ms: now, deltas: Vec::new(), mem: 0, grew: 0 };
         let r = f(&mut slot);
-        let (dirty, deltas, mem) = (slot.dirty, std::mem::take(&mut slot.deltas), slot.mem);
-        let change = Change { shard: 0, db: self.index, global: si, key, entry, existed, dirty, deltas, mem };
+        let (dirty, deltas, mem, grew) = (slot.dirty, std::mem::take(&mut slot.deltas), slot.mem, slot.grew);
+        let change = Change { shard: 0, db: self.index, global: si, key, entry, existed, dirty, deltas, mem, grew };
         let lsn = self.db.commit(&mut [shard], &mut [change], now);
         inner.maybe_evict(si);
         Ok((r, lsn))
@@ -162,6 +162,7 @@ impl<'a> Keyspace<'a> {
                 dirty: txn.dirty[i],
                 deltas: Vec::new(),
                 mem: 0,
+                grew: 0,
             });
         }
         let lsn = self.db.commit(&mut guards, &mut changes, now);

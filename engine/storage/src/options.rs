@@ -84,7 +84,7 @@ impl Options {
             maxmemory: 0,
             shards: 64,
             segment_bytes: 64 << 20,
-            compact_min_bytes: 128 << 20,
+            compact_min_bytes: 64 << 20,
             cipher: None,
             databases: 16,
         }

@@ -233,14 +233,15 @@ pub(crate) fn apply(
             // away because a later whole put of it folds this delta in) changes nothing.
             let Some(item) = shard.map.get_mut(&*key) else { return Ok(()) };
             let loc = Loc { seg, off: base + body_at as u64, len: body.len() as u32, op_len: op_len as u32, lsn };
-            let mut mem = 0;
+            // A cold value is not changed here, so its growth is not known: counted whole.
+            let mut change = (0, delta::UNKNOWN_GROWTH);
             if item.resident() {
                 let body = open_field(cipher, &delta_aad(&key), body).map_err(|e| corrupt(&e))?;
                 let body = Bytes::copy_from_slice(&body);
-                mem = delta::apply_encoded(&mut item.entry.value, &body).map_err(corrupt)?;
+                change = delta::apply_encoded(&mut item.entry.value, &body).map_err(corrupt)?;
             }
             let value = std::mem::replace(&mut item.entry.value, crate::shard::placeholder());
-            shard.add_delta(c, &key, value, loc, mem, now);
+            shard.add_delta(c, &key, value, loc, change, now);
         }
         Op::Del { key } => {
             let key = open_field(cipher, KEY_AAD, key)

@@ -257,9 +257,14 @@ impl Shard {
     }
 
     /// Puts back the value of an existing `key` changed by delta ops logged at `loc`
-    /// (`mem` is the change of its size): the item depends on one more op.
-    pub fn add_delta(&mut self, c: &Counters, key: &[u8], value: crate::value::Value, loc: Loc, mem: i64, now_ms: u64) {
+    /// (`mem` is the change of its size, `grew` of its whole encoding): the item depends on
+    /// one more op. The op counts as live for no more than `grew` of its bytes: compaction
+    /// folds the chain into one whole put, so the log bytes a chain keeps are at most what
+    /// it added to the value (a delta's record framing, an overwritten field and a popped
+    /// element are dead once folded). The fold rule in `Db::commit` bounds the chain.
+    pub fn add_delta(&mut self, c: &Counters, key: &[u8], value: crate::value::Value, loc: Loc, (mem, grew): (i64, u64), now_ms: u64) {
         let Some(item) = self.map.get_mut(key) else { return };
+        let loc = Loc { op_len: loc.op_len.min(grew.min(u32::MAX as u64) as u32), ..loc };
         item.entry.value = value;
         item.access = access_clock(now_ms);
         if item.resident() {

@@ -18,6 +18,8 @@ pub struct Slot<'a> {
     pub(crate) deltas: Vec<Delta>,
     /// Change of the value's memory size made by those deltas.
     pub(crate) mem: i64,
+    /// Growth of the value's whole encoding made by those deltas (`Outcome::grew`, summed).
+    pub(crate) grew: u64,
 }
 
 impl<'a> Slot<'a> {
@@ -31,6 +33,7 @@ impl<'a> Slot<'a> {
         let out = delta::apply(&mut entry.value, &change)?;
         if out.changed && !self.dirty {
             self.mem += out.mem;
+            self.grew = self.grew.saturating_add(out.grew);
             self.deltas.push(change);
         }
         Some(out)

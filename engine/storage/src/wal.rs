@@ -37,7 +37,8 @@ pub(crate) struct Loc {
     /// Offset of the value bytes within the segment.
     pub off: u64,
     pub len: u32,
-    /// Bytes of the whole op (what compaction would copy).
+    /// Bytes of the op counted live: the whole op for a put (what compaction would copy);
+    /// for a delta op of a chain, at most what it added to the value (`Shard::add_delta`).
     pub op_len: u32,
     /// LSN of the record; the value can be read from the file once `written >= lsn`.
     pub lsn: u64,
