@@ -19,7 +19,7 @@ use std::fs::File;
 use std::future::Future;
 use std::os::unix::fs::FileExt;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::*};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::*};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::task::{Context, Poll, Wake, Waker};
 use std::thread::JoinHandle;
@@ -59,6 +59,8 @@ pub(crate) struct Inner {
     /// again for an item it did not find if one ran meanwhile. (A replicated SWAPDB is applied
     /// under `apply_gate`, which compaction holds while it looks.)
     pub swaps: AtomicU64,
+    /// The shard the next eviction starts with (`maybe_evict`).
+    pub evict_next: AtomicUsize,
     /// Held (flock) for the life of the store so no second process opens the directory.
     _dir_lock: File,
 }
@@ -211,23 +213,34 @@ impl Inner {
         }
     }
 
-    /// Frees memory until `used_memory <= maxmemory`, starting with shard `first`.
-    pub(crate) fn maybe_evict(&self, first: usize) {
+    /// Frees memory until `used_memory <= maxmemory`. Shards take turns (`evict_next`, over
+    /// the databases in use), each giving up its share of the excess in proportion to the
+    /// values it holds (`Shard::evict`): every shard then keeps about the same part of its
+    /// values, the ones its sampled LRU finds hottest. Evicting first from the shard that had
+    /// just loaded a value, and all of an excess from the first shards, left shards either
+    /// full or empty for good: under a zipfian read with a quarter of the values in memory,
+    /// 23 % of reads found their value in memory, what a random quarter gives.
+    pub(crate) fn maybe_evict(&self) {
         let max = self.maxmemory.load(Relaxed);
         if max == 0 || self.counters.used_memory.load(Relaxed) <= max {
             return;
         }
+        let in_use = || (0..self.databases).filter(|&d| self.in_use[d].load(Relaxed));
+        let n = in_use().count() * self.per_db;
         for attempt in 0..2 {
             let written = self.wal.written();
-            let n = self.shards.len();
+            let first = self.evict_next.fetch_add(1, Relaxed);
             for k in 0..n {
                 let used = self.counters.used_memory.load(Relaxed);
+                let resident = self.counters.resident_values.load(Relaxed);
                 // With nothing resident left the rest is keys: no shard has a value to drop
                 // (looking through every shard cost each cold read more than the read itself).
-                if used <= max || self.counters.resident_values.load(Relaxed) == 0 {
+                if used <= max || resident == 0 {
                     return;
                 }
-                let idx = (first + k) % n;
+                let turn = first.wrapping_add(k) % n;
+                let db = in_use().nth(turn / self.per_db).unwrap_or(0);
+                let idx = db * self.per_db + turn % self.per_db;
                 let mut guard = if k == 0 {
                     self.shard(idx)
                 } else {
@@ -236,7 +249,7 @@ impl Inner {
                         Err(_) => continue,
                     }
                 };
-                guard.evict(&self.counters, used - max, written);
+                guard.evict(&self.counters, used - max, resident, written);
             }
             // Values still in the append buffer cannot be dropped yet: write it out, retry.
             if attempt == 0 && self.wal.written() < self.wal.appended() && self.wal.write_out().is_err() {
@@ -320,6 +333,7 @@ impl Db {
         let inner = Arc::new(Inner {
             in_use,
             swaps: AtomicU64::new(0),
+            evict_next: AtomicUsize::new(0),
             maxmemory: AtomicU64::new(opts.maxmemory),
             per_db,
             databases,
@@ -333,7 +347,7 @@ impl Db {
             _dir_lock: dir_lock,
         });
         // Replay charged keys after values were placed; trim back under the bound.
-        inner.maybe_evict(0);
+        inner.maybe_evict();
         let threads = worker::spawn(&inner)?;
         let closer = Arc::new(Closer { inner: inner.clone(), threads: Mutex::new(threads) });
         Ok(Db { inner, _closer: closer })
@@ -713,7 +727,7 @@ impl Db {
     /// Changes `maxmemory` at run time (CONFIG SET maxmemory); 0 means no limit.
     pub fn set_maxmemory(&self, bytes: u64) {
         self.inner.maxmemory.store(bytes, Relaxed);
-        self.inner.maybe_evict(0);
+        self.inner.maybe_evict();
     }
 
     pub fn options(&self) -> &Options {

@@ -45,7 +45,7 @@ impl<'a> Keyspace<'a> {
         let loaded = shard.reads.cache_misses != missed;
         drop(shard);
         if loaded {
-            inner.maybe_evict(si);
+            inner.maybe_evict();
         }
         Ok(r)
     }
@@ -101,7 +101,7 @@ impl<'a> Keyspace<'a> {
         let (dirty, deltas, mem, grew) = (slot.dirty, std::mem::take(&mut slot.deltas), slot.mem, slot.grew);
         let change = Change { shard: 0, db: self.index, global: si, key, entry, existed, dirty, deltas, mem, grew };
         let lsn = self.db.commit(&mut [shard], &mut [change], now);
-        inner.maybe_evict(si);
+        inner.maybe_evict();
         Ok((r, lsn))
     }
 
@@ -167,9 +167,7 @@ impl<'a> Keyspace<'a> {
         }
         let lsn = self.db.commit(&mut guards, &mut changes, now);
         drop(guards);
-        if let Some(&first) = shard_ids.first() {
-            inner.maybe_evict(first);
-        }
+        inner.maybe_evict();
         Ok((r, lsn))
     }
 

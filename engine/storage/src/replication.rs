@@ -184,7 +184,7 @@ impl Db {
         let applied = apply_record(&inner.opts, &inner.shards, &inner.counters, at, crate::now_ms(), &path, 0, ops);
         drop(gate);
         applied?;
-        inner.maybe_evict(0);
+        inner.maybe_evict();
         Ok(lsn)
     }
 }

@@ -321,10 +321,16 @@ impl Shard {
         n
     }
 
-    /// Evicts values (not keys) of written-out entries until `over` bytes are freed or no
-    /// candidate is found; approximates LRU by taking the oldest of 5 random samples of the
-    /// resident values.
-    pub fn evict(&mut self, c: &Counters, mut over: u64, written_lsn: u64) -> u64 {
+    /// Evicts values (not keys) of written-out entries: this shard's share of `excess` bytes
+    /// over the bound, in proportion to its part of the `resident` values of every shard (at
+    /// least one value while it holds any), or until no candidate is found; approximates LRU
+    /// by taking the oldest of 5 random samples of the resident values.
+    pub fn evict(&mut self, c: &Counters, excess: u64, resident: u64, written_lsn: u64) -> u64 {
+        if self.resident.is_empty() {
+            return 0;
+        }
+        let share = excess as u128 * self.resident.len() as u128 / resident.max(1) as u128;
+        let mut over = (share as u64).clamp(1, excess);
         let mut freed = 0;
         let mut misses = 0;
         while over > 0 && !self.resident.is_empty() && misses < 8 {
@@ -391,7 +397,7 @@ mod tests {
                 }
                 _ => {
                     let over = 1 + s.random() % 200;
-                    s.evict(&c, over, 1);
+                    s.evict(&c, over, s.resident.len() as u64, 1);
                 }
             }
             if step % 5_000 == 4_999 {
