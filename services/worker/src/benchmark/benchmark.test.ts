@@ -60,7 +60,7 @@ describe('suites', () => {
       ['ycsb-run', 'uniform-read-update', 0.25],
     ]);
     expect(plan[1]!.flags).toContain('--operationcount=50000');
-    expect(plan[4]!.flags).toContain('--operationcount=1562');
+    expect(plan[4]!.flags).toContain('--operationcount=50000');
     expect(plan[5]!.flags).toEqual(expect.arrayContaining(['--workload=c', '--requestdistribution=zipfian', '--fieldlength=100', '--recordcount=50000']));
     expect(plan.map((s) => s.peerSkip !== undefined)).toEqual([false, false, false, false, true, true, true]);
     expect([peerOf('memtier-standard'), peerOf('ycsb-standard'), peerOf('canonical'), peerOf('custom')]).toEqual(['redis', 'redis', 'memcached', undefined]);
