@@ -102,6 +102,13 @@ pub fn blocking<R>(f: impl FnOnce() -> R) -> R {
     }
 }
 
+/// The store's [`Options::blocking_io`](basalt_storage::Options): a read of a cold value that
+/// waits for the device runs through [`blocking`], so the other connections of its network
+/// thread go on meanwhile.
+pub fn blocking_io(section: &mut dyn FnMut()) {
+    blocking(section)
+}
+
 /// A script is running past its time limit.
 pub struct Busy;
 

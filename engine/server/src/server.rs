@@ -132,7 +132,8 @@ impl<L: Listener> Server<L> {
             .maxmemory(config.maxmemory)
             .shards(64)
             .databases(config.databases)
-            .cipher(config.at_rest.cipher()?);
+            .cipher(config.at_rest.cipher()?)
+            .blocking_io(crate::multi::blocking_io);
         let db = Db::open(options).map_err(ServerError::Storage)?;
         let (shutdown, _) = watch::channel(false);
         let slowlog = crate::slowlog::SlowLog::new(config.slowlog_log_slower_than_us, config.slowlog_max_len);

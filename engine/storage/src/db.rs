@@ -17,7 +17,6 @@ use crate::{now_ms, recovery, worker};
 use bytes::Bytes;
 use std::fs::File;
 use std::future::Future;
-use std::os::unix::fs::FileExt;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::*};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -153,7 +152,7 @@ impl Inner {
             reason: "segment of a live value is missing".into(),
         })?;
         let mut buf = vec![0u8; loc.len as usize];
-        file.read_exact_at(&mut buf, loc.off)
+        crate::cold_read::read_at(&file, &mut buf, loc.off, self.opts.blocking_io)
             .map_err(|e| StorageError::io(format!("read value from {}", path.display()), e))?;
         if let Some(c) = self.opts.cipher.as_deref() {
             crate::at_rest::open_in_vec(c, aad, &mut buf).map_err(|reason| StorageError::Corrupt {

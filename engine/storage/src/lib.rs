@@ -32,6 +32,7 @@
 //! - `wal.rs`      — the write-ahead log: segments, append buffer, group commit, waiters, poison.
 //! - `recovery.rs` — replay of the log at open; a torn tail is detected by CRC and cut.
 //! - `compact.rs`  — compaction of the oldest log segment.
+//! - `cold_read.rs` — reading a cold value: from the page cache, or in a blocking section.
 //! - `cipher.rs`   — [`Cipher`]: AES-256-GCM sealing of keys and values (encryption at rest).
 //! - `at_rest.rs`  — the data dir's encryption marker and opening of sealed fields.
 //! - `worker.rs`   — the background threads: log writer/fsync, expiry sweep, compaction.
@@ -72,6 +73,7 @@ mod at_rest;
 mod capture;
 mod cipher;
 mod codec;
+mod cold_read;
 mod compact;
 mod db;
 mod delta;
@@ -93,6 +95,7 @@ mod watch;
 mod worker;
 
 pub use cipher::{Cipher, CipherError};
+pub use cold_read::BlockingIo;
 pub use db::{Db, Durable, Lsn, ScanPage};
 pub use delta::{Delta, Outcome};
 pub use dump::{dump, restore, DumpError, DUMP_VERSION};

@@ -74,6 +74,10 @@ pub struct Options {
     /// Number of logical databases (Redis' `databases`, SELECT 0..n-1). Each has its own
     /// `shards` shards; a log naming a database at or past this number does not open.
     pub databases: usize,
+    /// Runs a read of a cold value that waits for the device (not in the page cache): the
+    /// server hands its network thread's other work to another thread meanwhile
+    /// (`cold_read.rs`). By default the read runs as it is.
+    pub blocking_io: crate::BlockingIo,
 }
 
 impl Options {
@@ -87,7 +91,13 @@ impl Options {
             compact_min_bytes: 64 << 20,
             cipher: None,
             databases: 16,
+            blocking_io: crate::cold_read::inline,
         }
+    }
+
+    pub fn blocking_io(mut self, section: crate::BlockingIo) -> Options {
+        self.blocking_io = section;
+        self
     }
 
     pub fn fsync(mut self, fsync: Fsync) -> Options {
