@@ -6,9 +6,11 @@
 //! move to another thread while this one waits. A read from the page cache (the common case
 //! when the host has memory to spare) costs what it cost before.
 //!
-//! Measured (engine/bench/scripts/larger-than-memory.sh, `DROP_CACHES=1`): with the page
-//! cache emptied before each run, reads waiting on the device held up every connection of
-//! the one network thread.
+//! Why: with the page cache emptied before each run (engine/bench/scripts/
+//! larger-than-memory.sh, `DROP_CACHES=1`) zipfian reads, 57 % of them from memory, were no
+//! faster than uniform ones at 25 %, as if the reads waiting for the device held up the
+//! rest. This did not change those figures measurably (the page cache refills within each
+//! run; engine/bench/README); it is for data larger than the host's page cache.
 
 use std::fs::File;
 use std::io;
