@@ -83,8 +83,7 @@ run() { # server command count
   esac
   if [ "$2" = ycsb ]; then
     rps=$(timeout "$RUN_TIMEOUT" "$BENCH" ycsb load redis -P workloads/workloada -p redis.host=127.0.0.1 \
-      -p redis.port="$port" -p recordcount="$3" -p redis.command_group=hash -threads 16 2>/dev/null |
-      awk -F', ' '$1 == "[OVERALL]" && $2 == "Throughput(ops/sec)" {print $3}')
+      -p redis.port="$port" -p recordcount="$3" -p redis.command_group=hash -threads 16 2>/dev/null | ycsb_rate)
   else
     rps=$(timeout "$RUN_TIMEOUT" redis-benchmark -p "$port" -n "$3" -r 1000000 -c 16 --csv "${@:4}" 2>/dev/null |
       awk -F'","' 'NR==2 {print $2}')

@@ -47,7 +47,7 @@ field() { # section name
 ycsb() { # load|run workload [props...]
   timeout "$RUN_TIMEOUT" "$BENCH" ycsb "$1" redis -P "workloads/workload$2" -p redis.host=127.0.0.1 -p redis.port="$PORT" \
     -p recordcount="$RECORDS" -p redis.command_group=string -p fieldcount=1 -p fieldlength="$FIELDLEN" \
-    -threads "$THREADS" "${@:3}" 2>/dev/null | awk -F', ' '$1 == "[OVERALL]" && $2 == "Throughput(ops/sec)" {print $3}'
+    -threads "$THREADS" "${@:3}" 2>/dev/null | ycsb_rate
 }
 
 # One run: appends "ops/s hit-% cpu-us-per-op" to $WORK/<row>.

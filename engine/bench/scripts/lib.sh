@@ -19,3 +19,6 @@ wait_port() { # port [seconds]
   for _ in $(seq "$tries"); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.1; done
   echo "nothing listens on $1:" >&2; for f in "${WORK:-/nonexistent}"/*.log; do [ -f "$f" ] && tail -n 5 "$f" >&2; done; exit 1
 }
+
+# The throughput basalt-bench ycsb prints on stdin ([OVERALL], Throughput(ops/sec), N): N.
+ycsb_rate() { awk -F', ' '$1 == "[OVERALL]" && $2 == "Throughput(ops/sec)" {print $3}'; }

@@ -82,10 +82,7 @@ fn hot_values_stay_in_memory_when_the_bound_is_lowered() {
         // Items remember when they were read to 64 ms (`shard::access_clock`).
         std::thread::sleep(std::time::Duration::from_millis(70));
         for _ in 0..n / 10 {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            db.read(key(rng as usize % n).as_bytes(), |e| assert!(e.is_some())).unwrap();
+            db.read(key(xorshift(&mut rng) as usize % n).as_bytes(), |e| assert!(e.is_some())).unwrap();
         }
         std::thread::sleep(std::time::Duration::from_millis(70));
     }

@@ -91,10 +91,7 @@ fn check(db: &Db, m: &Model, when: &str) {
 
 /// One random step on the store and the model (xorshift, deterministic).
 fn step(db: &Db, m: &mut Model, rng: &mut u64, i: usize) {
-    *rng ^= *rng << 13;
-    *rng ^= *rng >> 7;
-    *rng ^= *rng << 17;
-    let r = *rng;
+    let r = xorshift(rng);
     let member = b(&format!("m{}", r % 300));
     let value = b(&format!("{i}-{}", "v".repeat((r % 60) as usize)));
     // Grow more than shrink, so collections reach a few hundred elements and empty at times.
@@ -353,14 +350,8 @@ fn a_hash_updated_at_random_is_compacted_to_about_its_size() {
     let db = Db::open(opts()).unwrap();
     let mut model: HashMap<Bytes, Bytes> = HashMap::new();
     let mut rng = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng
-    };
     for i in 0..40_000 {
-        let (f, v) = (b(&format!("{:012}", next() % 20_000)), b(&format!("{i:025}")));
+        let (f, v) = (b(&format!("{:012}", xorshift(&mut rng) % 20_000)), b(&format!("{i:025}")));
         model.insert(f.clone(), v.clone());
         change(&db, "big", hash, Delta::HashSet(f, v));
     }

@@ -96,3 +96,12 @@ pub fn each_cut(dir: &Path, before: u64, check: impl Fn(u64, &Db)) {
         check(cut, &open(copy_dir.path(), Fsync::Always));
     }
 }
+
+/// The next number of a xorshift64 sequence kept in `state` (deterministic, never 0 from a
+/// state that is not 0): the tests' random choices.
+pub fn xorshift(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
