@@ -22,8 +22,10 @@ export const BENCHMARK_FLAGS_MAX = 40;
 export const BENCHMARK_CONNECTIONS_MAX = 256;
 /** Requests in a count-bounded custom run (requests per connection × connections). */
 export const BENCHMARK_REQUESTS_MAX = 20_000_000;
-/** Seconds of a time-bounded custom run. */
+/** Seconds of a time-bounded custom run (all its runs: --test-time × --run-count). */
 export const BENCHMARK_TEST_TIME_MAX = 120;
+/** Runs of a custom run's load (memtier's --run-count; the figure is their aggregate). */
+export const BENCHMARK_RUN_COUNT_MAX = 10;
 
 type Check = (value: string) => string | undefined;
 
@@ -57,6 +59,7 @@ const FLAGS: FlagSpec[] = [
   { long: 'clients', short: 'c', check: integer(1, BENCHMARK_CONNECTIONS_MAX) },
   { long: 'requests', short: 'n', check: (v) => (v === 'allkeys' ? undefined : integer(1, BENCHMARK_REQUESTS_MAX)(v)) },
   { long: 'test-time', check: integer(1, BENCHMARK_TEST_TIME_MAX) },
+  { long: 'run-count', short: 'x', check: integer(1, BENCHMARK_RUN_COUNT_MAX) },
   { long: 'ratio', check: matches(/^\d{1,4}:\d{1,4}$/, 'SET:GET, e.g. 1:10') },
   { long: 'pipeline', check: integer(1, 1024) },
   { long: 'data-size', short: 'd', check: integer(1, VALUE_MAX) },
@@ -136,9 +139,13 @@ function boundsProblem(values: Record<string, string | true>): string | undefine
   const connections = threads * clients;
   if (connections > BENCHMARK_CONNECTIONS_MAX) return `threads × clients is ${connections}; at most ${BENCHMARK_CONNECTIONS_MAX} connections`;
   if (values['test-time'] !== undefined && values.requests !== undefined) return 'give --requests or --test-time, not both';
+  const runs = Number(values['run-count'] ?? 1);
+  if (values['test-time'] !== undefined && Number(values['test-time']) * runs > BENCHMARK_TEST_TIME_MAX) {
+    return `test-time × run-count is ${Number(values['test-time']) * runs} s; at most ${BENCHMARK_TEST_TIME_MAX}`;
+  }
   const requests = values.requests === 'allkeys' ? undefined : Number(values.requests ?? 10_000);
-  if (values['test-time'] === undefined && requests !== undefined && requests * connections > BENCHMARK_REQUESTS_MAX) {
-    return `requests × connections is ${requests * connections}; at most ${BENCHMARK_REQUESTS_MAX}`;
+  if (values['test-time'] === undefined && requests !== undefined && requests * connections * runs > BENCHMARK_REQUESTS_MAX) {
+    return `requests × connections × run-count is ${requests * connections * runs}; at most ${BENCHMARK_REQUESTS_MAX}`;
   }
   const min = Number(values['key-minimum'] ?? 0);
   const max = Number(values['key-maximum'] ?? 10_000_000);

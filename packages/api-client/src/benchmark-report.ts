@@ -156,7 +156,10 @@ function commands(runs: Benchmark[]): string {
     // With --run-count the stored figure is the aggregate the tools print last, not one run's.
     const repeated = Number(/--run-count=(\d+)/.exec(mine[0]?.command_line ?? '')?.[1] ?? 1);
     const aggregate = repeated > 1 ? `; each command runs ${repeated} times and its figure is the aggregate both tools print last (\`AGGREGATED AVERAGE RESULTS (${repeated} runs)\`)` : '';
-    blocks.push(`### ${run.workload}\n\nbasalt-bench, as the worker ran them (the client in its own network namespace on the bridge; the password shown as \`<password>\`${against}${quiet}${aggregate}):\n\n\`\`\`sh\n${mine.map((s) => s.command_line).join('\n')}\n\`\`\``);
+    // Measured in rounds (the worker's benchmark/rounds.ts), the stored figure is the median round's.
+    const rounds = (mine[0]?.report as { rounds?: unknown[] } | null | undefined)?.rounds?.length ?? 1;
+    const median = rounds > 1 ? `; each command ran once in each of ${rounds} rounds (the whole list once per round, each command against Basalt, then the peer) and its figure is the median round's: run the list ${rounds} times and take each command's median` : '';
+    blocks.push(`### ${run.workload}\n\nbasalt-bench, as the worker ran them (the client in its own network namespace on the bridge; the password shown as \`<password>\`${against}${quiet}${aggregate}${median}):\n\n\`\`\`sh\n${mine.map((s) => s.command_line).join('\n')}\n\`\`\``);
     const memtier = mine.flatMap((s) => (s.memtier_command ? [s.memtier_command] : []));
     if (memtier.length) blocks.push(`The same with memtier_benchmark:\n\n\`\`\`sh\n${memtier.join('\n')}\n\`\`\``);
     const ycsb = mine.flatMap((s) => (s.ycsb_command ? [s.ycsb_command] : []));

@@ -1215,7 +1215,7 @@ export interface components {
             finished_at: string;
             /** @description encryption-overhead: the encryptions of the engine the scenario measured (started for it, not the instance), as its INFO security reported them; null for every other scenario */
             encryption: components["schemas"]["EncryptionVariantDto"] | null;
-            /** @description basalt-bench's full JSON report (memtier_benchmark's layout); in GET of one run, not in lists */
+            /** @description basalt-bench's full JSON report (memtier_benchmark's layout); for a scenario measured in rounds (memtier-standard: 3), the median round's, with `rounds` listing every round (its number, whether it is the median, ops/s, requests, start, end and JSON report); in GET of one run, not in lists */
             report?: {
                 [key: string]: unknown;
             };
@@ -1265,7 +1265,7 @@ export interface components {
              */
             workload: "memtier-standard" | "ycsb-standard" | "canonical" | "encryption-overhead" | "custom";
             /**
-             * @description For custom only: basalt-bench (memtier_benchmark) load flags, one token each. Allowed: --protocol, --threads, --clients, --requests, --test-time, --ratio, --pipeline, --data-size, --data-size-range, --data-size-list, --data-size-pattern, --random-data, --key-prefix, --key-minimum, --key-maximum, --key-pattern, --key-stddev, --key-median, --randomize, --distinct-client-seed, --rate-limiting, --select-db
+             * @description For custom only: basalt-bench (memtier_benchmark) load flags, one token each. Allowed: --protocol, --threads, --clients, --requests, --test-time, --run-count, --ratio, --pipeline, --data-size, --data-size-range, --data-size-list, --data-size-pattern, --random-data, --key-prefix, --key-minimum, --key-maximum, --key-pattern, --key-stddev, --key-median, --randomize, --distinct-client-seed, --rate-limiting, --select-db
              * @example [
              *       "--ratio=1:1",
              *       "--data-size=512",

@@ -11,7 +11,7 @@ describe('parseCustomFlags', () => {
   });
 
   it('refuses what decides where the client connects or writes, and anything not a flag', () => {
-    for (const flags of [['-s', 'evil'], ['--server=evil'], ['-p', '1'], ['-a', 'u:p'], ['--tls'], ['--json-out-file=/tmp/x'], ['-o', 'x'], ['--out-file=x'], ['--run-count=3'], ['rm'], ['-t2'], ['--ratio=1:1;reboot'], ['--key-prefix=$(x)'], ['--protocol=memcache_text']]) {
+    for (const flags of [['-s', 'evil'], ['--server=evil'], ['-p', '1'], ['-a', 'u:p'], ['--tls'], ['--json-out-file=/tmp/x'], ['-o', 'x'], ['--out-file=x'], ['--run-count=3;id'], ['rm'], ['-t2'], ['--ratio=1:1;reboot'], ['--key-prefix=$(x)'], ['--protocol=memcache_text']]) {
       const result = parseCustomFlags(flags);
       expect(result.ok, flags.join(' ')).toBe(false);
     }
@@ -22,6 +22,11 @@ describe('parseCustomFlags', () => {
     expect(parseCustomFlags(['--threads=8', '--clients=64'])).toMatchObject({ ok: false, error: expect.stringContaining('at most 256 connections') });
     expect(parseCustomFlags(['--threads=1', '--clients=100', '--requests=1000000'])).toMatchObject({ ok: false, error: expect.stringContaining('at most 20000000') });
     expect(parseCustomFlags(['--test-time=121'])).toMatchObject({ ok: false });
+    // A report's commands repeat each load (--run-count=3): allowed, within the same bounds.
+    expect(parseCustomFlags(['--test-time=4', '--run-count=3'])).toMatchObject({ ok: true, args: ['--test-time=4', '--run-count=3'] });
+    expect(parseCustomFlags(['--test-time=60', '-x', '3'])).toMatchObject({ ok: false, error: 'test-time × run-count is 180 s; at most 120' });
+    expect(parseCustomFlags(['--threads=1', '--clients=100', '--requests=100000', '--run-count=3'])).toMatchObject({ ok: false, error: expect.stringContaining('at most 20000000') });
+    expect(parseCustomFlags(['--run-count=11'])).toMatchObject({ ok: false });
     expect(parseCustomFlags(['--test-time=5', '--requests=10'])).toMatchObject({ ok: false, error: 'give --requests or --test-time, not both' });
     expect(parseCustomFlags(['--ratio=0:0'])).toMatchObject({ ok: false });
     expect(parseCustomFlags(['--key-minimum=10', '--key-maximum=5'])).toMatchObject({ ok: false });

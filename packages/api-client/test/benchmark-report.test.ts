@@ -96,6 +96,13 @@ describe('renderBenchmarkReport', () => {
     const repeated = run('memtier-standard', [scenario({ command_line: `${scenario({}).command_line} --test-time=4 --run-count=3` })], {});
     expect(renderBenchmarkReport(env, [repeated])).toContain('each command runs 3 times and its figure is the aggregate both tools print last (`AGGREGATED AVERAGE RESULTS (3 runs)`)');
   });
+
+  it('says when each command ran in rounds and its figure is the median round', () => {
+    expect(text).not.toContain('median round');
+    const rounds = [1, 2, 3].map((round) => ({ round, 'Ops/sec': 100 * round }));
+    const inRounds = run('memtier-standard', [scenario({ report: { 'ALL STATS': {}, rounds } })], {});
+    expect(renderBenchmarkReport(env, [inRounds])).toContain('each command ran once in each of 3 rounds (the whole list once per round, each command against Basalt, then the peer) and its figure is the median round');
+  });
 });
 
 describe('benchResultSection', () => {

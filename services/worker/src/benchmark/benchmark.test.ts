@@ -32,6 +32,8 @@ describe('suites', () => {
       ['mixed 1:1 4 KB, pipeline 32', 4096, 32, 8],
     ]);
     expect(planScenarios('memtier-standard', large, {})[0]!.connections).toBe(64);
+    // 3 rounds of one 4-second run each, the median round its figure (rounds.ts), not --run-count.
+    expect(plan.every((s) => s.rounds === 3 && s.flags.includes('--test-time=4') && !s.flags.some((f) => f.startsWith('--run-count')))).toBe(true);
   });
 
   it('canonical: the key set, then 1:4:8:64 over the memcached port, 64 connections per vCPU', () => {

@@ -29,6 +29,11 @@ export interface Scenario {
   /** Longest the client may run before the job stops it and fails. */
   timeoutMs: number;
   /**
+   * Runs of the scenario, each in its own round of the suite (the whole list once per round),
+   * its row the median round's (undefined: one run).
+   */
+  rounds?: number;
+  /**
    * Before it runs, the engine's cache bound is set to this multiple of the data the suite
    * loaded (INFO used_memory after the load): 7 for memory:data 7:1, 0.25 for 1:4. The job
    * puts the instance's own bound back when the run ends.
@@ -59,12 +64,16 @@ export function peerOf(suite: BenchmarkSuite): 'redis' | 'memcached' | undefined
  * 128 and 512 connections, write-only / read-only after a load / mixed 1:1) cut to what this
  * 2-core host measures in seconds per scenario: 128 B and 4 KB; write-only over the key
  * range (ping-pong, random keys: it is the load, every key written many times over), read-only
- * over it (ping-pong), mixed 1:1 at pipeline 32, each STANDARD_RUNS runs of STANDARD_SECONDS
- * (memtier's --run-count: the figure is the aggregate of the runs, as memtier prints it, so a
- * rerun of the printed command averages the same way). Runs bounded by a request count were a
- * fraction of a second here (20 000 reads at 100 000 ops/s) and moved by up to 2x from one run
- * to the next; single 5-second runs of one command, one after the other, by up to 25 % (the
- * host's 2 cores are shared), so one run could not be rerun within ±15 %. Connections scale
+ * over it (ping-pong), mixed 1:1 at pipeline 32, each a run of STANDARD_SECONDS in each of
+ * STANDARD_ROUNDS rounds (the whole list once per round, Basalt then the peer), the figure the
+ * median round's. Runs bounded by a request count were a fraction of a second here (20 000
+ * reads at 100 000 ops/s) and moved by up to 2x from one run to the next; the aggregate of 3
+ * runs of one command in a row (memtier's --run-count) moved with whatever slow stretch of the
+ * shared host it fell in: the 4 KB write row of the reports read 33 000-46 000 ops/s in eight
+ * reports, 45 000-55 000 when rerun, and reruns of one command minutes apart on one instance
+ * moved by up to 40 %. Rounds spread over the suite put a slow stretch in one round of a
+ * scenario, which the median leaves out; a rerun takes the median of as many rounds the same
+ * way. The host's 2 cores are shared, so a single run may not be rerun within ±15 %. Connections scale
  * with the type: 8 per vCPU, at most 64 (the papers' 128 and 512 are for 8-52 vCPU machines
  * with their client on a machine of its own), one client thread (client and server share this
  * host's cores).
@@ -73,7 +82,7 @@ const STANDARD_SIZES = [128, 4096];
 /** Keys the writes and the reads draw from. */
 const STANDARD_KEYS = 20_000;
 const STANDARD_SECONDS = 4;
-const STANDARD_RUNS = 3;
+const STANDARD_ROUNDS = 3;
 const STANDARD_TIMEOUT_MS = 120_000;
 /** A custom run gives its own bounds (flags rules); this is the job's hard stop. */
 const CUSTOM_TIMEOUT_MS = 300_000;
@@ -84,10 +93,10 @@ export function standardConnections(type: Pick<InstanceTypeRow, 'vcpu'>): number
 
 function memtierStandard(type: InstanceTypeRow): Scenario[] {
   const connections = standardConnections(type);
-  const common = ['--threads=1', `--clients=${connections}`, '--random-data', '--distinct-client-seed', '--key-prefix=memtier-', '--key-minimum=1', `--key-maximum=${STANDARD_KEYS}`, '--key-pattern=R:R', `--test-time=${STANDARD_SECONDS}`, `--run-count=${STANDARD_RUNS}`];
+  const common = ['--threads=1', `--clients=${connections}`, '--random-data', '--distinct-client-seed', '--key-prefix=memtier-', '--key-minimum=1', `--key-maximum=${STANDARD_KEYS}`, '--key-pattern=R:R', `--test-time=${STANDARD_SECONDS}`];
   return STANDARD_SIZES.flatMap((size): Scenario[] => {
-    const scaling = `${connections} connections (8 per vCPU of the type's ${type.vcpu}, at most 64; the papers' 128 and 512 are for 8-52 vCPU machines), 1 client thread, ${STANDARD_KEYS} keys, ${STANDARD_RUNS} runs of ${STANDARD_SECONDS} s per scenario, the figure their aggregate (the papers run millions of requests; requests bounded by count were under a second here and moved by up to 2x run to run, single 5 s runs by up to 25 %), each server measured with no background work of either running (log compaction, AOF rewrite)`;
-    const base = { mode: 'memtier' as const, valueSize: size, connections, timeoutMs: STANDARD_TIMEOUT_MS, scaling };
+    const scaling = `${connections} connections (8 per vCPU of the type's ${type.vcpu}, at most 64; the papers' 128 and 512 are for 8-52 vCPU machines), 1 client thread, ${STANDARD_KEYS} keys, a run of ${STANDARD_SECONDS} s per scenario in each of ${STANDARD_ROUNDS} rounds of the suite (the list once per round), the figure the median round's (the papers run millions of requests; requests bounded by count were under a second here and moved by up to 2x run to run, and the aggregate of 3 runs of a command in a row by up to 40 % from one rerun to the next), each server measured with no background work of either running (log compaction, AOF rewrite)`;
+    const base = { mode: 'memtier' as const, valueSize: size, connections, timeoutMs: STANDARD_TIMEOUT_MS, rounds: STANDARD_ROUNDS, scaling };
     const label = size >= 1024 ? `${size / 1024} KB` : `${size} B`;
     return [
       {
@@ -132,7 +141,7 @@ function custom(flags: unknown): Scenario[] {
       connections: threads * clients,
       pipeline: Number(v.pipeline ?? 1),
       flags: parsed.args,
-      timeoutMs: v['test-time'] !== undefined ? (Number(v['test-time']) + 30) * 1000 : CUSTOM_TIMEOUT_MS,
+      timeoutMs: v['test-time'] !== undefined ? (Number(v['test-time']) * Number(v['run-count'] ?? 1) + 30) * 1000 : CUSTOM_TIMEOUT_MS,
     },
   ];
 }

@@ -24,6 +24,7 @@ import { clientArgs, displayCommand, writeAuthFile } from '../benchmark/scenario
 import { scenarioFigures } from '../benchmark/scenario-figures.js';
 import { ENCRYPTION_SUITE_KEY_PREFIX } from '../benchmark/suite-encryption.js';
 import { peerOf, planScenarios, type Scenario } from '../benchmark/suites.js';
+import { RoundBook, roundsRecord, type MeasuredRound, type RoundOf, type RoundsDone } from '../benchmark/rounds.js';
 import { runOperation, type InstanceWork, type Outcome } from './run-operation.js';
 
 /** How often the job looks for a cancel request while its client runs. */
@@ -108,42 +109,50 @@ async function runSuite(ctx: JobContext, benchmarks: BenchmarksRepository, paylo
       // Bytes of data in the engine after a suite's load: what a memory:data ratio is made from.
       let loaded: number | undefined;
       let boundChanged = false;
+      // A suite of rounds (memtier-standard) runs its whole list once per round; each scenario's
+      // row is stored with its last round, the median round's (rounds.ts).
+      const roundCount = Math.max(...scenarios.map((s) => s.rounds ?? 1));
+      const rounds = new RoundBook();
       try {
-        for (const [index, scenario] of scenarios.entries()) {
-          if (cancel.signal.aborted) throw cancelled();
-          if (scenario.memoryToData !== undefined) {
-            if (loaded === undefined) throw new StepError('run_scenarios', `${scenario.name}: no data was loaded before it`);
-            boundChanged = true;
-            await setMaxmemory(prepared.engine, Math.max(1, loaded * scenario.memoryToData));
-          }
-          if (scenario.encryption && engines) {
-            const engine = await startEncryptionEngine(ctx, row.id, region, type, scenario.encryption, engines.fsync, place, runDir, engines.ca);
-            enginePlacement = engine.placement;
-            const { tls_port, plaintext_port, encryption_at_rest } = engine.security;
-            await run.event('benchmark_engine', 'run_scenarios', `engine for ${scenario.name}: ${engine.target.host}, tls_port ${tls_port}, plaintext_port ${plaintext_port}, encryption_at_rest ${encryption_at_rest}`, {
-              scenario: index + 1,
-              address: engine.target.host,
-              ...engine.security,
-            });
-            try {
-              const against: Against = { server: 'basalt', target: engine.target, version: engine.version, recordAfter: () => encryptionRecord(engine) };
-              await runScenario(ctx, run, benchmarks, row, prepared, runDir, scenario, index, scenarios.length, cancel.signal, against);
-            } finally {
-              await stopPeer(ctx, row.id).catch((error: Error) => ctx.log(`[${row.id}] could not stop the engine: ${error.message}`));
-            }
-            continue;
-          }
-          const counted = scenario.mode === 'ycsb-load' || scenario.mode === 'ycsb-run';
-          const before = counted ? await cacheCounters(prepared.engine) : undefined;
-          const basalt: Against = { server: 'basalt', target: prepared.target, version: prepared.engineVersion, before };
-          await settle(index, basalt.server);
-          await runScenario(ctx, run, benchmarks, row, prepared, runDir, scenario, index, scenarios.length, cancel.signal, basalt);
-          if (scenario.mode === 'ycsb-load') loaded = (await cacheCounters(prepared.engine)).used_memory;
-          if (peer && !scenario.peerSkip) {
+        for (let round = 1; round <= roundCount; round++) {
+          for (const [index, scenario] of scenarios.entries()) {
+            if (round > (scenario.rounds ?? 1)) continue;
+            const at: RoundOf = { round, of: scenario.rounds ?? 1, suiteRounds: roundCount, book: rounds };
             if (cancel.signal.aborted) throw cancelled();
-            const against: Against = { server: peer.kind, target: peer.target, version: peer.version };
-            await settle(index, against.server);
-            await runScenario(ctx, run, benchmarks, row, prepared, runDir, scenario, index, scenarios.length, cancel.signal, against);
+            if (scenario.memoryToData !== undefined) {
+              if (loaded === undefined) throw new StepError('run_scenarios', `${scenario.name}: no data was loaded before it`);
+              boundChanged = true;
+              await setMaxmemory(prepared.engine, Math.max(1, loaded * scenario.memoryToData));
+            }
+            if (scenario.encryption && engines) {
+              const engine = await startEncryptionEngine(ctx, row.id, region, type, scenario.encryption, engines.fsync, place, runDir, engines.ca);
+              enginePlacement = engine.placement;
+              const { tls_port, plaintext_port, encryption_at_rest } = engine.security;
+              await run.event('benchmark_engine', 'run_scenarios', `engine for ${scenario.name}: ${engine.target.host}, tls_port ${tls_port}, plaintext_port ${plaintext_port}, encryption_at_rest ${encryption_at_rest}`, {
+                scenario: index + 1,
+                address: engine.target.host,
+                ...engine.security,
+              });
+              try {
+                const against: Against = { server: 'basalt', target: engine.target, version: engine.version, recordAfter: () => encryptionRecord(engine) };
+                await runScenario(ctx, run, benchmarks, row, prepared, runDir, scenario, index, scenarios.length, cancel.signal, against, at);
+              } finally {
+                await stopPeer(ctx, row.id).catch((error: Error) => ctx.log(`[${row.id}] could not stop the engine: ${error.message}`));
+              }
+              continue;
+            }
+            const counted = scenario.mode === 'ycsb-load' || scenario.mode === 'ycsb-run';
+            const before = counted ? await cacheCounters(prepared.engine) : undefined;
+            const basalt: Against = { server: 'basalt', target: prepared.target, version: prepared.engineVersion, before };
+            await settle(index, basalt.server);
+            await runScenario(ctx, run, benchmarks, row, prepared, runDir, scenario, index, scenarios.length, cancel.signal, basalt, at);
+            if (scenario.mode === 'ycsb-load') loaded = (await cacheCounters(prepared.engine)).used_memory;
+            if (peer && !scenario.peerSkip) {
+              if (cancel.signal.aborted) throw cancelled();
+              const against: Against = { server: peer.kind, target: peer.target, version: peer.version };
+              await settle(index, against.server);
+              await runScenario(ctx, run, benchmarks, row, prepared, runDir, scenario, index, scenarios.length, cancel.signal, against, at);
+            }
           }
         }
       } finally {
@@ -238,12 +247,15 @@ async function runScenario(
   signal: AbortSignal,
   /** The server measured: the instance (with its cache counters before), or the run's peer. */
   against: Against,
+  /** Which round of the scenario this is, and the book of the rounds measured so far. */
+  at: RoundOf,
 ): Promise<void> {
   const before = against.before;
-  const label = `scenario ${index + 1} of ${count}: ${scenario.name}${against.server === 'basalt' ? '' : ` (${against.version})`}`;
+  const roundText = at.of > 1 ? `, round ${at.round} of ${at.of}` : '';
+  const label = `scenario ${index + 1} of ${count}: ${scenario.name}${against.server === 'basalt' ? '' : ` (${against.version})`}${roundText}`;
   const jsonFile = path.join(runDir, `scenario-${index + 1}-${against.server}.json`);
   fs.rmSync(jsonFile, { force: true });
-  await run.event('benchmark_scenario_started', 'run_scenarios', label, { scenario: index + 1, of: count, name: scenario.name, server: against.server });
+  await run.event('benchmark_scenario_started', 'run_scenarios', label, { scenario: index + 1, of: count, name: scenario.name, server: against.server, round: at.round, rounds: at.of });
   let lastEvent = 0;
   const startedAt = new Date();
   const outcome = await runBench({
@@ -256,7 +268,7 @@ async function runScenario(
     onProgress: (progress) => {
       if (Date.now() - lastEvent < PROGRESS_EVERY_MS) return;
       lastEvent = Date.now();
-      const data = { scenario: index + 1, of: count, name: scenario.name, ops_per_sec: progress.opsPerSec, percent: progress.percent ?? null };
+      const data = { scenario: index + 1, of: count, name: scenario.name, round: at.round, rounds: at.of, ops_per_sec: progress.opsPerSec, percent: progress.percent ?? null };
       void run.event('benchmark_progress', 'run_scenarios', `${label}: ${progress.opsPerSec} ops/s`, data).catch(() => {});
     },
   });
@@ -265,13 +277,40 @@ async function runScenario(
   if (outcome.kind === 'timed_out') throw new StepError('run_scenarios', `${label}: still running after ${scenario.timeoutMs / 1000} s; stopped`);
   if (outcome.kind === 'failed') throw new StepError('run_scenarios', `${label}: ${outcome.message}`, outcome.exitCode, outcome.stderrTail);
 
-  const figures = scenarioFigures(outcome.report);
   // basalt-bench's JSON as it wrote it, and beside it what the engine counted (cold reads).
-  const report = {
+  const measuredReport = {
     ...outcome.report,
     ...(before ? { 'engine counters': counterDelta(before, await cacheCounters(prepared.engine)) } : {}),
     ...(against.recordAfter ? against.recordAfter() : {}),
   };
+  const measured: MeasuredRound = { round: at.round, figures: scenarioFigures(outcome.report), report: measuredReport, startedAt, finishedAt };
+  const { figures } = measured;
+  const cold = before ? `, ${(measuredReport['engine counters'] as { cold_reads: number }).cold_reads} cold reads` : '';
+  await run.event('benchmark_scenario_finished', 'run_scenarios', `${label}: ${Math.round(figures.qps)} ops/s, p99 ${figures.p99LatencyMs ?? '?'} ms${cold}`, {
+    scenario: index + 1,
+    of: count,
+    round: at.round,
+    rounds: at.of,
+    qps: figures.qps,
+    errors: figures.errors,
+    server: against.server,
+  });
+  // A run with errors is stored at once with the rounds before it (the run fails after it).
+  const failed = outcome.exitCode !== 0;
+  const done = at.book.add(`${index + 1}/${against.server}`, measured, failed ? at.round : at.of);
+  if (done) await storeScenario(benchmarks, row, scenario, index, against, done);
+  if (failed) throw new StepError('run_scenarios', `${label}: basalt-bench reported ${figures.errors} error(s)`, outcome.exitCode, outcome.stderrTail);
+  if (against.server === 'basalt') {
+    const finished = (at.round - 1) * count + index + 1;
+    await ctx.repo.updateOperation(run.operationId, { progress: Math.min(99, Math.floor((finished / (count * at.suiteRounds)) * 100)) });
+  }
+}
+
+/** The scenario's row: the median round's figures and JSON, every round's JSON beside it. */
+async function storeScenario(benchmarks: BenchmarksRepository, row: BenchmarkRow, scenario: Scenario, index: number, against: Against, done: RoundsDone): Promise<void> {
+  const { median, all } = done;
+  const figures = median.figures;
+  const report = all.length > 1 ? { ...median.report, rounds: roundsRecord(done) } : median.report;
   await benchmarks.insertScenario({
     benchmarkId: row.id,
     position: index + 1,
@@ -292,20 +331,8 @@ async function runScenario(
     engineVersion: against.version,
     instanceType: row.instanceType,
     server: against.server,
-    startedAt,
-    finishedAt,
+    startedAt: all[0]!.startedAt,
+    finishedAt: all.at(-1)!.finishedAt,
     report,
   });
-  if (against.server === 'basalt') await ctx.repo.updateOperation(run.operationId, { progress: Math.min(99, Math.floor(((index + 1) / count) * 100)) });
-  const cold = before ? `, ${(report['engine counters'] as { cold_reads: number }).cold_reads} cold reads` : '';
-  await run.event('benchmark_scenario_finished', 'run_scenarios', `${label}: ${Math.round(figures.qps)} ops/s, p99 ${figures.p99LatencyMs ?? '?'} ms${cold}`, {
-    scenario: index + 1,
-    of: count,
-    qps: figures.qps,
-    errors: figures.errors,
-    server: against.server,
-  });
-  if (outcome.exitCode !== 0) {
-    throw new StepError('run_scenarios', `${label}: basalt-bench reported ${figures.errors} error(s)`, outcome.exitCode, outcome.stderrTail);
-  }
 }
