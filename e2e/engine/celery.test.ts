@@ -133,12 +133,27 @@ describe('Celery with basalt-server as broker and result backend', () => {
     expect(ids).toHaveLength(30);
     await engine.kill9();
     engine = await startEngine(['--fsync', 'always'], engine.dir);
+    const cli = async (...args: string[]) => (await run('redis-cli', ['-p', String(engine.port), ...args])).stdout.trim();
+    expect(await cli('-n', '1', 'llen', 'celery')).toBe('30');
     startWorker(engine.port);
+    const stored = () => cli('-n', '2', 'exists', ...ids.map((id) => `celery-task-meta-${id}`));
     try {
+      // The results are collected once all are stored. Collected while the worker still runs,
+      // Celery's consumer sends SUBSCRIBE and then, on another connection, GETs the state;
+      // a multi-threaded server starved of CPU may run the GET first, and a task finishing
+      // in between publishes to no one (the consumer then waits out its timeout).
+      // engine/server/tests/cross_connection_order.rs measures that ordering on its own.
+      const deadline = Date.now() + 60_000;
+      while ((await stored()) !== '30' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
       const values = JSON.parse(await python3(COLLECT, engine.port, JSON.stringify(ids))) as number[];
       expect(values).toEqual(Array.from({ length: 30 }, (_, i) => i + 1000));
     } catch (err) {
-      throw new Error(`${String(err)}\nworker output:\n${workerOutput}`);
+      // What the broker holds tells a lost push from a task the worker did not take.
+      const broker = await cli('-n', '1', 'eval',
+        "return {redis.call('llen','celery'), redis.call('hlen','unacked'), redis.call('zcard','unacked_index')}", '0')
+        .then((r) => r.replace(/\n/g, ' '), (e) => String(e));
+      const results = await stored().catch((e) => String(e));
+      throw new Error(`${String(err)}\nbroker list, unacked, unacked_index: ${broker}; results stored: ${results}\nworker output:\n${workerOutput}\nengine output:\n${engine.output()}`);
     } finally {
       await stopWorker();
     }

@@ -32,6 +32,10 @@ fn main() -> ExitCode {
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(config.threads)
         .thread_name("basalt-net")
+        // Sockets that became readable in one poll run in the order they did: the LIFO slot
+        // ran the last one first, so a command could overtake one another connection sent
+        // before it (tests/cross_connection_order.rs). Unstable API: .cargo/config.toml.
+        .disable_lifo_slot()
         .enable_all()
         .build()
     {
