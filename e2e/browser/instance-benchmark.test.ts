@@ -110,7 +110,7 @@ describe('benchmarks from the console', () => {
       expect(cells).toEqual([row.valueSize === 128 ? '128 B' : '4 KB', row.label, '3', format(row.baselineQps), format(row.qps), `${format(row.minQps)}–${format(row.maxQps)}`, overhead, format(row.p99LatencyMs)]);
       console.log(cells.join(' | '));
     }
-    await page.getByRole('list', { name: 'How this run was set up' }).getByText(/^Scaling: 8 connections .* 3 interleaved rounds .* each run against a fresh, empty engine/).waitFor();
+    await page.getByRole('list', { name: 'How this run was set up' }).getByText(/^Scaling: 8 connections .* 3 rounds of the list .* each run against a fresh, empty engine/).waitFor();
     await latest.getByRole('figure', { name: 'Median ops/s by value size and encryption' }).locator('.recharts-bar-rectangle').first().waitFor();
     await page.getByRole('list', { name: 'How this run was set up' }).getByText(/^Engines measured \(one per scenario, started and removed by the run\): basalt-server .* cgroup of 1 vCPU \/ 2048 MiB/).waitFor();
   }, 300_000);

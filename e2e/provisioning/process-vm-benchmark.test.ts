@@ -62,7 +62,7 @@ describe('benchmarks of an instance on a process VM', () => {
     const run = await runSuite('encryption-overhead');
     const results = run.results as { engines: { placement: string } | null };
     expect(results.engines?.placement).toMatch(/^basalt-server \(.*\) on this host at 127\.78\.\d+\.\d+ \(loopback\)/);
-    expect(run.scenarios).toHaveLength(24);
+    expect(run.scenarios).toHaveLength(8);
     for (const s of run.scenarios) {
       const enc = (s.report as { encryption: EncryptionVariant & { engine_info: Record<string, string>; keys_in_clear_on_disk: boolean } }).encryption;
       expect(enc.engine_info).toEqual({ tls_port: enc.tls ? '6380' : '0', plaintext_port: enc.tls ? '0' : '6379', encryption_at_rest: enc.at_rest ? 'on' : 'off' });

@@ -46,19 +46,23 @@ export interface EncryptionScenario {
   qps: number;
   p99_latency_ms: number | null;
   encryption: EncryptionVariant | null;
+  /** Every round's ops/s of a row measured in rounds; null for a row of one run. */
+  round_ops_per_sec: number[] | null;
 }
 
 export interface EncryptionOverheadRow<S extends EncryptionScenario = EncryptionScenario> {
   valueSize: number | null;
   variant: EncryptionVariant;
   label: string;
-  /** Every run of this variant at this value size (the suite runs each in several rounds). */
+  /** The rows of this variant at this value size: one, measured in rounds (older runs: a row per round). */
   scenarios: S[];
+  /** Its runs: every round of those rows. */
+  runs: number;
   /** The median ops/s over those runs, and the lowest and highest. */
   qps: number;
   minQps: number;
   maxQps: number;
-  /** The median p99 over the runs (ms), null when no run has one. */
+  /** The median p99 over the rows (ms; a row in rounds: its median round's), null when none has one. */
   p99LatencyMs: number | null;
   /** The median ops/s without any encryption at the same value size, same run. */
   baselineQps: number | null;
@@ -87,20 +91,24 @@ export function encryptionOverhead<S extends EncryptionScenario>(scenarios: read
   return sizes.flatMap((valueSize) => {
     const ofSize = measured.filter((s) => s.value_size === valueSize);
     const runsOf = (variant: EncryptionVariant) => ofSize.filter((s) => same(s.encryption!, variant));
-    const baseline = median(runsOf(ENCRYPTION_VARIANTS[0]!).map((s) => s.qps));
+    // A row measured in rounds counts each round; a row of one run (older runs stored a row per round) counts once.
+    const opsOf = (rows: S[]) => rows.flatMap((s) => s.round_ops_per_sec ?? [s.qps]);
+    const baseline = median(opsOf(runsOf(ENCRYPTION_VARIANTS[0]!)));
     return ENCRYPTION_VARIANTS.flatMap((variant) => {
       const runs = runsOf(variant);
       if (runs.length === 0) return [];
-      const qps = median(runs.map((s) => s.qps))!;
+      const ops = opsOf(runs);
+      const qps = median(ops)!;
       return [
         {
           valueSize,
           variant,
           label: encryptionVariantLabel(variant),
           scenarios: runs,
+          runs: ops.length,
           qps,
-          minQps: Math.min(...runs.map((s) => s.qps)),
-          maxQps: Math.max(...runs.map((s) => s.qps)),
+          minQps: Math.min(...ops),
+          maxQps: Math.max(...ops),
           p99LatencyMs: median(runs.flatMap((s) => (s.p99_latency_ms === null ? [] : [s.p99_latency_ms]))),
           baselineQps: baseline,
           overheadPercent: baseline && baseline > 0 ? ((baseline - qps) / baseline) * 100 : null,

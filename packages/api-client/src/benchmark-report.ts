@@ -78,10 +78,10 @@ function encryptionTable(run: Benchmark): string {
   for (const row of encryptionOverhead(run.scenarios)) {
     const encrypted = row.variant.tls || row.variant.at_rest;
     lines.push(
-      `| ${[valueLabel(row.valueSize), row.label, fmt(row.scenarios[0]!.connections), fmt(row.scenarios.length), fmt(row.baselineQps), fmt(row.qps), `${fmt(row.minQps)}–${fmt(row.maxQps)}`, encrypted ? percent(row.overheadPercent) : '—', ms(row.p99LatencyMs)].join(' | ')} |`,
+      `| ${[valueLabel(row.valueSize), row.label, fmt(row.scenarios[0]!.connections), fmt(row.runs), fmt(row.baselineQps), fmt(row.qps), `${fmt(row.minQps)}–${fmt(row.maxQps)}`, encrypted ? percent(row.overheadPercent) : '—', ms(row.p99LatencyMs)].join(' | ')} |`,
     );
   }
-  lines.push('', 'ops/s and p99 are the medians of each variant\'s runs (interleaved rounds, a fresh engine each); the overhead is of the medians.');
+  lines.push('', 'ops/s are the medians of each variant\'s runs (the four variants of both sizes once per round, a fresh engine each run) and p99 is the median run\'s; the overhead is of the medians.');
   return lines.join('\n');
 }
 
@@ -107,7 +107,7 @@ function encryptionConclusions(run: Benchmark): string[] {
       const change = `${r.overheadPercent! >= 0 ? `${fmt(r.overheadPercent, 1)}% less` : `${fmt(-r.overheadPercent!, 1)}% more`} throughput at ${valueLabel(r.valueSize)} (median ${fmt(r.qps)} against ${fmt(r.baselineQps)} ops/s`;
       return withinSpread(r, table) ? `${change}; within the spread of the runs, so not a measured difference)` : `${change})`;
     });
-    return `encryption-overhead, ${label}: ${parts.join(', ')} than the same engine without encryption, medians of ${mine[0]!.scenarios.length} runs each on this shared host.`;
+    return `encryption-overhead, ${label}: ${parts.join(', ')} than the same engine without encryption, medians of ${mine[0]!.runs} runs each on this shared host.`;
   });
 }
 

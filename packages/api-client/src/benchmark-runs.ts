@@ -51,6 +51,15 @@ export interface BenchmarkScenarioRecord {
   report?: unknown;
   /** In summaries: the report's `encryption` object (encryption-overhead), selected alone. */
   encryption?: unknown;
+  /** In summaries: every round's ops/s from the report's `rounds`, selected alone. */
+  rounds?: unknown;
+}
+
+/** Every round's ops/s, in round order; null for a scenario measured once (no `rounds`). */
+function roundOpsOf(rounds: unknown): number[] | null {
+  if (!Array.isArray(rounds) || rounds.length === 0) return null;
+  const ops = rounds.map((r) => (typeof r === 'number' ? r : (r as Record<string, unknown> | null)?.['Ops/sec']));
+  return ops.every((o): o is number => typeof o === 'number') ? ops : null;
 }
 
 export function benchmarkScenarioOf(row: BenchmarkScenarioRecord): BenchmarkScenarioDto {
@@ -78,6 +87,7 @@ export function benchmarkScenarioOf(row: BenchmarkScenarioRecord): BenchmarkScen
     started_at: row.startedAt.toISOString(),
     finished_at: row.finishedAt.toISOString(),
     encryption: encryptionVariantOf('report' in row ? (row.report as { encryption?: unknown } | null)?.encryption : row.encryption),
+    round_ops_per_sec: roundOpsOf('report' in row ? (row.report as { rounds?: unknown } | null)?.rounds : row.rounds),
     ...('report' in row ? { report: row.report as Record<string, unknown> } : {}),
   };
 }

@@ -1215,7 +1215,9 @@ export interface components {
             finished_at: string;
             /** @description encryption-overhead: the encryptions of the engine the scenario measured (started for it, not the instance), as its INFO security reported them; null for every other scenario */
             encryption: components["schemas"]["EncryptionVariantDto"] | null;
-            /** @description basalt-bench's full JSON report (memtier_benchmark's layout); for a scenario measured in rounds (memtier-standard: 3), the median round's, with `rounds` listing every round (its number, whether it is the median, ops/s, requests, start, end and JSON report); in GET of one run, not in lists */
+            /** @description For a scenario measured in rounds (memtier-standard and encryption-overhead: 3), every round's ops/s in round order; `qps` and the latencies are the median round's. Null for a scenario measured once. In lists too */
+            round_ops_per_sec: number[] | null;
+            /** @description basalt-bench's full JSON report (memtier_benchmark's layout); for a scenario measured in rounds (memtier-standard and encryption-overhead: 3), the median round's, with `rounds` listing every round (its number, whether it is the median, ops/s, requests, start, end and JSON report); in GET of one run, not in lists */
             report?: {
                 [key: string]: unknown;
             };

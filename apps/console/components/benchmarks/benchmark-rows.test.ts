@@ -25,6 +25,7 @@ const scenario = {
   started_at: '2026-11-23T19:00:00Z',
   finished_at: '2026-11-23T19:00:02Z',
   encryption: null,
+  round_ops_per_sec: null,
 }
 
 describe('benchmarkRows', () => {

@@ -7,7 +7,8 @@ import { EncryptionOverheadTable, encryptionOverheadChart, encryptionOverheadLin
 
 type Scenario = Benchmark['scenarios'][number]
 
-const scenario = (position: number, value_size: number, tls: boolean, at_rest: boolean, qps: number): Scenario => ({
+// A row as the worker stores one measured in rounds: its figure the median round's, every round's ops/s beside it.
+const scenario = (position: number, value_size: number, tls: boolean, at_rest: boolean, rounds: number[]): Scenario => ({
   position,
   name: `mixed 1:1 ${value_size} B, ping-pong`,
   server: 'basalt',
@@ -20,7 +21,7 @@ const scenario = (position: number, value_size: number, tls: boolean, at_rest: b
   connections: 8,
   pipeline: 1,
   requests: 24000,
-  qps,
+  qps: [...rounds].sort((a, b) => a - b)[Math.floor((rounds.length - 1) / 2)]!,
   avg_latency_ms: 0.5,
   p50_latency_ms: 0.4,
   p99_latency_ms: 2.5,
@@ -31,26 +32,19 @@ const scenario = (position: number, value_size: number, tls: boolean, at_rest: b
   started_at: '2026-11-24T05:00:00Z',
   finished_at: '2026-11-24T05:00:02Z',
   encryption: { tls, at_rest },
+  round_ops_per_sec: rounds.length > 1 ? rounds : null,
 })
 
 // 128 B in three rounds (the medians: 10 000, 8 000, 10 100, 7 500; one burst in each of two
 // rounds moves nothing), 4 KB in one.
 const run = {
   scenarios: [
-    scenario(1, 128, false, false, 10000),
-    scenario(2, 128, true, false, 8000),
-    scenario(3, 128, false, true, 10100),
-    scenario(4, 128, true, true, 7500),
-    scenario(5, 128, false, false, 4000),
-    scenario(6, 128, true, false, 8100),
-    scenario(7, 128, false, true, 10200),
-    scenario(8, 128, true, true, 7400),
-    scenario(9, 128, false, false, 10500),
-    scenario(10, 128, true, false, 7900),
-    scenario(11, 128, false, true, 3000),
-    scenario(12, 128, true, true, 7600),
-    scenario(13, 4096, false, false, 5000),
-    scenario(14, 4096, true, false, 4000),
+    scenario(1, 128, false, false, [10000, 4000, 10500]),
+    scenario(2, 128, true, false, [8000, 8100, 7900]),
+    scenario(3, 128, false, true, [10100, 10200, 3000]),
+    scenario(4, 128, true, true, [7500, 7400, 7600]),
+    scenario(5, 4096, false, false, [5000]),
+    scenario(6, 4096, true, false, [4000]),
   ],
 }
 

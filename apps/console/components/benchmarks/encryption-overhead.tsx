@@ -1,7 +1,7 @@
 'use client'
 // The encryption-overhead suite's table, in the shape of PolarDB's encryption-overhead table:
 // per value size, ops/s without encryption, with each encryption, and the overhead between
-// them: the medians of each variant's runs (the suite runs them in interleaved rounds). The
+// them: the medians of each variant's runs (its row's rounds: round_ops_per_sec). The
 // figures come from @basalt/api-client's encryptionOverhead over the stored rows (the report's
 // markdown uses the same function), never typed or stored by hand.
 import { ENCRYPTION_VARIANTS, encryptionOverhead, encryptionVariantLabel } from '@basalt/api-client/rules'
@@ -35,7 +35,7 @@ export function encryptionOverheadLines(benchmark: Pick<Benchmark, 'scenarios'>)
       key: `${row.valueSize}-${row.label}`,
       valueSize: sizeLabel(row.valueSize),
       encryption: row.label,
-      runs: row.scenarios.length,
+      runs: row.runs,
       baselineOpsPerSec: formatNumber(row.baselineQps),
       opsPerSec: formatNumber(row.qps),
       range: `${formatNumber(row.minQps)}–${formatNumber(row.maxQps)}`,

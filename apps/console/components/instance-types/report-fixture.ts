@@ -30,6 +30,7 @@ function scenario(position: number, server: Scenario['server'], fields: Partial<
     started_at: '2026-11-24T01:00:00Z',
     finished_at: '2026-11-24T01:00:05Z',
     encryption: null,
+    round_ops_per_sec: null,
     ...fields,
   }
 }

@@ -8,8 +8,11 @@ export type BenchmarkRow = typeof benchmarks.$inferSelect;
 export type NewBenchmark = typeof benchmarks.$inferInsert;
 export type BenchmarkScenarioRow = typeof benchmarkScenarios.$inferSelect;
 export type NewBenchmarkScenario = typeof benchmarkScenarios.$inferInsert;
-/** A scenario without the tool's JSON report; `encryption` is the one part of it a list needs (encryption-overhead's variant). */
-export type BenchmarkScenarioSummary = Omit<BenchmarkScenarioRow, 'report'> & { encryption: unknown };
+/**
+ * A scenario without the tool's JSON report; the parts of it a list needs: `encryption`
+ * (encryption-overhead's variant) and `rounds`, every round's ops/s (a scenario measured in rounds).
+ */
+export type BenchmarkScenarioSummary = Omit<BenchmarkScenarioRow, 'report'> & { encryption: unknown; rounds: unknown };
 
 /** A run that has not finished yet: it can still be cancelled. */
 const UNFINISHED: BenchmarkRow['status'][] = ['pending', 'running'];
@@ -72,7 +75,11 @@ export class BenchmarksRepository {
     if (benchmarkIds.length === 0) return Promise.resolve([]);
     const { report: _report, ...columns } = getTableColumns(benchmarkScenarios);
     return this.db
-      .select({ ...columns, encryption: sql<unknown>`${benchmarkScenarios.report} -> 'encryption'` })
+      .select({
+        ...columns,
+        encryption: sql<unknown>`${benchmarkScenarios.report} -> 'encryption'`,
+        rounds: sql<unknown>`jsonb_path_query_array(${benchmarkScenarios.report}, '$.rounds[*]."Ops/sec"')`,
+      })
       .from(benchmarkScenarios)
       .where(inArray(benchmarkScenarios.benchmarkId, benchmarkIds))
       .orderBy(asc(benchmarkScenarios.benchmarkId), asc(benchmarkScenarios.position), asc(benchmarkScenarios.server));

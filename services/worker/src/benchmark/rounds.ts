@@ -1,5 +1,6 @@
-// A scenario measured in rounds (memtier-standard: the suite's list once per round, so a slow
-// stretch of the shared host falls in one round of a scenario, not in all of them): the rounds
+// A scenario measured in rounds (memtier-standard, encryption-overhead: the suite's list once
+// per round, so a slow stretch of the shared host falls in one round of a scenario, not in all
+// of them): the rounds
 // of each scenario and server gathered until the last, then the one its row is made of, the
 // median round by ops/s. Its figures stay one run's own (ops/s, latencies and request count of
 // the same run), never a mix; every round's JSON is kept beside it.

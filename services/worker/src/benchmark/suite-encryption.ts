@@ -16,10 +16,10 @@ const SIZES = [128, 4096];
  */
 const KEYS = 1_000;
 /**
- * Each variant runs in ROUNDS rounds (no encryption, TLS, at rest, both; again; again), each
- * against a fresh engine; the table takes the median of a variant's rounds. On a shared host
- * one run of a few seconds moved by up to 2× with others' work; the median of interleaved
- * rounds is what a burst does not move.
+ * The suite's list (both sizes, the four variants each) runs in ROUNDS rounds, each run against
+ * a fresh engine; a variant's row is its median round's (rounds.ts, as memtier-standard). On a
+ * shared host one run of a few seconds moved by up to 2× with others' work; the median of
+ * interleaved rounds is what a burst does not move.
  */
 const ROUNDS = 3;
 /** Requests per run over all connections: 1-3 s each on this 2-core host. */
@@ -33,27 +33,25 @@ export function encryptionOverheadSuite(type: InstanceTypeRow): Scenario[] {
   const perConnection = Math.max(1, Math.ceil(REQUESTS / connections));
   const scaling =
     `${connections} connections (8 per vCPU of the type's ${type.vcpu}, at most 64), 1 client thread, ping-pong, ` +
-    `${perConnection * connections} requests per run over ${KEYS} keys, ${ROUNDS} interleaved rounds of the four variants per value size; each run against a fresh, empty engine of the instances' build started for it ` +
+    `${perConnection * connections} requests per run over ${KEYS} keys, ${ROUNDS} rounds of the list (both value sizes, the four variants each), a variant's row its median round's; each run against a fresh, empty engine of the instances' build started for it ` +
     `beside the instance and placed like it (not the instance itself; where: see Environment), the instance's fsync policy; the overhead is of the median of a variant's rounds against the median without encryption, same value size, same run`;
-  const rounds = Array.from({ length: ROUNDS }, (_, i) => i + 1);
   return SIZES.flatMap((size) => {
     const label = size >= 1024 ? `${size / 1024} KB` : `${size} B`;
     const flags = ['--threads=1', `--clients=${connections}`, '--random-data', '--distinct-client-seed', `--key-prefix=${ENCRYPTION_SUITE_KEY_PREFIX}`, '--key-minimum=1', `--key-maximum=${KEYS}`, `--data-size=${size}`, '--ratio=1:1', '--key-pattern=R:R', `--requests=${perConnection}`, '--pipeline=1'];
-    return rounds.flatMap((round) =>
-      ENCRYPTION_VARIANTS.map(
-        (variant): Scenario => ({
-          name: `mixed 1:1 ${label}, ping-pong: ${encryptionVariantLabel(variant)}, round ${round} of ${ROUNDS}`,
-          mode: 'memtier',
-          workload: 'mixed-1:1',
-          valueSize: size,
-          connections,
-          pipeline: 1,
-          flags,
-          timeoutMs: TIMEOUT_MS,
-          scaling,
-          encryption: variant,
-        }),
-      ),
+    return ENCRYPTION_VARIANTS.map(
+      (variant): Scenario => ({
+        name: `mixed 1:1 ${label}, ping-pong: ${encryptionVariantLabel(variant)}`,
+        mode: 'memtier',
+        workload: 'mixed-1:1',
+        valueSize: size,
+        connections,
+        pipeline: 1,
+        flags,
+        timeoutMs: TIMEOUT_MS,
+        rounds: ROUNDS,
+        scaling,
+        encryption: variant,
+      }),
     );
   });
 }
