@@ -121,8 +121,8 @@ describe('encryption-overhead through the API and the worker', () => {
     const operationId = data!.operation.id;
     const engineDir = path.join(platform.dataDir, 'runs', instanceId, operationId, 'benchmark', 'engine', 'data');
 
-    // Watch each engine while it serves its scenario (the worker announces it in an event).
-    const seen = new Map<number, Seen>();
+    // Watch each engine while it serves its scenario's round (the worker announces it in an event).
+    const seen = new Map<string, Seen>();
     const deadline = Date.now() + 360_000;
     let finished = false;
     while (!finished && Date.now() < deadline) {
@@ -134,11 +134,12 @@ describe('encryption-overhead through the API and the worker', () => {
       finished = op!.status === 'succeeded' || op!.status === 'failed';
       // The latest engine is still serving while its scenario has not finished.
       if (current && !finished && done < engines.length) {
-        const info = current.data as { scenario: number; address: string };
+        const info = current.data as { scenario: number; round: number; address: string };
         expect(execFileSync('ip', ['-o', 'route', 'get', info.address], { encoding: 'utf8' })).toMatch(/ dev basalt0 /);
         const variant = ENCRYPTION_VARIANTS[(info.scenario - 1) % ENCRYPTION_VARIANTS.length]!;
-        const entry = seen.get(info.scenario) ?? { variant, address: info.address, plaintextAccepted: [], tlsSubjects: [], keysInClear: [], lastScan: 0 };
-        seen.set(info.scenario, entry);
+        const name = `scenario ${info.scenario} round ${info.round}`;
+        const entry = seen.get(name) ?? { variant, address: info.address, plaintextAccepted: [], tlsSubjects: [], keysInClear: [], lastScan: 0 };
+        seen.set(name, entry);
         if (entry.cpus === undefined) {
           const namespace = `basalt-peer-${benchmarkId.replace(/-/g, '').slice(0, 12)}`;
           const pids = execFileSync('ip', ['netns', 'pids', namespace], { encoding: 'utf8' }).split('\n').map(Number).filter((p) => p > 1);
@@ -161,10 +162,10 @@ describe('encryption-overhead through the API and the worker', () => {
     const operation = await platform.waitForOperation(operationId, 30_000);
     expect(operation.status, JSON.stringify(operation.error) + platform.workerLog().slice(-3000)).toBe('succeeded');
 
-    // Observed from outside, engine by engine.
+    // Observed from outside, engine by engine (8 scenarios in 3 rounds: 24 engines).
     expect([...seen.keys()].length).toBeGreaterThanOrEqual(16);
-    for (const [scenario, entry] of seen) {
-      const what = `scenario ${scenario} ${JSON.stringify(entry.variant)}`;
+    for (const [name, entry] of seen) {
+      const what = `${name} ${JSON.stringify(entry.variant)}`;
       // The engine served from a cgroup of the type's VM size (kv.standard.small: 1 vCPU).
       if (entry.cpus !== undefined) expect(entry.cpus, what).toBe(1);
       if (entry.variant.tls) {

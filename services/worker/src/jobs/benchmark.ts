@@ -128,8 +128,9 @@ async function runSuite(ctx: JobContext, benchmarks: BenchmarksRepository, paylo
               const engine = await startEncryptionEngine(ctx, row.id, region, type, scenario.encryption, engines.fsync, place, runDir, engines.ca);
               enginePlacement = engine.placement;
               const { tls_port, plaintext_port, encryption_at_rest } = engine.security;
-              await run.event('benchmark_engine', 'run_scenarios', `engine for ${scenario.name}: ${engine.target.host}, tls_port ${tls_port}, plaintext_port ${plaintext_port}, encryption_at_rest ${encryption_at_rest}`, {
+              await run.event('benchmark_engine', 'run_scenarios', `engine for ${scenario.name}${roundSuffix(at)}: ${engine.target.host}, tls_port ${tls_port}, plaintext_port ${plaintext_port}, encryption_at_rest ${encryption_at_rest}`, {
                 scenario: index + 1,
+                round: at.round,
                 address: engine.target.host,
                 ...engine.security,
               });
@@ -251,8 +252,7 @@ async function runScenario(
   at: RoundOf,
 ): Promise<void> {
   const before = against.before;
-  const roundText = at.of > 1 ? `, round ${at.round} of ${at.of}` : '';
-  const label = `scenario ${index + 1} of ${count}: ${scenario.name}${against.server === 'basalt' ? '' : ` (${against.version})`}${roundText}`;
+  const label = `scenario ${index + 1} of ${count}: ${scenario.name}${against.server === 'basalt' ? '' : ` (${against.version})`}${roundSuffix(at)}`;
   const jsonFile = path.join(runDir, `scenario-${index + 1}-${against.server}.json`);
   fs.rmSync(jsonFile, { force: true });
   await run.event('benchmark_scenario_started', 'run_scenarios', label, { scenario: index + 1, of: count, name: scenario.name, server: against.server, round: at.round, rounds: at.of });
@@ -304,6 +304,11 @@ async function runScenario(
     const finished = (at.round - 1) * count + index + 1;
     await ctx.repo.updateOperation(run.operationId, { progress: Math.min(99, Math.floor((finished / (count * at.suiteRounds)) * 100)) });
   }
+}
+
+/** ", round 2 of 3" in an event's text; nothing for a scenario measured once. */
+function roundSuffix(at: RoundOf): string {
+  return at.of > 1 ? `, round ${at.round} of ${at.of}` : '';
 }
 
 /** The scenario's row: the median round's figures and JSON, every round's JSON beside it. */
