@@ -145,6 +145,7 @@ describe('Celery with basalt-server as broker and result backend', () => {
       // engine/server/tests/cross_connection_order.rs measures that ordering on its own.
       const deadline = Date.now() + 60_000;
       while ((await stored()) !== '30' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+      expect(await stored(), 'results stored within 60 s').toBe('30');
       const values = JSON.parse(await python3(COLLECT, engine.port, JSON.stringify(ids))) as number[];
       expect(values).toEqual(Array.from({ length: 30 }, (_, i) => i + 1000));
     } catch (err) {

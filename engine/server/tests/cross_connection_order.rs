@@ -1,10 +1,10 @@
-//! Commands sent on two connections are run in the order they were sent, as Redis' single
-//! event loop runs them. Celery leans on it: its result consumer sends SUBSCRIBE on one
+//! Commands sent on two connections are mostly run in the order they were sent, as Redis'
+//! single event loop runs them. Celery leans on it: its result consumer sends SUBSCRIBE on one
 //! connection without waiting for the reply, then GETs the task's state on another; if the
 //! GET ran first and the task finished in between, the PUBLISH found no subscriber and the
 //! consumer waited for ever (a kill -9 test of e2e/engine/celery.test.ts hung on it under
 //! load). The runtime's LIFO slot ran the last socket woken first, reversing two connections
-//! that became readable in one poll (a third of the time here); main.rs turns it off.
+//! that became readable in one poll (half the pairs or more here); main.rs turns it off.
 //!
 //! Two worker threads may still run both connections at once, so some pairs cross, as they
 //! can in Redis under load. Pairs sent 1 µs apart (this test), of 2,000: with the LIFO slot
