@@ -120,5 +120,16 @@ async fn ascii_auth_and_acl() {
     ro.expect("set k 0 0 1\r\nx\r\n", "CLIENT_ERROR NOPERM User ro has no permissions to run the 'set' command\r\n").await;
     ro.expect("delete k\r\n", "CLIENT_ERROR NOPERM User ro has no permissions to run the 'del' command\r\n").await;
     assert_eq!(admin.call(&["GET", "k"]).await, "$1\r\nv\r\n");
+
+    // Key patterns: every key of a request is checked, a get's too.
+    assert_eq!(admin.call(&["ACL", "SETUSER", "mc", "on", ">mcpw", "~mc:*", "+@all"]).await, "+OK\r\n");
+    let mut scoped = server.memcache().await;
+    scoped.expect("set auth 0 0 7\r\nmc mcpw\r\n", "STORED\r\n").await;
+    scoped.expect("set mc:a 0 0 1\r\nx\r\n", "STORED\r\n").await;
+    scoped.expect("set k 0 0 1\r\ny\r\n", "CLIENT_ERROR NOPERM No permissions to access a key\r\n").await;
+    scoped.expect("get mc:a k\r\n", "CLIENT_ERROR NOPERM No permissions to access a key\r\n").await;
+    scoped.expect("touch k 10\r\n", "CLIENT_ERROR NOPERM No permissions to access a key\r\n").await;
+    scoped.expect("get mc:a\r\n", "VALUE mc:a 0 1\r\nx\r\nEND\r\n").await;
+    assert_eq!(admin.call(&["GET", "k"]).await, "$1\r\nv\r\n");
     server.stop().await;
 }

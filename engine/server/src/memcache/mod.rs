@@ -105,20 +105,29 @@ async fn refuse(mut stream: TcpStream, reason: String) {
     let _ = stream.shutdown().await;
 }
 
-/// The RESP command whose ACL permission a memcached request needs, and its keys.
-fn permission<'a>(request: &Request<'a>) -> (&'static str, Vec<&'a [u8]>) {
+/// The RESP command whose ACL permission a memcached request needs.
+fn command_of(request: &Request<'_>) -> &'static str {
     match request {
-        Request::Get { keys, touch: None, .. } => ("get", keys.clone()),
-        Request::Get { keys, .. } => ("getex", keys.clone()),
-        Request::Store { mode: StoreMode::Append | StoreMode::Prepend, key, .. } => ("append", vec![*key]),
-        Request::Store { key, .. } => ("set", vec![*key]),
-        Request::Delete { key, .. } => ("del", vec![*key]),
-        Request::Incr { key, decr: false, .. } => ("incrby", vec![*key]),
-        Request::Incr { key, .. } => ("decrby", vec![*key]),
-        Request::Touch { key, .. } => ("expire", vec![*key]),
-        Request::FlushAll { .. } => ("flushall", vec![]),
-        Request::Stats { .. } => ("info", vec![]),
-        Request::Version | Request::Verbosity { .. } | Request::Quit => ("ping", vec![]),
+        Request::Get { touch: None, .. } => "get",
+        Request::Get { .. } => "getex",
+        Request::Store { mode: StoreMode::Append | StoreMode::Prepend, .. } => "append",
+        Request::Store { .. } => "set",
+        Request::Delete { .. } => "del",
+        Request::Incr { decr: false, .. } => "incrby",
+        Request::Incr { .. } => "decrby",
+        Request::Touch { .. } => "expire",
+        Request::FlushAll { .. } => "flushall",
+        Request::Stats { .. } => "info",
+        Request::Version | Request::Verbosity { .. } | Request::Quit => "ping",
+    }
+}
+
+/// The keys a request touches, for the ACL's key patterns.
+fn keys_of<'a>(request: &Request<'a>) -> Vec<&'a [u8]> {
+    match request {
+        Request::Get { keys, .. } => keys.clone(),
+        Request::Store { key, .. } | Request::Delete { key, .. } | Request::Incr { key, .. } | Request::Touch { key, .. } => vec![*key],
+        Request::FlushAll { .. } | Request::Stats { .. } | Request::Version | Request::Verbosity { .. } | Request::Quit => vec![],
     }
 }
 
@@ -196,7 +205,7 @@ async fn connection(mc: &Memcache, mut stream: Guarded<TcpStream>) {
             let logging_in = user.is_none();
             match authorize(mc, &mut user, &request) {
                 // A replica, a fenced primary, or sync mode without a replica: no writes.
-                Gatekeeper::Run if !matches!(permission(&request).0, "get" | "info" | "ping") && mc.shared.repl.write_refusal().is_some() => {
+                Gatekeeper::Run if !matches!(command_of(&request), "get" | "info" | "ping") && mc.shared.repl.write_refusal().is_some() => {
                     let text = mc.shared.repl.write_refusal().unwrap_or_default();
                     out.extend_from_slice(format!("SERVER_ERROR {text}\r\n").as_bytes());
                 }
@@ -276,8 +285,7 @@ fn authorize(mc: &Memcache, user: &mut Option<String>, request: &Request<'_>) ->
     if acl.unrestricted(name) {
         return Gatekeeper::Run;
     }
-    let (command, keys) = permission(request);
-    match acl.permit_named(name, command, &keys) {
+    match acl.permit_named(name, command_of(request), &keys_of(request)) {
         Ok(()) => Gatekeeper::Run,
         Err(denied) => Gatekeeper::Reply(format!("CLIENT_ERROR {denied}"), false),
     }
