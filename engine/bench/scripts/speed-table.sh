@@ -17,6 +17,7 @@
 # what a second thread does to p99 on two shared cores).
 #
 #   engine/bench/scripts/speed-table.sh            (ROUNDS=3 ROW_SECONDS=4 CONNECTIONS=64 KEYS=50000)
+#   SECTIONS="memcached" speed-table.sh            (some of the three: redis memcached encryption)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -30,6 +31,8 @@ BENCH=${BASALT_BENCH_BIN:-$HERE/../../target/release/basalt-bench}
 SERVER_CPU=${SERVER_CPU:-0}
 CLIENT_CPU=${CLIENT_CPU:-1}
 read -ra BASALT_EXTRA <<<"${BASALT_FLAGS:-}"
+SECTIONS=" ${SECTIONS:-redis memcached encryption} "
+section() { [[ $SECTIONS == *" $1 "* ]]; }
 WORK=$(mktemp -d)
 PIDS=()
 cleanup() { for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; sleep 0.5; rm -rf "$WORK"; }
@@ -111,71 +114,79 @@ echo "Basalt flags besides each row's: ${BASALT_FLAGS:-none}"
 echo "rows: $CONNECTIONS connections (2 client threads), $ROW_SECONDS s per run, $ROUNDS rounds alternating, medians; $KEYS keys"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "## Basalt vs Redis (peer: redis-server, AOF with the same fsync policy)"
-echo
-echo "| fsync / value / pipeline / workload $HEADER"
-echo "$RULE"
-for fsync in everysec always; do
-  start_basalt "basalt-$fsync" "$fsync"; BPORT=$PORT; BPID=$PID
-  start_redis "redis-$fsync" "$fsync"; RPORT=$PORT; RPID=$PID
-  for size in 128 4096; do
-    load "$BPORT" "$BPID" "$size"; load "$RPORT" "$RPID" "$size"
-    for pipeline in 1 32; do
-      for workload in write read mixed; do
-        case $workload in write) r=1:0 ;; read) r=0:1 ;; mixed) r=1:1 ;; esac
-        row "$fsync / $size B / $pipeline / $workload" "$BPORT" "$BPID" "$RPORT" "$RPID" \
-          "${KEYFLAGS[@]}" "${TIMED[@]}" "--data-size=$size" "--ratio=$r" --key-pattern=R:R "--pipeline=$pipeline"
+if section redis; then
+  echo "## Basalt vs Redis (peer: redis-server, AOF with the same fsync policy)"
+  echo
+  echo "| fsync / value / pipeline / workload $HEADER"
+  echo "$RULE"
+  for fsync in everysec always; do
+    start_basalt "basalt-$fsync" "$fsync"; BPORT=$PORT; BPID=$PID
+    start_redis "redis-$fsync" "$fsync"; RPORT=$PORT; RPID=$PID
+    for size in 128 4096; do
+      load "$BPORT" "$BPID" "$size"; load "$RPORT" "$RPID" "$size"
+      for pipeline in 1 32; do
+        for workload in write read mixed; do
+          case $workload in write) r=1:0 ;; read) r=0:1 ;; mixed) r=1:1 ;; esac
+          row "$fsync / $size B / $pipeline / $workload" "$BPORT" "$BPID" "$RPORT" "$RPID" \
+            "${KEYFLAGS[@]}" "${TIMED[@]}" "--data-size=$size" "--ratio=$r" --key-pattern=R:R "--pipeline=$pipeline"
+        done
       done
+    done
+    stop_all
+  done
+
+fi
+
+if section memcached; then
+  echo
+  echo "## Basalt's memcached port vs memcached (-t 2)"
+  echo
+  echo "| value / pipeline / workload $HEADER"
+  echo "$RULE"
+  start_basalt basalt-mc everysec --memcached-port "$(free_port)"; BPID=$PID
+  BMC=$(redis-cli -p "$PORT" config get memcached-port | tail -1); wait_port "$BMC"
+  start_memcached; MPORT=$PORT; MPID=$PID
+  for size in 128 4096; do
+    load "$BMC" "$BPID" "$size" --protocol=memcache_text; load "$MPORT" "$MPID" "$size" --protocol=memcache_text
+    for spec in "1 write 1:0" "1 mixed 1:1" "32 read 0:1"; do
+      read -r pipeline workload r <<<"$spec"
+      row "$size B / $pipeline / $workload" "$BMC" "$BPID" "$MPORT" "$MPID" --protocol=memcache_text \
+        "${KEYFLAGS[@]}" "${TIMED[@]}" "--data-size=$size" "--ratio=$r" --key-pattern=R:R "--pipeline=$pipeline"
     done
   done
   stop_all
-done
 
-echo
-echo "## Basalt's memcached port vs memcached (-t 2)"
-echo
-echo "| value / pipeline / workload $HEADER"
-echo "$RULE"
-start_basalt basalt-mc everysec --memcached-port "$(free_port)"; BPID=$PID
-BMC=$(redis-cli -p "$PORT" config get memcached-port | tail -1); wait_port "$BMC"
-start_memcached; MPORT=$PORT; MPID=$PID
-for size in 128 4096; do
-  load "$BMC" "$BPID" "$size" --protocol=memcache_text; load "$MPORT" "$MPID" "$size" --protocol=memcache_text
-  for spec in "1 write 1:0" "1 mixed 1:1" "32 read 0:1"; do
-    read -r pipeline workload r <<<"$spec"
-    row "$size B / $pipeline / $workload" "$BMC" "$BPID" "$MPORT" "$MPID" --protocol=memcache_text \
-      "${KEYFLAGS[@]}" "${TIMED[@]}" "--data-size=$size" "--ratio=$r" --key-pattern=R:R "--pipeline=$pipeline"
+fi
+
+if section encryption; then
+  echo
+  echo "## Basalt with TLS, and with encryption at rest, vs Basalt plaintext (fsync everysec, mixed 1:1, 128 B)"
+  echo
+  # A CA of the run's own and a server certificate it signs (a self-signed leaf is refused).
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$WORK/ca.key" -out "$WORK/ca.crt" -days 1 \
+    -subj /CN=speed-table-ca >/dev/null 2>&1
+  openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$WORK/tls.key" -out "$WORK/tls.csr" -subj /CN=127.0.0.1 >/dev/null 2>&1
+  printf 'subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n' >"$WORK/tls.ext"
+  openssl x509 -req -in "$WORK/tls.csr" -CA "$WORK/ca.crt" -CAkey "$WORK/ca.key" -CAcreateserial -out "$WORK/tls.crt" -days 1 \
+    -extfile "$WORK/tls.ext" >/dev/null 2>&1
+  head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$WORK/at-rest.key"; chmod 600 "$WORK/at-rest.key"
+  start_basalt basalt-plain everysec; PPORT=$PORT; PPID_=$PID
+  TPORT=$(free_port)
+  start_basalt basalt-tls everysec --tls-port "$TPORT" --tls-cert-file "$WORK/tls.crt" --tls-key-file "$WORK/tls.key"; TPID=$PID; wait_port "$TPORT"
+  start_basalt basalt-at-rest everysec --encryption-key-file "$WORK/at-rest.key"; EPORT=$PORT; EPID=$PID
+  echo "| variant / pipeline $HEADER" | sed 's/peer/plaintext/g'
+  echo "$RULE"
+  for pipeline in 1 32; do
+    load "$PPORT" "$PPID_" 128; load "$EPORT" "$EPID" 128; load "$TPORT" "$TPID" 128 --tls --cacert="$WORK/ca.crt"
+    A_FLAGS=(--tls --cacert="$WORK/ca.crt")
+    row "TLS / $pipeline" "$TPORT" "$TPID" "$PPORT" "$PPID_" \
+      "${KEYFLAGS[@]}" "${TIMED[@]}" --data-size=128 --ratio=1:1 --key-pattern=R:R "--pipeline=$pipeline"
+    A_FLAGS=()
+    row "at rest / $pipeline" "$EPORT" "$EPID" "$PPORT" "$PPID_" \
+      "${KEYFLAGS[@]}" "${TIMED[@]}" --data-size=128 --ratio=1:1 --key-pattern=R:R "--pipeline=$pipeline"
   done
-done
-stop_all
-
-echo
-echo "## Basalt with TLS, and with encryption at rest, vs Basalt plaintext (fsync everysec, mixed 1:1, 128 B)"
-echo
-# A CA of the run's own and a server certificate it signs (a self-signed leaf is refused).
-openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$WORK/ca.key" -out "$WORK/ca.crt" -days 1 \
-  -subj /CN=speed-table-ca >/dev/null 2>&1
-openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$WORK/tls.key" -out "$WORK/tls.csr" -subj /CN=127.0.0.1 >/dev/null 2>&1
-printf 'subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n' >"$WORK/tls.ext"
-openssl x509 -req -in "$WORK/tls.csr" -CA "$WORK/ca.crt" -CAkey "$WORK/ca.key" -CAcreateserial -out "$WORK/tls.crt" -days 1 \
-  -extfile "$WORK/tls.ext" >/dev/null 2>&1
-head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$WORK/at-rest.key"; chmod 600 "$WORK/at-rest.key"
-start_basalt basalt-plain everysec; PPORT=$PORT; PPID_=$PID
-TPORT=$(free_port)
-start_basalt basalt-tls everysec --tls-port "$TPORT" --tls-cert-file "$WORK/tls.crt" --tls-key-file "$WORK/tls.key"; TPID=$PID; wait_port "$TPORT"
-start_basalt basalt-at-rest everysec --encryption-key-file "$WORK/at-rest.key"; EPORT=$PORT; EPID=$PID
-echo "| variant / pipeline $HEADER" | sed 's/peer/plaintext/g'
-echo "$RULE"
-for pipeline in 1 32; do
-  load "$PPORT" "$PPID_" 128; load "$EPORT" "$EPID" 128; load "$TPORT" "$TPID" 128 --tls --cacert="$WORK/ca.crt"
-  A_FLAGS=(--tls --cacert="$WORK/ca.crt")
-  row "TLS / $pipeline" "$TPORT" "$TPID" "$PPORT" "$PPID_" \
-    "${KEYFLAGS[@]}" "${TIMED[@]}" --data-size=128 --ratio=1:1 --key-pattern=R:R "--pipeline=$pipeline"
-  A_FLAGS=()
-  row "at rest / $pipeline" "$EPORT" "$EPID" "$PPORT" "$PPID_" \
-    "${KEYFLAGS[@]}" "${TIMED[@]}" --data-size=128 --ratio=1:1 --key-pattern=R:R "--pipeline=$pipeline"
-done
-stop_all
+  stop_all
+fi
 echo
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "(the collection-growth rows: engine/bench/scripts/collection-growth.sh)"

@@ -226,6 +226,62 @@ impl RecordBuf {
     }
 }
 
+/// Spare records kept no larger than this: a fold of a large collection builds a record of
+/// its whole value, which a thread need not hold on to.
+const SPARE_MAX: usize = 1 << 20;
+
+thread_local! {
+    static SPARE: std::cell::Cell<Option<RecordBuf>> = const { std::cell::Cell::new(None) };
+}
+
+/// A record built from this thread's spare one (emptied, its buffers' room kept) and given
+/// back when dropped: a write then allocates nothing for its record, where building a new
+/// one cost two allocations (its bytes and its op list). A record built while another is
+/// (none is today) just starts without a spare.
+pub(crate) struct SpareRecord(Option<RecordBuf>);
+
+impl SpareRecord {
+    /// A record with room for about `payload` bytes of ops (as [`RecordBuf::with_capacity`]).
+    pub fn take(payload: usize) -> SpareRecord {
+        let rec = match SPARE.try_with(|s| s.take()).ok().flatten() {
+            Some(mut rec) => {
+                rec.buf.reserve(HEADER + 4 + payload);
+                rec
+            }
+            None => RecordBuf::with_capacity(payload),
+        };
+        SpareRecord(Some(rec))
+    }
+}
+
+impl std::ops::Deref for SpareRecord {
+    type Target = RecordBuf;
+    fn deref(&self) -> &RecordBuf {
+        self.0.as_ref().expect("taken only in drop")
+    }
+}
+
+impl std::ops::DerefMut for SpareRecord {
+    fn deref_mut(&mut self) -> &mut RecordBuf {
+        self.0.as_mut().expect("taken only in drop")
+    }
+}
+
+impl Drop for SpareRecord {
+    fn drop(&mut self) {
+        let Some(mut rec) = self.0.take() else { return };
+        if rec.buf.capacity() > SPARE_MAX {
+            return;
+        }
+        rec.buf.clear();
+        rec.buf.resize(HEADER + 4, 0);
+        rec.puts.clear();
+        rec.nops = 0;
+        rec.db = 0;
+        let _ = SPARE.try_with(|s| s.set(Some(rec)));
+    }
+}
+
 fn put_bytes(buf: &mut Vec<u8>, b: &[u8]) {
     buf.extend_from_slice(&(b.len() as u32).to_le_bytes());
     buf.extend_from_slice(b);

@@ -1,6 +1,6 @@
 //! [`Db`]: the handle the server holds. See the crate docs for the design.
 
-use crate::codec::{decode_value, RecordBuf};
+use crate::codec::{decode_value, RecordBuf, SpareRecord};
 use crate::error::StorageError;
 use crate::options::{Fsync, Options};
 use crate::shard::{access_clock, placeholder, Shard};
@@ -474,7 +474,7 @@ impl Db {
             })
             .sum();
         let cipher = inner.opts.cipher.as_deref();
-        let mut rec = RecordBuf::with_capacity(estimate + if cipher.is_some() { 64 * changes.len() } else { 0 });
+        let mut rec = SpareRecord::take(estimate + if cipher.is_some() { 64 * changes.len() } else { 0 });
         for ch in changes.iter_mut() {
             if !ch.dirty && !ch.deltas.is_empty() {
                 // A delta change that empties the collection deletes the key; one whose key

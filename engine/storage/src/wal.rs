@@ -52,6 +52,11 @@ pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// Room a new chunk of the append buffer starts with.
+const CHUNK_ROOM: usize = 64 << 10;
+/// A chunk's buffer is kept for the next one up to this size.
+const SPARE_CHUNK: usize = 1 << 20;
+
 struct Chunk {
     seg: u32,
     data: Vec<u8>,
@@ -60,6 +65,10 @@ struct Chunk {
 
 struct LogBuf {
     chunks: Vec<Chunk>,
+    /// What the last write-out emptied, kept for the next records (up to SPARE_CHUNK bytes):
+    /// allocating both for every write-out (a ping-pong request's) cost two mallocs of it.
+    spare_chunks: Vec<Chunk>,
+    spare_data: Vec<u8>,
     /// Segment new records go to, and its length including what is still buffered.
     seg: u32,
     seg_len: u64,
@@ -153,7 +162,7 @@ impl Wal {
         Wal {
             dir,
             segment_bytes,
-            buf: Mutex::new(LogBuf { chunks: Vec::new(), seg, seg_len, next_lsn: lsn + 1 }),
+            buf: Mutex::new(LogBuf { chunks: Vec::new(), spare_chunks: Vec::new(), spare_data: Vec::new(), seg, seg_len, next_lsn: lsn + 1 }),
             wake: Condvar::new(),
             writer: Mutex::new(Writer { seg, file, len: seg_len, alloc: 0, unsynced: Vec::new(), dir_dirty: false }),
             sync_lock: Mutex::new(()),
@@ -248,7 +257,8 @@ impl Wal {
             }
             _ => {
                 // Room for the records that follow before the next write-out.
-                let mut chunk = Vec::with_capacity(data.len().max(64 << 10));
+                let mut chunk = std::mem::take(&mut b.spare_data);
+                chunk.reserve(data.len().max(CHUNK_ROOM));
                 chunk.extend_from_slice(data);
                 b.chunks.push(Chunk { seg, data: chunk, last_lsn: lsn })
             }
@@ -287,8 +297,13 @@ impl Wal {
 
     fn write_out_locked(&self, w: &mut Writer) -> Result<(), StorageError> {
         self.check_writable()?;
-        let chunks = std::mem::take(&mut lock(&self.buf).chunks);
-        for c in chunks {
+        let mut chunks = {
+            let mut b = lock(&self.buf);
+            let spare = std::mem::take(&mut b.spare_chunks);
+            std::mem::replace(&mut b.chunks, spare)
+        };
+        let mut emptied = Vec::new();
+        for c in chunks.drain(..) {
             if c.seg != w.seg {
                 // The old segment is cut to its records and made durable before the new one
                 // gets data, so a damaged record (or preallocated space) can only be at the
@@ -321,6 +336,15 @@ impl Wal {
                 w.unsynced.push((w.seg, w.file.clone()));
             }
             self.written.store(c.last_lsn, Release);
+            emptied = c.data;
+        }
+        {
+            let mut b = lock(&self.buf);
+            b.spare_chunks = chunks;
+            if emptied.capacity() <= SPARE_CHUNK && b.spare_data.capacity() == 0 {
+                emptied.clear();
+                b.spare_data = emptied;
+            }
         }
         if self.mode() != Fsync::Always {
             self.wake_waiters(self.written());

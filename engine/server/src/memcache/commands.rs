@@ -3,10 +3,10 @@
 //! worded as memcached 1.6 words them.
 
 use super::cas::CasTable;
-use super::parse::{Request, StoreMode};
+use super::parse::{Keys, Request, StoreMode};
 use super::McStats;
 use crate::server::Shared;
-use basalt_storage::{Entry, Lsn, StorageError, Value};
+use basalt_storage::{Entry, Lsn, Slot, StorageError, Value};
 use bytes::Bytes;
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
@@ -71,7 +71,7 @@ fn server_error(e: StorageError) -> String {
 /// Runs one request; its reply goes to `ctx.out`.
 pub fn execute(ctx: &mut Ctx<'_>, request: Request<'_>) {
     let result = match request {
-        Request::Get { keys, with_cas, touch, .. } => get(ctx, &keys, with_cas, touch),
+        Request::Get { keys, with_cas, touch, .. } => get(ctx, keys, with_cas, touch),
         Request::Store { mode, key, flags, exptime, data, cas, noreply } => store(ctx, mode, key, flags, exptime, data, cas, noreply),
         Request::Delete { key, noreply } => delete(ctx, key, noreply),
         Request::Incr { key, delta, decr, noreply } => incr(ctx, key, delta, decr, noreply),
@@ -112,9 +112,9 @@ fn push_number(out: &mut Vec<u8>, sep: u8, mut n: u64) {
     out.extend_from_slice(&digits[i..]);
 }
 
-fn get(ctx: &mut Ctx<'_>, keys: &[&[u8]], with_cas: bool, touch: Option<i64>) -> Result<(), StorageError> {
+fn get(ctx: &mut Ctx<'_>, keys: Keys<'_>, with_cas: bool, touch: Option<i64>) -> Result<(), StorageError> {
     let db = &ctx.shared.db;
-    for key in keys {
+    for key in keys.iter() {
         ctx.stats.cmd_get.fetch_add(1, Relaxed);
         let found: Option<(Bytes, u32)> = match touch {
             None => db.read(key, |entry| match entry {
@@ -166,10 +166,11 @@ fn store(ctx: &mut Ctx<'_>, mode: StoreMode, key: &[u8], flags: u32, exptime: i6
     ctx.stats.cmd_set.fetch_add(1, Relaxed);
     let uniques = ctx.cas;
     let (reply, lsn) = ctx.shared.db.update(key, |slot| {
-        let current = match slot.get().map(|e| &e.value) {
+        // The item's bytes, only for cas and append/prepend: cloned for every set, they cost a
+        // malloc (the first clone of a value allocates the count its buffer is shared by).
+        let current = |slot: &Slot<'_>| match slot.get().map(|e| &e.value) {
             Some(Value::Str(b)) => Some(b.clone()),
-            Some(_) => None,
-            None => None,
+            _ => None,
         };
         let exists = slot.get().is_some();
         let expires = expiry(exptime, slot.now_ms());
@@ -180,7 +181,7 @@ fn store(ctx: &mut Ctx<'_>, mode: StoreMode, key: &[u8], flags: u32, exptime: i6
             StoreMode::Replace if !exists => return "NOT_STORED",
             StoreMode::Replace => (Bytes::copy_from_slice(data), flags, expires),
             StoreMode::Cas => {
-                let Some(old) = current else {
+                let Some(old) = current(slot) else {
                     return if exists { "EXISTS" } else { "NOT_FOUND" };
                 };
                 if !uniques.matches(key, &old, cas) {
@@ -191,7 +192,7 @@ fn store(ctx: &mut Ctx<'_>, mode: StoreMode, key: &[u8], flags: u32, exptime: i6
             StoreMode::Append | StoreMode::Prepend => {
                 // memcached keeps the item's flags and exptime and ignores the given ones
                 // (changing the entry in place keeps both).
-                let Some(old) = current else {
+                let Some(old) = current(slot) else {
                     return "NOT_STORED";
                 };
                 let mut joined = Vec::with_capacity(old.len() + data.len());

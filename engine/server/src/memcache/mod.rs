@@ -125,7 +125,7 @@ fn command_of(request: &Request<'_>) -> &'static str {
 /// The keys a request touches, for the ACL's key patterns.
 fn keys_of<'a>(request: &Request<'a>) -> Vec<&'a [u8]> {
     match request {
-        Request::Get { keys, .. } => keys.clone(),
+        Request::Get { keys, .. } => keys.iter().collect(),
         Request::Store { key, .. } | Request::Delete { key, .. } | Request::Incr { key, .. } | Request::Touch { key, .. } => vec![*key],
         Request::FlushAll { .. } | Request::Stats { .. } | Request::Version | Request::Verbosity { .. } | Request::Quit => vec![],
     }
