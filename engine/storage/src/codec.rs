@@ -28,7 +28,7 @@ pub(crate) const OP_REPL_POS: u8 = 200;
 /// Bytes of a replication position op.
 pub(crate) const REPL_POS_LEN: usize = 1 + 40 + 8;
 /// `7 key-len key body-len body`: element-level changes of the collection under `key`
-/// (`delta::encode`), applied to the value the key holds at that point of the log.
+/// (`delta::Encoded`), applied to the value the key holds at that point of the log.
 const OP_DELTA: u8 = 7;
 
 /// Associated data of a sealed delta body is this prefix and the plaintext key, so a sealed
@@ -129,7 +129,7 @@ impl RecordBuf {
 
     /// A delta op: `deltas` change the collection under `key`; with a cipher the key is sealed
     /// as a put's key and the body with AAD [`delta_aad`].
-    pub fn delta(&mut self, cipher: Option<&Cipher>, key: &[u8], deltas: &[crate::delta::Delta]) {
+    pub fn delta(&mut self, cipher: Option<&Cipher>, key: &[u8], deltas: &crate::delta::Encoded) {
         self.nops += 1;
         let start = self.buf.len();
         self.buf.push(OP_DELTA);
@@ -138,10 +138,10 @@ impl RecordBuf {
         self.buf.extend_from_slice(&[0u8; 4]);
         let body_at = self.buf.len();
         match cipher {
-            None => crate::delta::encode(deltas, &mut self.buf),
+            None => deltas.write(&mut self.buf),
             Some(c) => {
                 let nonce_at = Cipher::reserve_nonce(&mut self.buf);
-                crate::delta::encode(deltas, &mut self.buf);
+                deltas.write(&mut self.buf);
                 c.seal_tail(&delta_aad(key), &mut self.buf, nonce_at);
             }
         }

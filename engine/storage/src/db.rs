@@ -6,7 +6,7 @@ use crate::options::{Fsync, Options};
 use crate::shard::{access_clock, placeholder, Shard};
 use crate::slot::{Slot, Txn};
 use crate::stats::{Counters, Stats};
-use crate::delta::{self, Delta};
+use crate::delta::{self, Encoded};
 use crate::value::{Entry, Kind};
 use crate::wal::{lock, Loc, Wal};
 use crate::capture::{self, PendingPut, PENDING_LSN, PENDING_SEG};
@@ -271,7 +271,7 @@ pub(crate) struct Change<'k> {
     /// The entry changed whole: logged as a put (or a delete).
     pub dirty: bool,
     /// Otherwise, element-level changes of the collection (`Slot::apply`): logged as a delta op.
-    pub deltas: Vec<Delta>,
+    pub deltas: Encoded,
     /// Change of the value's memory size made by `deltas`.
     pub mem: i64,
     /// Growth of the value's whole encoding made by `deltas` (`Slot::grew`).
@@ -280,7 +280,7 @@ pub(crate) struct Change<'k> {
 
 impl<'k> Change<'k> {
     pub(crate) fn whole(shard: usize, db: usize, global: usize, key: &'k [u8], entry: Option<Entry>, existed: bool) -> Self {
-        Change { shard, db, global, key, entry, existed, dirty: true, deltas: Vec::new(), mem: 0, grew: 0 }
+        Change { shard, db, global, key, entry, existed, dirty: true, deltas: Encoded::default(), mem: 0, grew: 0 }
     }
 }
 

@@ -73,29 +73,32 @@ const D_SREM: u8 = 8;
 const D_ZADD: u8 = 9;
 const D_ZREM: u8 = 10;
 
-/// Applies `delta` to `value`; None when the value is of another type than the delta's (the
-/// caller checks the type first; at replay such a delta belongs to a dead prefix).
-pub fn apply(value: &mut Value, delta: &Delta) -> Option<Outcome> {
+/// Applies `delta` to `value`, moving its elements into the collection (a clone of each cost
+/// an allocation: the first clone of a value sharing its buffer allocates its count); None
+/// when the value is of another type than the delta's (the caller checks the type first; at
+/// replay such a delta belongs to a dead prefix).
+pub fn apply(value: &mut Value, delta: Delta) -> Option<Outcome> {
     let len = |b: &Bytes| b.len() as i64;
     let ulen = |b: &Bytes| b.len() as u64;
     let mut out = Outcome::default();
     match (value, delta) {
         (Value::Hash(h), Delta::HashSet(f, v)) => {
             out.changed = true;
-            match h.insert(f.clone(), v.clone()) {
+            let (field_len, value_len) = (len(&f), len(&v));
+            match h.insert(f, v) {
                 Some(old) => {
-                    out.mem = len(v) - len(&old);
-                    out.grew = ulen(v).saturating_sub(ulen(&old));
+                    out.mem = value_len - len(&old);
+                    out.grew = (value_len as u64).saturating_sub(ulen(&old));
                 }
                 None => {
                     out.counted = true;
-                    out.mem = len(f) + len(v) + 2 * ELEM;
-                    out.grew = 2 * LEN + ulen(f) + ulen(v);
+                    out.mem = field_len + value_len + 2 * ELEM;
+                    out.grew = 2 * LEN + (field_len + value_len) as u64;
                 }
             }
         }
         (Value::Hash(h), Delta::HashDel(f)) => {
-            if let Some((k, v)) = h.remove_entry(f) {
+            if let Some((k, v)) = h.remove_entry(&f) {
                 out.changed = true;
                 out.counted = true;
                 out.mem = -(len(&k) + len(&v) + 2 * ELEM);
@@ -103,16 +106,16 @@ pub fn apply(value: &mut Value, delta: &Delta) -> Option<Outcome> {
         }
         (Value::List(l), Delta::ListPush { left, element }) => {
             out.changed = true;
-            out.mem = len(element) + ELEM;
-            out.grew = LEN + ulen(element);
-            if *left {
-                l.push_front(element.clone());
+            out.mem = len(&element) + ELEM;
+            out.grew = LEN + ulen(&element);
+            if left {
+                l.push_front(element);
             } else {
-                l.push_back(element.clone());
+                l.push_back(element);
             }
         }
         (Value::List(l), Delta::ListPop { left }) => {
-            let e = if *left { l.pop_front() } else { l.pop_back() };
+            let e = if left { l.pop_front() } else { l.pop_back() };
             if let Some(e) = e {
                 out.changed = true;
                 out.mem = -(len(&e) + ELEM);
@@ -120,40 +123,42 @@ pub fn apply(value: &mut Value, delta: &Delta) -> Option<Outcome> {
             }
         }
         (Value::Set(s), Delta::SetAdd(m)) => {
-            if s.insert(m.clone()) {
+            let (mem, grew) = (len(&m) + ELEM, LEN + ulen(&m));
+            if s.insert(m) {
                 out.changed = true;
                 out.counted = true;
-                out.mem = len(m) + ELEM;
-                out.grew = LEN + ulen(m);
+                out.mem = mem;
+                out.grew = grew;
             }
         }
         (Value::Set(s), Delta::SetRem(m)) => {
-            if s.remove(m) {
+            if s.remove(&m) {
                 out.changed = true;
                 out.counted = true;
-                out.mem = -(len(m) + ELEM);
+                out.mem = -(len(&m) + ELEM);
             }
         }
         (Value::ZSet(z), Delta::ZAdd(m, score)) => {
-            let old = z.score(m);
-            if old != Some(*score) && !score.is_nan() {
+            let old = z.score(&m);
+            if old != Some(score) && !score.is_nan() {
                 out.changed = true;
-                if z.insert(m.clone(), *score) {
+                let (mem, grew) = (2 * len(&m) + 3 * ELEM, 8 + LEN + ulen(&m));
+                if z.insert(m, score) {
                     out.counted = true;
-                    out.mem = 2 * len(m) + 3 * ELEM;
-                    out.grew = 8 + LEN + ulen(m);
+                    out.mem = mem;
+                    out.grew = grew;
                 }
             }
         }
         (Value::ZSet(z), Delta::ZRem(m)) => {
-            if z.remove(m) {
+            if z.remove(&m) {
                 out.changed = true;
                 out.counted = true;
-                out.mem = -(2 * len(m) + 3 * ELEM);
+                out.mem = -(2 * len(&m) + 3 * ELEM);
             }
         }
         (Value::Stream(s), Delta::Stream(d)) => {
-            (out.changed, out.counted, out.mem) = stream::apply(s, d);
+            (out.changed, out.counted, out.mem) = stream::apply(s, &d);
             out.grew = UNKNOWN_GROWTH;
         }
         _ => return None,
@@ -161,48 +166,82 @@ pub fn apply(value: &mut Value, delta: &Delta) -> Option<Outcome> {
     Some(out)
 }
 
-/// Appends the body of a delta op: `count (u32)` then each delta as `tag` and its fields.
+/// Deltas as a delta op's body holds them, encoded as they are applied (`Slot::apply`): the
+/// count, and the deltas after it as [`encode_one`] writes them.
+#[derive(Debug, Default)]
+pub(crate) struct Encoded {
+    pub ops: u32,
+    pub body: Vec<u8>,
+}
+
+impl Encoded {
+    pub fn is_empty(&self) -> bool {
+        self.ops == 0
+    }
+
+    /// The whole body: `count (u32)` then the deltas.
+    pub fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.ops.to_le_bytes());
+        out.extend_from_slice(&self.body);
+    }
+}
+
+/// Appends the body of a delta op: `count (u32)` then each delta as [`encode_one`] writes it.
+#[cfg(test)]
 pub(crate) fn encode(deltas: &[Delta], out: &mut Vec<u8>) {
     out.extend_from_slice(&(deltas.len() as u32).to_le_bytes());
+    for d in deltas {
+        encode_one(d, out);
+    }
+}
+
+/// Appends one delta: its tag and its fields, each field `len (u32) bytes`.
+pub(crate) fn encode_one(d: &Delta, out: &mut Vec<u8>) {
+    // Room first: grown piece by piece, a new body reallocated four times for one HSET.
+    out.reserve(match d {
+        Delta::HashSet(f, v) => 9 + f.len() + v.len(),
+        Delta::HashDel(e) | Delta::ListPush { element: e, .. } | Delta::SetAdd(e) | Delta::SetRem(e) | Delta::ZRem(e) => 5 + e.len(),
+        Delta::ZAdd(m, _) => 13 + m.len(),
+        Delta::ListPop { .. } => 1,
+        Delta::Stream(_) => 64,
+    });
     let bytes = |out: &mut Vec<u8>, b: &[u8]| {
         out.extend_from_slice(&(b.len() as u32).to_le_bytes());
         out.extend_from_slice(b);
     };
-    for d in deltas {
-        match d {
-            Delta::HashSet(f, v) => {
-                out.push(D_HSET);
-                bytes(out, f);
-                bytes(out, v);
-            }
-            Delta::HashDel(f) => {
-                out.push(D_HDEL);
-                bytes(out, f);
-            }
-            Delta::ListPush { left, element } => {
-                out.push(if *left { D_LPUSH } else { D_RPUSH });
-                bytes(out, element);
-            }
-            Delta::ListPop { left } => out.push(if *left { D_LPOP } else { D_RPOP }),
-            Delta::SetAdd(m) => {
-                out.push(D_SADD);
-                bytes(out, m);
-            }
-            Delta::SetRem(m) => {
-                out.push(D_SREM);
-                bytes(out, m);
-            }
-            Delta::ZAdd(m, score) => {
-                out.push(D_ZADD);
-                out.extend_from_slice(&score.to_bits().to_le_bytes());
-                bytes(out, m);
-            }
-            Delta::ZRem(m) => {
-                out.push(D_ZREM);
-                bytes(out, m);
-            }
-            Delta::Stream(d) => stream::encode_delta(d, out),
+    match d {
+        Delta::HashSet(f, v) => {
+            out.push(D_HSET);
+            bytes(out, f);
+            bytes(out, v);
         }
+        Delta::HashDel(f) => {
+            out.push(D_HDEL);
+            bytes(out, f);
+        }
+        Delta::ListPush { left, element } => {
+            out.push(if *left { D_LPUSH } else { D_RPUSH });
+            bytes(out, element);
+        }
+        Delta::ListPop { left } => out.push(if *left { D_LPOP } else { D_RPOP }),
+        Delta::SetAdd(m) => {
+            out.push(D_SADD);
+            bytes(out, m);
+        }
+        Delta::SetRem(m) => {
+            out.push(D_SREM);
+            bytes(out, m);
+        }
+        Delta::ZAdd(m, score) => {
+            out.push(D_ZADD);
+            out.extend_from_slice(&score.to_bits().to_le_bytes());
+            bytes(out, m);
+        }
+        Delta::ZRem(m) => {
+            out.push(D_ZREM);
+            bytes(out, m);
+        }
+        Delta::Stream(d) => stream::encode_delta(d, out),
     }
 }
 
@@ -266,7 +305,7 @@ pub(crate) fn apply_encoded(value: &mut Value, body: &Bytes) -> Result<(i64, u64
     let (mut mem, mut grew) = (0, 0u64);
     for d in decode(body)? {
         // A delta of another type is from a dead prefix of the log (see `recovery`): skipped.
-        if let Some(out) = apply(value, &d) {
+        if let Some(out) = apply(value, d) {
             mem += out.mem;
             grew = grew.saturating_add(out.grew);
         }

@@ -10,6 +10,7 @@ use crate::shard::Shard;
 use crate::slot::{Slot, Txn};
 use crate::value::{Entry, Kind};
 use crate::{now_ms, Lsn};
+use crate::delta::Encoded;
 use bytes::Bytes;
 use std::collections::HashMap;
 use std::sync::MutexGuard;
@@ -96,7 +97,7 @@ impl<'a> Keyspace<'a> {
         let mut shard = inner.shard(si);
         let mut entry = inner.take(self.index, &mut shard, key, now)?;
         let existed = entry.is_some();
-        let mut slot = Slot { key, entry: &mut entry, dirty: false, now_ms: now, deltas: Vec::new(), mem: 0, grew: 0 };
+        let mut slot = Slot { key, entry: &mut entry, dirty: false, now_ms: now, deltas: Encoded::default(), mem: 0, grew: 0 };
         let r = f(&mut slot);
         let (dirty, deltas, mem, grew) = (slot.dirty, std::mem::take(&mut slot.deltas), slot.mem, slot.grew);
         let change = Change { shard: 0, db: self.index, global: si, key, entry, existed, dirty, deltas, mem, grew };
@@ -160,7 +161,7 @@ impl<'a> Keyspace<'a> {
                 entry,
                 existed: txn.existed[i],
                 dirty: txn.dirty[i],
-                deltas: Vec::new(),
+                deltas: Encoded::default(),
                 mem: 0,
                 grew: 0,
             });

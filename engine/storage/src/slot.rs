@@ -2,7 +2,7 @@
 //! already gone, cold values already loaded) and methods that record whether it changed.
 //! Only changed keys are logged; a collection left empty deletes its key, as in Redis.
 
-use crate::delta::{self, Delta, Outcome};
+use crate::delta::{self, Delta, Encoded, Outcome};
 use crate::value::Entry;
 use bytes::Bytes;
 use std::collections::HashMap;
@@ -14,8 +14,9 @@ pub struct Slot<'a> {
     /// The whole entry changed (put, remove, get_mut): it is logged whole.
     pub(crate) dirty: bool,
     pub(crate) now_ms: u64,
-    /// Element-level changes made by [`Slot::apply`] while not `dirty`: logged as they are.
-    pub(crate) deltas: Vec<Delta>,
+    /// Element-level changes made by [`Slot::apply`] while not `dirty`, encoded as the log
+    /// holds them (the changes themselves were moved into the value).
+    pub(crate) deltas: Encoded,
     /// Change of the value's memory size made by those deltas.
     pub(crate) mem: i64,
     /// Growth of the value's whole encoding made by those deltas (`Outcome::grew`, summed).
@@ -30,13 +31,21 @@ impl<'a> Slot<'a> {
     /// create a collection, `put` an empty one and apply to it).
     pub fn apply(&mut self, change: Delta) -> Option<Outcome> {
         let entry = self.entry.as_mut()?;
-        let out = delta::apply(&mut entry.value, &change)?;
-        if out.changed && !self.dirty {
-            self.mem += out.mem;
-            self.grew = self.grew.saturating_add(out.grew);
-            self.deltas.push(change);
+        let mark = self.deltas.body.len();
+        if !self.dirty {
+            delta::encode_one(&change, &mut self.deltas.body);
         }
-        Some(out)
+        let out = delta::apply(&mut entry.value, change);
+        match &out {
+            Some(out) if out.changed && !self.dirty => {
+                self.mem += out.mem;
+                self.grew = self.grew.saturating_add(out.grew);
+                self.deltas.ops += 1;
+            }
+            // Nothing changed (or the entry is logged whole): nothing of it is logged.
+            _ => self.deltas.body.truncate(mark),
+        }
+        out
     }
 
     pub fn key(&self) -> &[u8] {
