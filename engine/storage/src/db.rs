@@ -738,11 +738,11 @@ impl Db {
         let wal = &self.inner.wal;
         let fsyncs = wal.stats.fsyncs.load(Relaxed);
         // Each lock is taken and let go in its own statement: a guard made inside the struct
-        // literal below would live until its end, and the segment list held while
-        // `compaction_due` waits for the log writer is the reverse of the writer's order
-        // (writer, then the segment list, when it starts a segment): both stopped for good.
+        // literal below would live until its end, and the segment list held while the log
+        // writer is waited for is the reverse of the writer's order (writer, then the segment
+        // list, when it starts a segment): both stopped for good.
         let log_segments = wal.files.read().unwrap_or_else(|e| e.into_inner()).len() as u64;
-        let compaction_pending = crate::compact::compaction_due(&self.inner).is_some();
+        let compaction_pending = crate::compact::compaction_pending(&self.inner);
         // One shard lock at a time, nothing else held meanwhile.
         let mut reads = crate::shard::ReadCounts::default();
         for i in 0..self.inner.shards.len() {

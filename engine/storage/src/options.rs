@@ -66,7 +66,10 @@ pub struct Options {
     /// A log segment is sealed once it grows past this many bytes.
     pub segment_bytes: u64,
     /// Compaction starts once the log holds more than this many bytes and less than half of
-    /// them are live.
+    /// them are live. Half of Redis's `auto-aof-rewrite-min-size` (64 MB) by default: a log
+    /// record is smaller than a command in the AOF (a ZADD 64 bytes against 72), so at 64 MB
+    /// the log of a small collection changed 1,000,000 times stayed 3x Redis's rewritten AOF.
+    /// A compaction at this size rewrites at most half of it, so no more than it was written.
     pub compact_min_bytes: u64,
     /// Encryption at rest: keys and values in the log are sealed with this cipher. `None`
     /// (the default) writes them in the clear. A dir written with a cipher opens only with it.
@@ -88,7 +91,7 @@ impl Options {
             maxmemory: 0,
             shards: 64,
             segment_bytes: 64 << 20,
-            compact_min_bytes: 64 << 20,
+            compact_min_bytes: 32 << 20,
             cipher: None,
             databases: 16,
             blocking_io: crate::cold_read::inline,

@@ -45,7 +45,7 @@ pub struct Stats {
     pub log_segments: u64,
     pub log_writes: u64,
     pub compactions: u64,
-    /// Compaction has work to do now (see compact::compaction_due).
+    /// Compaction has work to do now (see compact::compaction_pending).
     pub compaction_pending: bool,
     pub appended_lsn: u64,
     pub written_lsn: u64,

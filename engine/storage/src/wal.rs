@@ -73,6 +73,8 @@ struct LogBuf {
     seg: u32,
     seg_len: u64,
     next_lsn: u64,
+    /// The next record starts a new segment even if this one is not full (`seal`).
+    seal: bool,
 }
 
 struct Writer {
@@ -162,7 +164,7 @@ impl Wal {
         Wal {
             dir,
             segment_bytes,
-            buf: Mutex::new(LogBuf { chunks: Vec::new(), spare_chunks: Vec::new(), spare_data: Vec::new(), seg, seg_len, next_lsn: lsn + 1 }),
+            buf: Mutex::new(LogBuf { chunks: Vec::new(), spare_chunks: Vec::new(), spare_data: Vec::new(), seg, seg_len, next_lsn: lsn + 1, seal: false }),
             wake: Condvar::new(),
             writer: Mutex::new(Writer { seg, file, len: seg_len, alloc: 0, unsynced: Vec::new(), dir_dirty: false }),
             sync_lock: Mutex::new(()),
@@ -241,9 +243,10 @@ impl Wal {
     pub(crate) fn append(&self, rec: &RecordBuf) -> (u64, u32, u64) {
         let data = &rec.buf;
         let mut b = lock(&self.buf);
-        if b.seg_len >= self.segment_bytes && b.seg_len > 0 {
+        if b.seg_len > 0 && (b.seg_len >= self.segment_bytes || b.seal) {
             b.seg += 1;
             b.seg_len = 0;
+            b.seal = false;
         }
         let lsn = b.next_lsn;
         b.next_lsn += 1;
@@ -289,6 +292,52 @@ impl Wal {
         (LogEnd { seg: b.seg, seg_len: b.seg_len, lsn: b.next_lsn - 1, files }, r)
     }
 
+    /// Moves the writer to new segment `seg`. The old segment is cut to its records and made
+    /// durable before the new one exists, so a damaged record (or preallocated space) can only
+    /// be at the tail of the last segment.
+    fn rotate(&self, w: &mut Writer, seg: u32) -> Result<(), StorageError> {
+        w.file
+            .set_len(w.len)
+            .and_then(|_| w.file.sync_data())
+            .map_err(|e| self.poison(format!("fsync of log segment {}: {e}", w.seg)))?;
+        let path = segment_path(&self.dir, seg);
+        let f = OpenOptions::new()
+            .create_new(true)
+            .write(true)
+            .read(true)
+            .open(&path)
+            .map_err(|e| self.poison(format!("create {}: {e}", path.display())))?;
+        w.alloc = if preallocate(&f, self.segment_bytes) { self.segment_bytes } else { 0 };
+        w.file = Arc::new(f);
+        w.seg = seg;
+        w.len = 0;
+        w.dir_dirty = true;
+        self.stats.reserved_bytes.store(w.alloc, Relaxed);
+        self.files.write().unwrap_or_else(|e| e.into_inner()).insert(seg, w.file.clone());
+        Ok(())
+    }
+
+    /// Ends the segment written to, so compaction can take it (it takes only segments no
+    /// longer written to). With records in the buffer the next record starts the new segment
+    /// (the connections waiting for them write them out); with none, it starts now, under the
+    /// buffer's lock so `at_end` never sees a segment without its file: a log that stopped
+    /// growing is compacted too.
+    pub(crate) fn seal(&self) -> Result<(), StorageError> {
+        let mut w = lock(&self.writer);
+        self.write_out_locked(&mut w)?;
+        let mut b = lock(&self.buf);
+        if b.seg_len == 0 {
+            return Ok(());
+        }
+        if !b.chunks.is_empty() || b.seg != w.seg {
+            b.seal = true;
+            return Ok(());
+        }
+        b.seg += 1;
+        b.seg_len = 0;
+        self.rotate(&mut w, b.seg)
+    }
+
     /// Moves the buffer to the segment files (no fsync).
     pub(crate) fn write_out(&self) -> Result<(), StorageError> {
         let mut w = lock(&self.writer);
@@ -305,26 +354,7 @@ impl Wal {
         let mut emptied = Vec::new();
         for c in chunks.drain(..) {
             if c.seg != w.seg {
-                // The old segment is cut to its records and made durable before the new one
-                // gets data, so a damaged record (or preallocated space) can only be at the
-                // tail of the last segment.
-                w.file
-                    .set_len(w.len)
-                    .and_then(|_| w.file.sync_data())
-                    .map_err(|e| self.poison(format!("fsync of log segment {}: {e}", w.seg)))?;
-                let path = segment_path(&self.dir, c.seg);
-                let f = OpenOptions::new()
-                    .create_new(true)
-                    .write(true)
-                    .read(true)
-                    .open(&path)
-                    .map_err(|e| self.poison(format!("create {}: {e}", path.display())))?;
-                w.alloc = if preallocate(&f, self.segment_bytes) { self.segment_bytes } else { 0 };
-                w.file = Arc::new(f);
-                w.seg = c.seg;
-                w.len = 0;
-                w.dir_dirty = true;
-                self.files.write().unwrap_or_else(|e| e.into_inner()).insert(c.seg, w.file.clone());
+                self.rotate(w, c.seg)?;
             }
             w.file
                 .write_all_at(&c.data, w.len)

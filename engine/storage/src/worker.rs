@@ -79,7 +79,7 @@ fn maintenance_loop(inner: &Inner) {
         if last_compaction_check.elapsed() >= Duration::from_secs(1) {
             let mut compacted = false;
             while !inner.wal.shutdown.load(Acquire) {
-                match crate::compact::maybe_compact(inner, &mut scratch) {
+                match crate::compact::maybe_compact(inner, &mut scratch, !compacted) {
                     Ok(true) => compacted = true,
                     Ok(false) => break,
                     Err(e) => {

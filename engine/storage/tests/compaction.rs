@@ -93,3 +93,34 @@ fn compaction_pending_is_true_until_compaction_caught_up() {
     assert!(stats.compactions > 0);
     assert!(stats.log_bytes < 256 * 1024 || stats.live_log_bytes * 2 > stats.log_bytes, "{stats:?}");
 }
+
+/// A mostly dead log that is all in the segment written to (a segment larger than the log:
+/// many changes to a few keys) is compacted too, also once writes stopped: compaction ends
+/// the segment instead of waiting for it to fill, so the log stays within twice what is live.
+#[test]
+fn a_mostly_dead_log_in_one_segment_is_compacted() {
+    let dir = TempDir::new("compact-one-segment");
+    let db = Db::open(Options::new(dir.path()).fsync(Fsync::EverySec).segment_bytes(64 << 20).compact_min_bytes(256 * 1024)).unwrap();
+    for i in 0..4000 {
+        set(&db, &format!("k{}", i % 100), &format!("{i}-{}", "z".repeat(200)));
+    }
+    let stats = db.stats();
+    assert!(stats.log_bytes > 512 * 1024 && stats.live_log_bytes * 4 < stats.log_bytes, "{stats:?}");
+    assert!(stats.compaction_pending || stats.compactions > 0, "INFO shows the work to do: {stats:?}");
+    // No write follows: a log that stopped growing is compacted too.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while db.stats().compactions == 0 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let stats = db.stats();
+    assert!(stats.compactions > 0, "no compaction within 10 s: {stats:?}");
+    assert!(stats.log_bytes < 256 * 1024, "log not reclaimed: {stats:?}");
+    drop(db);
+    let db = Db::open(Options::new(dir.path())).unwrap();
+    assert_eq!(db.len(), 100);
+    assert_eq!(get(&db, "k99").as_deref(), Some(format!("3999-{}", "z".repeat(200)).as_str()));
+    set(&db, "after", "a new segment takes records");
+    drop(db);
+    let db = Db::open(Options::new(dir.path())).unwrap();
+    assert_eq!(get(&db, "after").as_deref(), Some("a new segment takes records"));
+}
