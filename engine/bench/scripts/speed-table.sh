@@ -18,10 +18,12 @@
 #
 #   engine/bench/scripts/speed-table.sh            (ROUNDS=3 ROW_SECONDS=4 CONNECTIONS=64 KEYS=50000)
 #   SECTIONS="memcached" speed-table.sh            (some of the three: redis memcached encryption)
+#   FSYNCS="always" speed-table.sh                 (the redis section's durabilities: everysec always)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 ROUNDS=${ROUNDS:-3}
+FSYNCS=${FSYNCS:-everysec always}
 ROW_SECONDS=${ROW_SECONDS:-4}
 CONNECTIONS=${CONNECTIONS:-64}
 KEYS=${KEYS:-50000}
@@ -119,7 +121,7 @@ if section redis; then
   echo
   echo "| fsync / value / pipeline / workload $HEADER"
   echo "$RULE"
-  for fsync in everysec always; do
+  for fsync in $FSYNCS; do
     start_basalt "basalt-$fsync" "$fsync"; BPORT=$PORT; BPID=$PID
     start_redis "redis-$fsync" "$fsync"; RPORT=$PORT; RPID=$PID
     for size in 128 4096; do

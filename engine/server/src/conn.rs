@@ -35,9 +35,10 @@ struct PendingWrites {
     lsn: Option<Lsn>,
     replies_from: usize,
     commands: usize,
-    /// A command of the batch read keys: it may have seen other clients' writes that are not
-    /// durable yet, so its reply waits for them too (as Redis answers only after its AOF flush).
-    read: bool,
+    /// What the batch's reads saw (dispatch::Outcome::read): other clients' writes that may
+    /// not be durable yet, so the replies wait for them too (as Redis answers only after its
+    /// AOF flush). 0: nothing to wait for.
+    seen: Lsn,
     stats: LocalStats,
     /// Blocked connections the batch's writes woke: its replies wait until they looked at the
     /// change (as in Redis, a client blocked on a list is served before the LPUSH answers).
@@ -46,12 +47,12 @@ struct PendingWrites {
 
 impl PendingWrites {
     fn new() -> PendingWrites {
-        PendingWrites { lsn: None, replies_from: 0, commands: 0, read: false, stats: LocalStats::new(), woken: Vec::new() }
+        PendingWrites { lsn: None, replies_from: 0, commands: 0, seen: 0, stats: LocalStats::new(), woken: Vec::new() }
     }
 
     /// Notes what one command left: its reply started at `mark` of the reply buffer.
     fn note(&mut self, mark: usize, outcome: dispatch::Outcome) {
-        self.read |= outcome.read;
+        self.seen = self.seen.max(outcome.read);
         if let Some(lsn) = outcome.lsn {
             if self.lsn.is_none() {
                 self.replies_from = mark;
@@ -368,7 +369,9 @@ where
         let _ = tokio::time::timeout(SETTLE_WAIT, shared.db.blocked_turns().settled(&woken)).await;
     }
     let wrote = pending.lsn.take();
-    let seen = if std::mem::take(&mut pending.read) { Some(shared.db.last_lsn()) } else { None };
+    // Lsn::MAX (a command whose reads note nothing) waits for the log's end: wait_durable
+    // stops there.
+    let seen = Some(std::mem::take(&mut pending.seen));
     if let Some(lsn) = wrote.max(seen).filter(|&lsn| lsn > 0) {
         let waited = shared.db.wait_durable(lsn).await.map_err(|e| crate::error::CmdError::from(e).to_string());
         // replication-mode sync: a write is acknowledged once a replica's log holds it too.

@@ -17,8 +17,10 @@ use std::time::Instant;
 #[derive(Default, Clone, Copy)]
 pub struct Outcome {
     pub lsn: Option<Lsn>,
-    /// The command read keys (its reply must not overtake the writes it may have seen).
-    pub read: bool,
+    /// What the command's reads saw, for its reply to wait for (`basalt_storage::seen`): 0
+    /// nothing, `Lsn::MAX` the log's end when the reply goes (a read of other clients' writes
+    /// must not overtake them).
+    pub read: Lsn,
 }
 
 fn unknown_command(args: &Args<'_>) -> String {
@@ -170,6 +172,11 @@ pub fn run(
     } else {
         None
     };
+    let exact = spec.flags & flag::EXACT_READS != 0;
+    if exact {
+        // Another command on this thread may have left a note.
+        basalt_storage::seen::take();
+    }
     let start = Instant::now();
     let mark = reply.out.len();
     let mut ctx = Ctx { shared, session, reply, lsn: None, index, stats: local, block: None };
@@ -208,5 +215,12 @@ pub fn run(
         let name = session.handle.meta.lock().unwrap_or_else(|e| e.into_inner()).name.clone().unwrap_or_default();
         shared.slowlog.record(&all, usec, session.handle.addr.to_string(), name);
     }
-    Outcome { lsn, read: spec.flags & flag::READONLY != 0 }
+    let read = if exact {
+        basalt_storage::seen::take()
+    } else if spec.flags & flag::READONLY != 0 {
+        Lsn::MAX
+    } else {
+        0
+    };
+    Outcome { lsn, read }
 }

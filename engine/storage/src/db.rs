@@ -58,6 +58,9 @@ pub(crate) struct Inner {
     /// again for an item it did not find if one ran meanwhile. (A replicated SWAPDB is applied
     /// under `apply_gate`, which compaction holds while it looks.)
     pub swaps: AtomicU64,
+    /// LSN of the last SWAPDB (`PENDING_LSN` while its transaction is not logged): an item it
+    /// moved keeps the LSN of its own record, so a read notes this too (`seen.rs`).
+    pub swapped_lsn: AtomicU64,
     /// The shard the next eviction starts with (`maybe_evict`).
     pub evict_next: AtomicUsize,
     /// Held (flock) for the life of the store so no second process opens the directory.
@@ -332,6 +335,7 @@ impl Db {
         let inner = Arc::new(Inner {
             in_use,
             swaps: AtomicU64::new(0),
+            swapped_lsn: AtomicU64::new(0),
             evict_next: AtomicUsize::new(0),
             maxmemory: AtomicU64::new(opts.maxmemory),
             per_db,
@@ -434,6 +438,8 @@ impl Db {
         cap.rec.finish();
         let inner = &self.inner;
         let (lsn, seg, off) = inner.wal.append(&cap.rec);
+        // A SWAPDB of this transaction noted PENDING_LSN; transactions run alone, so it is this.
+        let _ = inner.swapped_lsn.compare_exchange(PENDING_LSN, lsn, Relaxed, Relaxed);
         // Each put's item learns its place; it may have moved to another database since.
         for (put, &(_, len, op_len)) in cap.puts.iter().zip(&cap.rec.puts) {
             for db in 0..inner.databases {
@@ -603,6 +609,8 @@ impl Db {
         let mut rec = RecordBuf::new();
         rec.swap_db(a, b);
         let (lsn, _, _) = self.append(&mut rec);
+        // Before the shards are let go: a read that sees them swapped sees this too.
+        inner.swapped_lsn.fetch_max(lsn, Relaxed);
         for (x, y) in low.iter_mut().zip(high.iter_mut()) {
             std::mem::swap(&mut **x, &mut **y);
         }

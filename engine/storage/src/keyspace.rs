@@ -13,6 +13,7 @@ use crate::{now_ms, Lsn};
 use crate::delta::Encoded;
 use bytes::Bytes;
 use std::collections::HashMap;
+use std::sync::atomic::Ordering::Relaxed;
 use std::sync::MutexGuard;
 
 /// Database `index` of a store; cheap to make (`Db::keyspace`).
@@ -32,7 +33,7 @@ impl<'a> Keyspace<'a> {
     }
 
     /// Calls `f` with the live entry of `key` (None if missing or expired). Loads a cold value
-    /// from disk first.
+    /// from disk first. Notes what it saw for the reply to wait for (`seen.rs`).
     pub fn read<R>(&self, key: &[u8], f: impl FnOnce(Option<&Entry>) -> R) -> Result<R, StorageError> {
         let inner = self.inner();
         let si = inner.shard_index(self.index, key);
@@ -40,8 +41,15 @@ impl<'a> Keyspace<'a> {
         let mut shard = inner.shard(si);
         let missed = shard.reads.cache_misses;
         let r = match inner.find(self.index, &mut shard, key, now)? {
-            Some(i) => f(Some(&shard.map[i].entry)),
-            None => f(None),
+            Some(i) => {
+                let item = &shard.map[i];
+                crate::seen::note(item.changed_lsn().max(inner.swapped_lsn.load(Relaxed)));
+                f(Some(&item.entry))
+            }
+            None => {
+                crate::seen::note(inner.wal.appended());
+                f(None)
+            }
         };
         let loaded = shard.reads.cache_misses != missed;
         drop(shard);

@@ -85,6 +85,7 @@ mod keyspace;
 mod options;
 mod recovery;
 mod replication;
+pub mod seen;
 mod shard;
 mod slot;
 mod stats;

@@ -179,6 +179,10 @@ impl Db {
         // client's are once it selects one (Db::keyspace): compaction looks only in those.
         named.for_each(|d| inner.mark_in_use(d));
         let (lsn, seg, off) = wal.append(&rec);
+        if ops.iter().any(|op| matches!(op, Op::SwapDb(..))) {
+            // Before the swap is applied, as Db::swap_db (seen.rs).
+            inner.swapped_lsn.fetch_max(lsn, std::sync::atomic::Ordering::Relaxed);
+        }
         let path = segment_path(wal.dir(), seg);
         let at = Place { seg, lsn, db: 0, base: off };
         let applied = apply_record(&inner.opts, &inner.shards, &inner.counters, at, crate::now_ms(), &path, 0, ops);

@@ -75,6 +75,11 @@ impl ReadCounts {
 const COLD: u32 = u32::MAX;
 
 impl Item {
+    /// LSN of the last logged change to the value: its put or its last delta op.
+    pub fn changed_lsn(&self) -> u64 {
+        self.chain.last().map_or(self.loc.lsn, |d| d.lsn.max(self.loc.lsn))
+    }
+
     /// Whether the value is in memory.
     pub fn resident(&self) -> bool {
         self.res_pos != COLD

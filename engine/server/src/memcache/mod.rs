@@ -152,6 +152,9 @@ struct Pending {
     lsn: Option<Lsn>,
     replies_from: usize,
     writes: usize,
+    /// What the gets read (`basalt_storage::seen`): a reply never shows another connection's
+    /// write before it is durable. 0: nothing to wait for.
+    seen: Lsn,
 }
 
 async fn connection(mc: &Memcache, mut stream: Guarded<TcpStream>) {
@@ -168,7 +171,7 @@ async fn connection(mc: &Memcache, mut stream: Guarded<TcpStream>) {
             Ok(0) | Err(_) => return,
             Ok(_) => {}
         }
-        let mut pending = Pending { lsn: None, replies_from: 0, writes: 0 };
+        let mut pending = Pending { lsn: None, replies_from: 0, writes: 0, seen: 0 };
         let mut close = false;
         loop {
             if swallow > 0 {
@@ -211,7 +214,10 @@ async fn connection(mc: &Memcache, mut stream: Guarded<TcpStream>) {
                 }
                 Gatekeeper::Run => {
                     let mut ctx = commands::Ctx { shared: &mc.shared, cas: &mc.cas, stats: &mc.stats, out: &mut out, lsn: None };
+                    // A get reads through Keyspace::read, which notes what it saw.
+                    basalt_storage::seen::take();
                     commands::execute(&mut ctx, request);
+                    pending.seen = pending.seen.max(basalt_storage::seen::take());
                     if let Some(lsn) = ctx.lsn {
                         if pending.lsn.is_none() {
                             pending.replies_from = mark;
@@ -293,14 +299,15 @@ fn authorize(mc: &Memcache, user: &mut Option<String>, request: &Request<'_>) ->
 
 async fn flush(mc: &Memcache, stream: &mut Guarded<TcpStream>, out: &mut Vec<u8>, pending: &mut Pending) -> bool {
     let wrote = pending.lsn.take();
-    if let Some(lsn) = wrote {
+    let seen = Some(std::mem::take(&mut pending.seen));
+    if let Some(lsn) = wrote.max(seen).filter(|&lsn| lsn > 0) {
         let waited = mc.shared.db.wait_durable(lsn).await.map_err(|e| e.to_string());
         // replication-mode sync: acknowledged once a replica's log holds the writes too.
-        let waited = match waited {
-            Ok(()) => mc.shared.repl.wait_sync().await,
-            other => other,
+        let waited = match (waited, wrote) {
+            (Ok(()), Some(_)) => mc.shared.repl.wait_sync().await,
+            (other, _) => other,
         };
-        if let Err(e) = waited {
+        if let (Err(e), Some(_)) = (waited, wrote) {
             out.truncate(pending.replies_from);
             let text = format!("SERVER_ERROR {}\r\n", e.replace(['\r', '\n'], " "));
             for _ in 0..pending.writes {
