@@ -215,9 +215,11 @@ pub fn run(
         let name = session.handle.meta.lock().unwrap_or_else(|e| e.into_inner()).name.clone().unwrap_or_default();
         shared.slowlog.record(&all, usec, session.handle.addr.to_string(), name);
     }
+    // A write that changed nothing (SETNX of a key that exists, HSETNX of a field that
+    // exists, LPUSHX of a missing key) answered from what it read: it waits as a read does.
     let read = if exact {
         basalt_storage::seen::take()
-    } else if spec.flags & flag::READONLY != 0 {
+    } else if spec.flags & flag::READONLY != 0 || (spec.flags & flag::WRITE != 0 && lsn.is_none()) {
         Lsn::MAX
     } else {
         0

@@ -106,6 +106,11 @@ async fn refuse(mut stream: TcpStream, reason: String) {
 }
 
 /// The RESP command whose ACL permission a memcached request needs.
+/// Whether the request may change keys (refused on a replica; see `command_of`).
+fn may_write(request: &Request<'_>) -> bool {
+    !matches!(command_of(request), "get" | "info" | "ping")
+}
+
 fn command_of(request: &Request<'_>) -> &'static str {
     match request {
         Request::Get { touch: None, .. } => "get",
@@ -208,16 +213,22 @@ async fn connection(mc: &Memcache, mut stream: Guarded<TcpStream>) {
             let logging_in = user.is_none();
             match authorize(mc, &mut user, &request) {
                 // A replica, a fenced primary, or sync mode without a replica: no writes.
-                Gatekeeper::Run if !matches!(command_of(&request), "get" | "info" | "ping") && mc.shared.repl.write_refusal().is_some() => {
+                Gatekeeper::Run if may_write(&request) && mc.shared.repl.write_refusal().is_some() => {
                     let text = mc.shared.repl.write_refusal().unwrap_or_default();
                     out.extend_from_slice(format!("SERVER_ERROR {text}\r\n").as_bytes());
                 }
                 Gatekeeper::Run => {
                     let mut ctx = commands::Ctx { shared: &mc.shared, cas: &mc.cas, stats: &mc.stats, out: &mut out, lsn: None };
+                    let write = may_write(&request);
                     // A get reads through Keyspace::read, which notes what it saw.
                     basalt_storage::seen::take();
                     commands::execute(&mut ctx, request);
                     pending.seen = pending.seen.max(basalt_storage::seen::take());
+                    if write && ctx.lsn.is_none() {
+                        // It changed nothing (NOT_STORED, EXISTS, NOT_FOUND): its reply tells
+                        // what it read, so it waits as a read of the log's end.
+                        pending.seen = Lsn::MAX;
+                    }
                     if let Some(lsn) = ctx.lsn {
                         if pending.lsn.is_none() {
                             pending.replies_from = mark;
