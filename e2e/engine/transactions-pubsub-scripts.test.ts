@@ -62,6 +62,10 @@ assert redis.Redis(host="127.0.0.1", port=port, db=0).get("acct:a") is None
 ps = r.pubsub()
 ps.subscribe("news")
 ps.psubscribe("sport.*")
+# subscribe() only sends: wait until the server counts both, or a PUBLISH can reach it first.
+deadline = time.time() + 5
+while (other.pubsub_numsub("news") != [("news", 1)] or other.pubsub_numpat() != 1) and time.time() < deadline:
+    time.sleep(0.01)
 def until_message():
     deadline = time.time() + 5
     while time.time() < deadline:
