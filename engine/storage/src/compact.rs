@@ -11,27 +11,20 @@ use crate::shard::{drop_chain, Item, KEY_OVERHEAD};
 use crate::wal::{segment_path, Loc};
 use std::sync::atomic::Ordering::{Acquire, Relaxed};
 
-/// Whether the log is over `compact_min_bytes` and under half live: what Redis's AOF rewrite
-/// waits for (`auto-aof-rewrite-min-size`, `auto-aof-rewrite-percentage 100`).
-fn log_mostly_dead(inner: &Inner) -> bool {
+/// Whether compaction has work to do: the log is over `compact_min_bytes` and at most half of
+/// it is live, what Redis's AOF rewrite waits for (`auto-aof-rewrite-min-size`,
+/// `auto-aof-rewrite-percentage 100`). `INFO persistence` shows it (`wal_compaction_pending`),
+/// the engine's counterpart of Redis's `aof_rewrite_in_progress`, background work a benchmark
+/// waits out; it holds also while all of the log is in the segment written to (`maybe_compact`
+/// ends it).
+pub(crate) fn compaction_pending(inner: &Inner) -> bool {
     let log = inner.wal.stats.log_bytes.load(Relaxed);
     let live = inner.counters.live_bytes.load(Relaxed).max(0) as u64;
     log >= inner.opts.compact_min_bytes && live * 2 <= log
 }
 
-/// Whether compaction has work to do: `INFO persistence` shows it (`wal_compaction_pending`),
-/// the engine's counterpart of Redis's `aof_rewrite_in_progress`, background work a benchmark
-/// waits out. Also while all of the log is in the segment written to (`maybe_compact` ends it).
-pub(crate) fn compaction_pending(inner: &Inner) -> bool {
-    log_mostly_dead(inner)
-}
-
-/// The segment compaction would rewrite now: the oldest, when the log is mostly dead and that
-/// segment is no longer the one written to.
-fn compaction_due(inner: &Inner) -> Option<u32> {
-    if !log_mostly_dead(inner) {
-        return None;
-    }
+/// The oldest segment, when it is no longer the one written to: the one compaction rewrites.
+fn oldest_sealed(inner: &Inner) -> Option<u32> {
     let oldest = inner.wal.files.read().unwrap_or_else(|e| e.into_inner()).keys().next().copied()?;
     (oldest < inner.wal.active_segment()).then_some(oldest)
 }
@@ -49,11 +42,14 @@ fn compaction_due(inner: &Inner) -> Option<u32> {
 /// it seal once per pass, so live bytes counted wrong could not make it rewrite the same
 /// records again and again.
 pub(crate) fn maybe_compact(inner: &Inner, scratch: &mut Vec<u8>, may_seal: bool) -> Result<bool, StorageError> {
-    let oldest = match compaction_due(inner) {
+    if !compaction_pending(inner) {
+        return Ok(false);
+    }
+    let oldest = match oldest_sealed(inner) {
         Some(oldest) => oldest,
-        None if may_seal && log_mostly_dead(inner) => {
+        None if may_seal => {
             inner.wal.seal()?;
-            let Some(oldest) = compaction_due(inner) else { return Ok(false) };
+            let Some(oldest) = oldest_sealed(inner) else { return Ok(false) };
             oldest
         }
         None => return Ok(false),
