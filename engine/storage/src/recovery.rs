@@ -1,6 +1,10 @@
-//! Replay of the log at open. Records are applied in order; a record that is short or fails
-//! its CRC at the tail of the last segment is a torn write from a crash and is cut off; a
-//! damaged record anywhere else is corruption and stops the open.
+//! Replay of the log at open. Records are applied in order. A record that is short or fails its
+//! CRC in the last two segments is a torn write from a crash (wal.rs `rotate`: a new segment
+//! may be written before the one it follows is durable): the log is kept up to it, as
+//! RocksDB's point-in-time recovery keeps it, and the rest is cut — that segment's tail and, in
+//! the second-last, the whole last segment, whose records came after the lost ones and so
+//! were never acknowledged as durable. A damaged record anywhere else is corruption and stops
+//! the open.
 
 use crate::at_rest::open_field;
 use crate::codec::{decode_value, delta_aad, encoded_head, parse_record, BadRecord, Op, KEY_AAD};
@@ -73,8 +77,12 @@ pub(crate) fn replay(opts: &Options, shards: &[Mutex<Shard>], c: &Counters) -> R
     let mut log_bytes = 0u64;
     let mut seg_len = 0u64;
     let mut repl_pos = None;
-    let last = *ids.last().unwrap();
-    for &seg in &ids {
+    let mut last = *ids.last().unwrap();
+    let torn_window = ids.len().saturating_sub(2);
+    for (i, &seg) in ids.clone().iter().enumerate() {
+        if seg > last {
+            break;
+        }
         let path = segment_path(dir, seg);
         let data = std::fs::read(&path).map_err(|e| StorageError::io(format!("read {}", path.display()), e))?;
         let mut pos = 0usize;
@@ -82,8 +90,13 @@ pub(crate) fn replay(opts: &Options, shards: &[Mutex<Shard>], c: &Counters) -> R
             let (ops, next) = match parse_record(&data, pos) {
                 Ok(r) => r,
                 Err(bad) => {
-                    if seg != last {
+                    if i < torn_window {
                         return Err(StorageError::Corrupt { path, offset: pos as u64, reason: format!("{bad:?}") });
+                    }
+                    if seg != last {
+                        drop_segment(dir, last)?;
+                        ids.pop();
+                        last = seg;
                     }
                     let kind = match bad {
                         BadRecord::Short => "short record",
@@ -120,6 +133,16 @@ pub(crate) fn replay(opts: &Options, shards: &[Mutex<Shard>], c: &Counters) -> R
         files.insert(seg, Arc::new(open_segment(&segment_path(dir, seg), false)?));
     }
     Ok(Recovered { files, seg: last, seg_len, lsn, log_bytes, repl_pos })
+}
+
+/// Removes segment `seg` whose records follow a torn one (see the top of this file).
+fn drop_segment(dir: &Path, seg: u32) -> Result<(), StorageError> {
+    let path = segment_path(dir, seg);
+    eprintln!("basalt-storage: dropping {}: the segment before it ends in a torn write", path.display());
+    std::fs::remove_file(&path)
+        .and_then(|_| File::open(dir))
+        .and_then(|d| d.sync_all())
+        .map_err(|e| StorageError::io(format!("remove {}", path.display()), e))
 }
 
 /// Where a replayed op sits: segment, record, and the database it applies to.

@@ -1,5 +1,7 @@
 //! Recovery scenario: the last record is torn (a crash in the middle of a write). Every
-//! complete record survives, the torn one is cut, and the log accepts appends after it.
+//! complete record survives, the torn one is cut, and the log accepts appends after it. A
+//! segment ended before it was durable (wal.rs `rotate`) may be torn too: the log is kept up
+//! to the damage, and the segment after it is dropped.
 
 mod common;
 use basalt_storage::Fsync;
@@ -43,23 +45,70 @@ fn torn_tail_is_cut_and_earlier_records_survive() {
     }
 }
 
-#[test]
-fn damage_before_the_tail_refuses_to_open() {
-    let dir = TempDir::new("corrupt");
+/// 200 records of ~130 bytes over 4 KB segments; returns the segment files.
+fn several_segments(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     {
-        let db = basalt_storage::Db::open(basalt_storage::Options::new(dir.path()).segment_bytes(4096)).unwrap();
+        let db = basalt_storage::Db::open(basalt_storage::Options::new(dir).segment_bytes(4096)).unwrap();
         for i in 0..200 {
             set(&db, &format!("key{i}"), &"v".repeat(100));
         }
     }
-    let segs = segments(dir.path());
-    assert!(segs.len() > 2, "expected several segments, got {}", segs.len());
+    let segs = segments(dir);
+    assert!(segs.len() > 3, "expected several segments, got {}", segs.len());
+    segs
+}
+
+/// Cuts the last 50 bytes of a segment: its last record is short, as a write a crash tore.
+fn tear(segment: &std::path::Path) {
+    let len = std::fs::metadata(segment).unwrap().len();
+    OpenOptions::new().write(true).open(segment).unwrap().set_len(len - 50).unwrap();
+}
+
+fn expect_corrupt(dir: &std::path::Path) {
+    match basalt_storage::Db::open(basalt_storage::Options::new(dir)) {
+        Err(basalt_storage::StorageError::Corrupt { .. }) => {}
+        Err(e) => panic!("expected Corrupt, got {e}"),
+        Ok(_) => panic!("opened a log damaged before its last two segments"),
+    }
+}
+
+#[test]
+fn damage_before_the_tail_refuses_to_open() {
+    let dir = TempDir::new("corrupt");
+    let segs = several_segments(dir.path());
     let mut data = std::fs::read(&segs[0]).unwrap();
     data[20] ^= 0xff;
     std::fs::write(&segs[0], data).unwrap();
-    match basalt_storage::Db::open(basalt_storage::Options::new(dir.path())) {
-        Err(basalt_storage::StorageError::Corrupt { .. }) => {}
-        Err(e) => panic!("expected Corrupt, got {e}"),
-        Ok(_) => panic!("opened a log damaged before its tail"),
-    }
+    expect_corrupt(dir.path());
+}
+
+#[test]
+fn a_torn_second_last_segment_keeps_the_log_up_to_the_damage() {
+    let dir = TempDir::new("torn-second-last");
+    let segs = several_segments(dir.path());
+    // A power loss after the last segment got records but before the one it follows was
+    // durable.
+    tear(&segs[segs.len() - 2]);
+    let opts = || basalt_storage::Options::new(dir.path()).segment_bytes(4096);
+    let kept = {
+        let db = basalt_storage::Db::open(opts()).unwrap();
+        let present: Vec<bool> = (0..200).map(|i| get(&db, &format!("key{i}")).is_some()).collect();
+        let kept = present.iter().take_while(|&&p| p).count();
+        assert!(present[kept..].iter().all(|&p| !p), "not a prefix of the writes: {present:?}");
+        assert!(kept > 0 && kept < 199, "kept {kept} of 200");
+        assert_eq!(segments(dir.path()).len(), segs.len() - 1, "the segment after the torn one was not dropped");
+        set(&db, "after", "reopened");
+        kept
+    };
+    let db = basalt_storage::Db::open(opts()).unwrap();
+    assert_eq!(db.len(), kept as u64 + 1);
+    assert_eq!(get(&db, "after").as_deref(), Some("reopened"));
+}
+
+#[test]
+fn damage_before_the_last_two_segments_refuses_to_open() {
+    let dir = TempDir::new("torn-third-last");
+    let segs = several_segments(dir.path());
+    tear(&segs[segs.len() - 3]);
+    expect_corrupt(dir.path());
 }
