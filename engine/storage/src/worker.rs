@@ -4,7 +4,7 @@
 use crate::db::Inner;
 use crate::error::StorageError;
 use crate::options::Fsync;
-use crate::wal::lock;
+use crate::wal::{lock, WakeEarly};
 use std::sync::atomic::Ordering::Acquire;
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -34,27 +34,27 @@ fn log_loop(inner: &Inner) {
             return;
         }
         if wal.is_poisoned() {
-            wal.wait_for_work(Duration::from_secs(1), false);
+            wal.wait_for_work(Duration::from_secs(1), WakeEarly::Never);
             continue;
         }
         match wal.mode() {
             Fsync::Always => {
-                wal.wait_for_work(Duration::from_millis(100), true);
+                wal.wait_for_work(Duration::from_millis(100), WakeEarly::Waiter);
                 let _ = wal.sync();
                 last_sync = Instant::now();
             }
             Fsync::EverySec => {
                 let elapsed = last_sync.elapsed();
-                if elapsed >= Duration::from_secs(1) {
+                if elapsed >= Duration::from_secs(1) || wal.take_sync_soon() {
                     let _ = wal.sync();
                     last_sync = Instant::now();
                 } else {
-                    wal.wait_for_work(Duration::from_secs(1) - elapsed, false);
+                    wal.wait_for_work(Duration::from_secs(1) - elapsed, WakeEarly::SegmentEnded);
                 }
             }
             Fsync::No => {
                 let _ = wal.write_out();
-                wal.wait_for_work(Duration::from_secs(1), false);
+                wal.wait_for_work(Duration::from_secs(1), WakeEarly::Never);
             }
         }
     }
