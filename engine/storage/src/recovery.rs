@@ -77,12 +77,11 @@ pub(crate) fn replay(opts: &Options, shards: &[Mutex<Shard>], c: &Counters) -> R
     let mut log_bytes = 0u64;
     let mut seg_len = 0u64;
     let mut repl_pos = None;
-    let mut last = *ids.last().unwrap();
+    // Damage is a torn write only in the last two segments (see the top of this file).
     let torn_window = ids.len().saturating_sub(2);
-    for (i, &seg) in ids.clone().iter().enumerate() {
-        if seg > last {
-            break;
-        }
+    let mut i = 0;
+    while i < ids.len() {
+        let seg = ids[i];
         let path = segment_path(dir, seg);
         let data = std::fs::read(&path).map_err(|e| StorageError::io(format!("read {}", path.display()), e))?;
         let mut pos = 0usize;
@@ -93,10 +92,8 @@ pub(crate) fn replay(opts: &Options, shards: &[Mutex<Shard>], c: &Counters) -> R
                     if i < torn_window {
                         return Err(StorageError::Corrupt { path, offset: pos as u64, reason: format!("{bad:?}") });
                     }
-                    if seg != last {
-                        drop_segment(dir, last)?;
-                        ids.pop();
-                        last = seg;
+                    for later in ids.drain(i + 1..) {
+                        drop_segment(dir, later)?;
                     }
                     let kind = match bad {
                         BadRecord::Short => "short record",
@@ -127,7 +124,9 @@ pub(crate) fn replay(opts: &Options, shards: &[Mutex<Shard>], c: &Counters) -> R
         }
         log_bytes += pos as u64;
         seg_len = pos as u64;
+        i += 1;
     }
+    let last = *ids.last().unwrap();
     let mut files = BTreeMap::new();
     for &seg in &ids {
         files.insert(seg, Arc::new(open_segment(&segment_path(dir, seg), false)?));

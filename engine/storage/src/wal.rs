@@ -115,7 +115,7 @@ pub(crate) enum WakeEarly {
     Never,
     /// Someone waits for an LSN not yet durable (`always`).
     Waiter,
-    /// A segment ended (`everysec`: `sync_soon`).
+    /// A segment ended (`everysec`: `segment_ended`).
     SegmentEnded,
 }
 
@@ -140,12 +140,12 @@ pub(crate) struct Wal {
     waiters: Mutex<Vec<(u64, Waker)>>,
     /// Highest LSN anyone waits for; the log thread commits while it is above `durable`.
     wanted: AtomicU64,
-    /// Set while the log thread sleeps in `wait_for_work`: a waiter wakes it only then (a
-    /// condvar notify is a futex call even when nobody sleeps, one per request under `always`).
+    /// Set while the log thread sleeps in `wait_for_work` (`wake_log_thread` wakes it only then).
     log_sleeping: AtomicBool,
-    /// A segment ended: the log thread syncs now rather than at the second's end
-    /// (`take_sync_soon`), so the next segment change finds it durable (`rotate`).
-    sync_soon: AtomicBool,
+    /// Under `everysec`, a segment ended since the log thread last looked: it syncs now rather
+    /// than at the second's end (`take_segment_ended`), so the next change of segment finds
+    /// this one durable (`rotate`).
+    segment_ended: AtomicBool,
     pub(crate) stats: WalStats,
     fail_next_fsync: AtomicBool,
     pub(crate) shutdown: AtomicBool,
@@ -193,7 +193,7 @@ impl Wal {
             waiters: Mutex::new(Vec::new()),
             wanted: AtomicU64::new(0),
             log_sleeping: AtomicBool::new(false),
-            sync_soon: AtomicBool::new(false),
+            segment_ended: AtomicBool::new(false),
             stats,
             fail_next_fsync: AtomicBool::new(false),
             shutdown: AtomicBool::new(false),
@@ -316,9 +316,10 @@ impl Wal {
     /// the network thread 1.1 s of every 4. The segment before the one ended is made durable
     /// first unless a group commit has done it (under `no` none does), so a crash can damage
     /// only the tails of the last two segments; recovery.rs keeps the log up to the first
-    /// damage. The log thread is asked to sync at once (`sync_soon`), so that the next change
-    /// of segment finds this one durable: 4 KB pipelined writes change segment 4 times a
-    /// second, and an fsync here then waited ~40 ms.
+    /// damage. Under `everysec` the log thread is asked to sync at once (`segment_ended`; the
+    /// caller wakes it, holding the buffer lock), so that the next change of segment finds
+    /// this one durable: 4 KB pipelined writes change segment 4 times a second, and an fsync
+    /// here then waited ~40 ms. (Under `always` the next waiter's sync does it.)
     fn rotate(&self, w: &mut Writer, seg: u32) -> Result<(), StorageError> {
         let before = w.seg.checked_sub(1).filter(|&s| s >= self.durable_below.load(Acquire));
         let before = before.and_then(|s| Some((s, self.files.read().unwrap_or_else(|e| e.into_inner()).get(&s)?.clone())));
@@ -330,11 +331,8 @@ impl Wal {
             // Its new length is for the group commit to make durable too.
             w.unsynced.push((w.seg, w.file.clone()));
         }
-        // Not under the buffer lock (`seal` holds it): a wake-up lost to the race waits for
-        // the log thread's timeout.
-        self.sync_soon.store(true, SeqCst);
-        if self.log_sleeping.load(SeqCst) {
-            self.wake.notify_one();
+        if self.mode() == Fsync::EverySec {
+            self.segment_ended.store(true, SeqCst);
         }
         let path = segment_path(&self.dir, seg);
         let f = OpenOptions::new()
@@ -371,7 +369,9 @@ impl Wal {
         }
         b.seg += 1;
         b.seg_len = 0;
-        self.rotate(&mut w, b.seg)
+        self.rotate(&mut w, b.seg)?;
+        self.wake_log_thread(&b);
+        Ok(())
     }
 
     /// Moves the buffer to the segment files (no fsync).
@@ -388,9 +388,11 @@ impl Wal {
             std::mem::replace(&mut b.chunks, spare)
         };
         let mut emptied = Vec::new();
+        let mut rotated = false;
         for c in chunks.drain(..) {
             if c.seg != w.seg {
                 self.rotate(w, c.seg)?;
+                rotated = true;
             }
             w.file
                 .write_all_at(&c.data, w.len)
@@ -410,6 +412,9 @@ impl Wal {
             if emptied.capacity() <= SPARE_CHUNK && b.spare_data.capacity() == 0 {
                 emptied.clear();
                 b.spare_data = emptied;
+            }
+            if rotated {
+                self.wake_log_thread(&b);
             }
         }
         if self.mode() != Fsync::Always {
@@ -484,8 +489,18 @@ impl Wal {
         drop(w);
         // SeqCst pairs with `wait_for_work`: either it sees this `wanted` before it sleeps, or
         // this sees it sleeping and wakes it.
-        if self.wanted.fetch_max(lsn, SeqCst) < lsn && self.log_sleeping.load(SeqCst) {
-            let _b = lock(&self.buf);
+        if self.wanted.fetch_max(lsn, SeqCst) < lsn {
+            self.wake_log_thread(&lock(&self.buf));
+        }
+    }
+
+    /// Wakes the log thread if it sleeps in `wait_for_work`, after the caller stored what it
+    /// should look at (`wanted`, `segment_ended`; SeqCst). The caller holds the buffer lock
+    /// (`_held`): `wait_for_work` looks at those under it before it sleeps, so the wake-up is
+    /// never lost between its look and its sleep. Not notifying when it does not sleep saves a
+    /// futex call per request under `always`.
+    fn wake_log_thread(&self, _held: &MutexGuard<'_, LogBuf>) {
+        if self.log_sleeping.load(SeqCst) {
             self.wake.notify_one();
         }
     }
@@ -511,9 +526,9 @@ impl Wal {
         }
     }
 
-    /// Whether a segment ended since the last call (see `sync_soon`).
-    pub(crate) fn take_sync_soon(&self) -> bool {
-        self.sync_soon.swap(false, SeqCst)
+    /// Whether a segment ended since the last call (see `segment_ended`).
+    pub(crate) fn take_segment_ended(&self) -> bool {
+        self.segment_ended.swap(false, SeqCst)
     }
 
     pub(crate) fn is_poisoned(&self) -> bool {
@@ -530,7 +545,7 @@ impl Wal {
         let due = match early {
             WakeEarly::Never => false,
             WakeEarly::Waiter => self.wanted.load(SeqCst) > self.durable(),
-            WakeEarly::SegmentEnded => self.sync_soon.load(SeqCst),
+            WakeEarly::SegmentEnded => self.segment_ended.load(SeqCst),
         };
         if due {
             self.log_sleeping.store(false, SeqCst);

@@ -45,7 +45,7 @@ fn log_loop(inner: &Inner) {
             }
             Fsync::EverySec => {
                 let elapsed = last_sync.elapsed();
-                if elapsed >= Duration::from_secs(1) || wal.take_sync_soon() {
+                if elapsed >= Duration::from_secs(1) || wal.take_segment_ended() {
                     let _ = wal.sync();
                     last_sync = Instant::now();
                 } else {
