@@ -52,6 +52,16 @@ async function promQuery(expr: string): Promise<{ metric: Record<string, string>
   return ((await res.json()) as { data: { result: { metric: Record<string, string>; value: [number, string] }[] } }).data.result;
 }
 
+/**
+ * Whether the targets file exists, after waiting up to 15 s for it to be `expected`: the worker
+ * syncs the file when an operation ends, a moment after the instance row changed status (what
+ * the test waited for).
+ */
+async function targetsFileExists(file: string, expected: boolean): Promise<boolean> {
+  for (let i = 0; i < 30 && fs.existsSync(file) !== expected; i++) await sleep(500);
+  return fs.existsSync(file);
+}
+
 /** One RESP conversation with the instance as its default user (the customer's view). */
 async function resp(commands: string[][]): Promise<string> {
   await requireHostRoute(endpoint.host, 'basalt0');
@@ -95,6 +105,7 @@ afterAll(async () => {
 describe('monitoring', () => {
   test('the worker writes the scrape target and Prometheus scrapes the node with its token', async () => {
     const file = path.join(prometheus.sdDir, 'targets', `${instanceId}.json`);
+    expect(await targetsFileExists(file, true)).toBe(true);
     const groups = JSON.parse(fs.readFileSync(file, 'utf8'));
     expect(groups).toEqual([{ targets: [`${endpoint.host}:9121`], labels: expect.objectContaining({ basalt_instance: instanceId, basalt_project: projectId, basalt_role: 'primary' }) }]);
     let up: string | undefined;
@@ -219,7 +230,7 @@ describe('monitoring', () => {
     expect(fs.existsSync(file)).toBe(true);
     await deleteInstanceAndWait(api, projectId, instanceId);
     expect((await api.GET('/v1/projects/{project}/instances/{instance}', instancePath())).data?.status).toBe('deleted');
-    expect(fs.existsSync(file)).toBe(false);
+    expect(await targetsFileExists(file, false)).toBe(false);
     // Prometheus drops the target once file discovery sees the file gone.
     let targets = 1;
     for (let i = 0; i < 20 && targets > 0; i++) {

@@ -25,10 +25,12 @@ export function vitestSuite(ws) {
   return {
     name: `vitest ${ws.name}`,
     async run(env) {
-      const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-vitest-')), 'report.json');
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-vitest-'));
+      const report = path.join(dir, 'report.json');
       const r = await runStreamed('npm', ['run', 'test', '-w', ws.name, '--', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], { cwd: ROOT, env });
-      if (!fs.existsSync(report)) return { passed: 0, failed: 1, notes: [`${ws.name}: vitest wrote no report (exit ${r.code})`] };
-      const j = JSON.parse(fs.readFileSync(report, 'utf8'));
+      const j = fs.existsSync(report) ? JSON.parse(fs.readFileSync(report, 'utf8')) : undefined;
+      fs.rmSync(dir, { recursive: true, force: true });
+      if (!j) return { passed: 0, failed: 1, notes: [`${ws.name}: vitest wrote no report (exit ${r.code})`] };
       // A file that failed to load counts as a failure even though none of its tests ran.
       const brokenFiles = (j.testResults ?? []).filter((f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0).length;
       const failed = j.numFailedTests + brokenFiles + (r.code !== 0 && j.numFailedTests + brokenFiles === 0 ? 1 : 0);

@@ -154,15 +154,9 @@ fn resp3_and_select_db() {
 
 #[test]
 fn memcache_text_counts_match_memcached_stats() {
-    if !on_path("memcached") {
-        eprintln!("SKIP: memcached is not on PATH");
-        return;
-    }
-    let port = free_port();
-    let mut child = std::process::Command::new("memcached")
-        .args(["-l", "127.0.0.1", "-p", &port.to_string(), "-U", "0", "-u", "root", "-m", "64"])
-        .spawn()
-        .expect("spawn memcached");
+    // Killed when dropped, also when an assertion below panics.
+    let Some(server) = memcached() else { return };
+    let port = server.port;
     let stats = |port: u16| -> std::collections::HashMap<String, u64> {
         use std::io::{Read, Write};
         // One `stats` exchange; None while memcached is not up yet (a connection it refused or,
@@ -200,8 +194,7 @@ fn memcache_text_counts_match_memcached_stats() {
         LIMIT,
     );
     let after = stats(port);
-    let _ = child.kill();
-    let _ = child.wait();
+    drop(server);
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stdout}\n{stderr}");
     let doc = json_file(&json);

@@ -488,8 +488,9 @@ impl Wal {
         }
         drop(w);
         // SeqCst pairs with `wait_for_work`: either it sees this `wanted` before it sleeps, or
-        // this sees it sleeping and wakes it.
-        if self.wanted.fetch_max(lsn, SeqCst) < lsn {
+        // this sees it sleeping and wakes it. The buffer lock only when it sleeps: under
+        // `always` nearly every request raises `wanted`.
+        if self.wanted.fetch_max(lsn, SeqCst) < lsn && self.log_sleeping.load(SeqCst) {
             self.wake_log_thread(&lock(&self.buf));
         }
     }

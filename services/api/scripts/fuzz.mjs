@@ -3,7 +3,7 @@
 // `st run` with positive and negative inputs and the not_a_server_error check.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -44,6 +44,7 @@ const dbName = `basalt_fuzz_${randomBytes(5).toString('hex')}`;
 await sql(adminUrl, `CREATE DATABASE ${dbName}`);
 const dbUrl = new URL(adminUrl);
 dbUrl.pathname = `/${dbName}`;
+const specFile = path.join(tmpdir(), `${dbName}-openapi.json`);
 const adminPassword = `fuzz-${randomBytes(8).toString('hex')}`;
 let output = '';
 const api = spawn(process.execPath, [path.join(apiRoot, 'dist/main.js')], {
@@ -104,7 +105,6 @@ try {
     paths[filled] = item;
   }
   spec.paths = paths;
-  const specFile = path.join(tmpdir(), `${dbName}-openapi.json`);
   writeFileSync(specFile, JSON.stringify(spec));
 
   const args = [
@@ -142,6 +142,7 @@ try {
   api.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 500));
   await sql(adminUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
+  rmSync(specFile, { force: true });
 }
 console.log(code === 0 ? 'fuzz: 1 passed, 0 failed (no 5xx)' : 'fuzz: 0 passed, 1 failed');
 process.exit(code);

@@ -24,6 +24,7 @@ let bare: RunningApi;
 let admin: Caller;
 let other: Caller;
 let ids: { project: string; instance: string };
+let promDir = '';
 
 beforeAll(async () => {
   // The platform's own starter (scripts/lib/prometheus.mjs): the real Debian binary on loopback.
@@ -31,8 +32,8 @@ beforeAll(async () => {
     startPrometheus(options: Record<string, unknown>): Promise<StartedPrometheus>;
   };
   const { freePort } = (await import(pathToFileURL(path.join(root, 'scripts', 'lib', 'net.mjs')).href)) as { freePort(): Promise<number> };
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-prom-api-'));
-  prometheus = await lib.startPrometheus({ dir, port: await freePort(), scrapeInterval: '1s', retention: '1h', logDir: dir });
+  promDir = fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-prom-api-'));
+  prometheus = await lib.startPrometheus({ dir: promDir, port: await freePort(), scrapeInterval: '1s', retention: '1h', logDir: promDir });
   api = await startApi({ BASALT_PROMETHEUS_URL: prometheus.url });
   admin = await loginAdmin(api);
   other = await newUser(api, admin);
@@ -43,6 +44,7 @@ afterAll(async () => {
   await api?.stop();
   await bare?.stop();
   await prometheus?.stop();
+  if (promDir) fs.rmSync(promDir, { recursive: true, force: true });
 }, 240_000);
 
 describe('instance metrics', () => {

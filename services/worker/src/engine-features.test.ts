@@ -1,12 +1,18 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { detectEngineFeatures } from './engine-features.js';
+
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const dir of dirs) await fs.rm(dir, { recursive: true, force: true });
+});
 
 /** A stand-in binary that knows some flags, answering as basalt-server's argument parser does. */
 async function engineKnowing(flags: string[]): Promise<string> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'basalt-usage-'));
+  dirs.push(dir);
   const file = path.join(dir, 'server');
   const known = `${flags.join('|') || 'never-matches'})`;
   await fs.writeFile(

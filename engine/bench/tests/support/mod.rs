@@ -103,6 +103,23 @@ pub fn redis(extra: &[&str]) -> Option<Server> {
     }))
 }
 
+/// memcached from Debian, or None (with a message) when it is not installed. It does not speak
+/// PING: the caller waits until it answers its own protocol.
+pub fn memcached() -> Option<Server> {
+    if !on_path("memcached") {
+        eprintln!("SKIP: memcached is not on PATH");
+        return None;
+    }
+    let port = free_port();
+    let child = Command::new("memcached")
+        .args(["-l", "127.0.0.1", "-p", &port.to_string(), "-U", "0", "-u", "root", "-m", "64"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn memcached");
+    Some(Server { child, port, dir: temp_dir("memcached"), name: "memcached" })
+}
+
 pub fn basalt_server_bin() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("BASALT_ENGINE_BIN") {
         let p = PathBuf::from(p);

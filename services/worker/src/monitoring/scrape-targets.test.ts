@@ -48,6 +48,7 @@ describe('scrape token', () => {
     expect(vars).toEqual({ engine_admin_port: 9121, engine_admin_token_sha256: scrapeTokenHash(token) });
     expect(JSON.stringify(vars)).not.toContain(token);
     expect(adminPortVars(undefined)).toEqual({ engine_admin_port: 0 });
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });
 
