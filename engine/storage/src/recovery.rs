@@ -4,7 +4,7 @@
 //! RocksDB's point-in-time recovery keeps it, and the rest is cut — that segment's tail and, in
 //! the second-last, the whole last segment, whose records came after the lost ones and so
 //! were never acknowledged as durable. A damaged record anywhere else is corruption and stops
-//! the open.
+//! the open, as does a gap in the segment numbers (a lost file).
 
 use crate::at_rest::open_field;
 use crate::codec::{decode_value, delta_aad, encoded_head, parse_record, BadRecord, Op, KEY_AAD};
@@ -71,6 +71,15 @@ pub(crate) fn replay(opts: &Options, shards: &[Mutex<Shard>], c: &Counters) -> R
             .and_then(|d| d.sync_all())
             .map_err(|e| StorageError::io(format!("fsync {}", dir.display()), e))?;
         ids.push(1);
+    }
+    // Compaction removes only the oldest segment, so the ids run without a gap: a missing
+    // segment is a lost file, and replaying the ones after it would resurrect what it deleted.
+    if let Some(pair) = ids.windows(2).find(|pair| pair[1] != pair[0] + 1) {
+        return Err(StorageError::Corrupt {
+            path: segment_path(dir, pair[0] + 1),
+            offset: 0,
+            reason: format!("missing: the log goes from segment {} to segment {}", pair[0], pair[1]),
+        });
     }
     let now = crate::now_ms();
     let mut lsn = 0u64;

@@ -64,9 +64,9 @@ fn tear(segment: &std::path::Path) {
     OpenOptions::new().write(true).open(segment).unwrap().set_len(len - 50).unwrap();
 }
 
-fn expect_corrupt(dir: &std::path::Path) {
+fn expect_corrupt(dir: &std::path::Path) -> String {
     match basalt_storage::Db::open(basalt_storage::Options::new(dir)) {
-        Err(basalt_storage::StorageError::Corrupt { .. }) => {}
+        Err(basalt_storage::StorageError::Corrupt { reason, .. }) => reason,
         Err(e) => panic!("expected Corrupt, got {e}"),
         Ok(_) => panic!("opened a log damaged before its last two segments"),
     }
@@ -111,4 +111,15 @@ fn damage_before_the_last_two_segments_refuses_to_open() {
     let segs = several_segments(dir.path());
     tear(&segs[segs.len() - 3]);
     expect_corrupt(dir.path());
+}
+
+#[test]
+fn a_missing_segment_refuses_to_open() {
+    let dir = TempDir::new("missing-segment");
+    let segs = several_segments(dir.path());
+    // A lost file between the oldest and the last: replaying around it would apply what came
+    // after records that are gone.
+    std::fs::remove_file(&segs[1]).unwrap();
+    let reason = expect_corrupt(dir.path());
+    assert!(reason.starts_with("missing: the log goes from segment"), "{reason}");
 }
