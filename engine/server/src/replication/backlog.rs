@@ -47,6 +47,12 @@ impl Backlog {
         }
     }
 
+    /// The stream moved on by `len` bytes that are not kept (no replica reads this node yet).
+    pub fn skip(&mut self, len: usize) {
+        let end = self.end() + len as u64;
+        self.reset(end);
+    }
+
     /// Forgets everything; the stream goes on at `offset` (after a full copy, at start).
     pub fn reset(&mut self, offset: u64) {
         self.buf.clear();
@@ -94,5 +100,18 @@ mod tests {
         out.clear();
         b.read(103, 3, &mut out);
         assert_eq!(out, b"def");
+    }
+
+    #[test]
+    fn skipped_bytes_move_the_offset_and_are_not_served() {
+        let mut b = Backlog::new(8, 100);
+        b.push(b"abc");
+        b.skip(5);
+        assert_eq!((b.start(), b.end()), (108, 108));
+        assert!(!b.covers(103) && b.covers(108));
+        b.push(b"xy");
+        let mut out = Vec::new();
+        b.read(108, 100, &mut out);
+        assert_eq!(out, b"xy");
     }
 }

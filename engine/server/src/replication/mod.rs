@@ -90,6 +90,12 @@ pub struct Replication {
     pub data: tokio::sync::Notify,
     pub acks: tokio::sync::Notify,
     is_replica: AtomicBool,
+    /// Whether the backlog keeps the stream's bytes: from the first replica that connects or
+    /// from when this node follows a primary (a promoted replica's replicas continue from it),
+    /// as Redis makes its backlog with the first replica. Before, the stream's offset moves on
+    /// and nothing is copied: a node no replica ever read spent 2.4 % of its CPU under 4 KB
+    /// writes copying each record into a backlog no one read (perf, memcached port).
+    backlog_on: AtomicBool,
     pub read_only: AtomicBool,
     /// Redis' min-replicas-to-write / min-replicas-max-lag (any mode).
     pub min_replicas: AtomicU64,
@@ -147,6 +153,7 @@ impl Replication {
             data: tokio::sync::Notify::new(),
             acks: tokio::sync::Notify::new(),
             is_replica: AtomicBool::new(cfg.replicaof.is_some()),
+            backlog_on: AtomicBool::new(cfg.replicaof.is_some()),
             read_only: AtomicBool::new(cfg.read_only),
             min_replicas: AtomicU64::new(cfg.min_replicas),
             min_replicas_max_lag_secs: AtomicU64::new(cfg.min_replicas_max_lag_secs),
@@ -201,7 +208,15 @@ impl Replication {
 
     /// Adds stream bytes (the primary's appends; a replica's received records).
     pub fn feed(&self, data: &[u8]) {
-        lock(&self.backlog).push(data);
+        let mut backlog = lock(&self.backlog);
+        // Read under the backlog's lock: a replica's PSYNC looks at the backlog after
+        // `add_peer` set it, so every byte after the offset it is answered with is kept.
+        if self.backlog_on.load(Acquire) {
+            backlog.push(data);
+        } else {
+            backlog.skip(data.len());
+        }
+        drop(backlog);
         if self.peer_count.load(Relaxed) > 0 {
             self.data.notify_waiters();
         }
@@ -221,6 +236,7 @@ impl Replication {
     }
 
     pub fn add_peer(&self, peer: Arc<Peer>) {
+        self.backlog_on.store(true, Release);
         lock(&self.peers).push(peer);
         self.peer_count.fetch_add(1, Relaxed);
     }
@@ -344,6 +360,7 @@ impl Replication {
                 st.master = Some((host.clone(), port));
                 st.link = Link::Connect;
                 drop(st);
+                self.backlog_on.store(true, Release);
                 self.is_replica.store(true, Release);
                 self.generation.send_modify(|g| *g += 1);
                 // Replicas of this node are dropped (their senders see the role change).
