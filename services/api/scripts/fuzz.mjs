@@ -3,7 +3,7 @@
 // `st run` with positive and negative inputs and the not_a_server_error check.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -44,7 +44,10 @@ const dbName = `basalt_fuzz_${randomBytes(5).toString('hex')}`;
 await sql(adminUrl, `CREATE DATABASE ${dbName}`);
 const dbUrl = new URL(adminUrl);
 dbUrl.pathname = `/${dbName}`;
-const specFile = path.join(tmpdir(), `${dbName}-openapi.json`);
+// The spec and the run's API key, in a directory only this user can read.
+const runDir = mkdtempSync(path.join(tmpdir(), `${dbName}-`));
+const specFile = path.join(runDir, 'openapi.json');
+const keyFile = path.join(runDir, 'api-key');
 const adminPassword = `fuzz-${randomBytes(8).toString('hex')}`;
 let output = '';
 const api = spawn(process.execPath, [path.join(apiRoot, 'dist/main.js')], {
@@ -106,6 +109,7 @@ try {
   }
   spec.paths = paths;
   writeFileSync(specFile, JSON.stringify(spec));
+  writeFileSync(keyFile, key, { mode: 0o600 });
 
   const args = [
     'run', specFile,
@@ -118,16 +122,17 @@ try {
     '--hypothesis-seed', process.env.BASALT_FUZZ_SEED ?? '20261122',
     '--request-timeout', '10000',
     '--workers', '2',
-    '--header', `Authorization: Bearer ${key}`,
     '--hypothesis-suppress-health-check', 'filter_too_much,too_slow,data_too_large',
     // The event stream stays open until its operation ends; it is covered by the Vitest suite.
     '--exclude-path-regex', 'events$',
     ...extraArgs,
   ];
-  console.log(`fuzz: ${path.basename(st)} ${args.map((a) => (a.startsWith('Authorization') ? 'Authorization: Bearer <key>' : a)).join(' ')}`);
+  console.log(`fuzz: ${path.basename(st)} ${args.join(' ')}`);
   code = await new Promise((resolve) => {
-    // The key is throw-away, but schemathesis echoes headers in tracebacks: mask it anyway.
-    const run = spawn(st, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SCHEMATHESIS_HOOKS: '' } });
+    // The key reaches schemathesis through its auth hook (fuzz_auth.py reads keyFile), never the
+    // command line or the environment. schemathesis echoes headers in tracebacks: mask them.
+    const env = { ...process.env, SCHEMATHESIS_HOOKS: 'fuzz_auth', PYTHONPATH: path.join(apiRoot, 'scripts'), BASALT_FUZZ_KEY_FILE: keyFile };
+    const run = spawn(st, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
     const mask = (target) => (chunk) => target.write(chunk.toString().replaceAll(key, '<api key>'));
     run.stdout.on('data', mask(process.stdout));
     run.stderr.on('data', mask(process.stderr));
@@ -142,7 +147,7 @@ try {
   api.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 500));
   await sql(adminUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
-  rmSync(specFile, { force: true });
+  rmSync(runDir, { recursive: true, force: true });
 }
 console.log(code === 0 ? 'fuzz: 1 passed, 0 failed (no 5xx)' : 'fuzz: 0 passed, 1 failed');
 process.exit(code);

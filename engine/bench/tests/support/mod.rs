@@ -36,7 +36,8 @@ pub fn on_path(program: &str) -> bool {
 pub struct Server {
     child: Child,
     pub port: u16,
-    pub dir: PathBuf,
+    /// The server's data directory, removed on drop; None for a server that keeps nothing.
+    dir: Option<PathBuf>,
     pub name: &'static str,
 }
 
@@ -44,7 +45,9 @@ impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.dir);
+        if let Some(dir) = &self.dir {
+            let _ = std::fs::remove_dir_all(dir);
+        }
     }
 }
 
@@ -72,7 +75,7 @@ fn start_on_free_port(name: &'static str, dir: PathBuf, command: impl Fn(u16) ->
     for _ in 0..5 {
         let port = free_port();
         let child = command(port).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap_or_else(|e| panic!("spawn {name}: {e}"));
-        let mut server = Server { child, port, dir: dir.clone(), name };
+        let mut server = Server { child, port, dir: Some(dir.clone()), name };
         match wait_ready(&mut server) {
             Ok(()) => return server,
             Err(e) => {
@@ -117,7 +120,7 @@ pub fn memcached() -> Option<Server> {
         .stderr(Stdio::null())
         .spawn()
         .expect("spawn memcached");
-    Some(Server { child, port, dir: temp_dir("memcached"), name: "memcached" })
+    Some(Server { child, port, dir: None, name: "memcached" })
 }
 
 pub fn basalt_server_bin() -> Option<PathBuf> {
