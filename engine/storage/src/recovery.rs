@@ -34,6 +34,8 @@ pub(crate) struct Recovered {
     pub repl_pos: Option<([u8; 40], u64)>,
 }
 
+/// The ids of the log's segments, oldest first; removes what a crash left of a segment being
+/// removed (`wal::REMOVING_SUFFIX`).
 fn segment_ids(dir: &Path) -> Result<Vec<u32>, StorageError> {
     let mut ids = Vec::new();
     let rd = std::fs::read_dir(dir).map_err(|e| StorageError::io(format!("list {}", dir.display()), e))?;
@@ -41,6 +43,12 @@ fn segment_ids(dir: &Path) -> Result<Vec<u32>, StorageError> {
         let ent = ent.map_err(|e| StorageError::io(format!("list {}", dir.display()), e))?;
         let name = ent.file_name();
         let name = name.to_string_lossy();
+        if name.starts_with("wal-") && name.ends_with(crate::wal::REMOVING_SUFFIX) {
+            // A compacted segment whose removal a crash stopped: not part of the log.
+            let path = ent.path();
+            std::fs::remove_file(&path).map_err(|e| StorageError::io(format!("remove {}", path.display()), e))?;
+            continue;
+        }
         if let Some(id) = name.strip_prefix("wal-").and_then(|s| s.strip_suffix(".log")) {
             if let Ok(id) = id.parse::<u32>() {
                 ids.push(id);
