@@ -13,6 +13,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createDatabase, schema, type Database } from '@basalt/db';
+import { namespacePids, namespaceProcesses } from './support/netns.js';
 import { startProvisioningPlatform, type ProvisioningPlatform } from './support/stack.js';
 import { startWorker, type WorkerProcess } from './support/worker-process.js';
 
@@ -37,11 +38,7 @@ afterAll(async () => {
 const netns = () => execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' });
 /** Whether a process (the suite's client, during a scenario) runs in the run's client namespace. */
 function clientRuns(hex: string): boolean {
-  try {
-    return execFileSync('ip', ['netns', 'pids', `basalt-bench-${hex}`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() !== '';
-  } catch {
-    return false; // no such namespace (yet, or any more)
-  }
+  return namespacePids(`basalt-bench-${hex}`).length > 0;
 }
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -92,20 +89,7 @@ describe('a worker killed mid-benchmark', () => {
     const operationId = asked.data!.operation.id;
     const hex = runId.replace(/-/g, '').slice(0, 12);
     const engineDir = path.join(platform.dataDir, 'runs', benchInstance, operationId, 'benchmark', 'engine');
-    // The run makes its peer namespace again for each engine configuration, so the namespace can
-    // go between the listing and the pids call: a namespace that is not there has no engine.
-    const peerPids = () => {
-      try {
-        return execFileSync('ip', ['netns', 'pids', `basalt-peer-${hex}`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-      } catch {
-        return '';
-      }
-    };
-    const enginePids = () =>
-      peerPids()
-        .split('\n')
-        .map(Number)
-        .filter((pid) => pid > 1 && fs.existsSync(`/proc/${pid}`) && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('basalt-server'));
+    const enginePids = () => namespaceProcesses(`basalt-peer-${hex}`, 'basalt-server');
     // Kill the worker while an engine with encryption at rest serves (its key file is in the run's directory).
     const deadline = Date.now() + 180_000;
     while (!(enginePids().length > 0 && fs.existsSync(path.join(engineDir, 'at-rest.key')))) {

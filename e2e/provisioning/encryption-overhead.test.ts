@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ENCRYPTION_VARIANTS, encryptionOverhead, type EncryptionVariant } from '@basalt/api-client/rules';
 import { renderBenchmarkReport as render } from '@basalt/api-client';
 import { createDatabase, schema, type Database } from '@basalt/db';
+import { namespacePids, namespaceProcesses } from './support/netns.js';
 import { startProvisioningPlatform, type ProvisioningPlatform } from './support/stack.js';
 
 let platform: ProvisioningPlatform;
@@ -141,9 +142,7 @@ describe('encryption-overhead through the API and the worker', () => {
         const entry = seen.get(name) ?? { variant, address: info.address, plaintextAccepted: [], tlsSubjects: [], keysInClear: [], lastScan: 0 };
         seen.set(name, entry);
         if (entry.cpus === undefined) {
-          const namespace = `basalt-peer-${benchmarkId.replace(/-/g, '').slice(0, 12)}`;
-          const pids = execFileSync('ip', ['netns', 'pids', namespace], { encoding: 'utf8' }).split('\n').map(Number).filter((p) => p > 1);
-          const engine = pids.find((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('basalt-server'));
+          const [engine] = namespaceProcesses(`basalt-peer-${benchmarkId.replace(/-/g, '').slice(0, 12)}`, 'basalt-server');
           if (engine) entry.cpus = cpuLimit(engine);
         }
         if (entry.plaintextAccepted.length < 3) {
@@ -248,8 +247,8 @@ describe('encryption-overhead through the API and the worker', () => {
       if (events.some((e) => e.kind === 'benchmark_scenario_started' && (e.data as { scenario: number }).scenario === 2)) break;
       await sleep(100);
     }
-    const pids = execFileSync('ip', ['netns', 'pids', `basalt-peer-${hex}`], { encoding: 'utf8' }).split('\n').map(Number).filter((p) => p > 1);
-    expect(pids.some((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('basalt-server'))).toBe(true);
+    const pids = namespacePids(`basalt-peer-${hex}`);
+    expect(namespaceProcesses(`basalt-peer-${hex}`, 'basalt-server')).not.toEqual([]);
     expect(fs.existsSync(path.join(runDir, 'engine', 'basalt.toml'))).toBe(true);
     const asked = Date.now();
     const cancel = await platform.client.POST('/v1/projects/{project}/instances/{instance}/benchmarks/{benchmark}/cancel', {

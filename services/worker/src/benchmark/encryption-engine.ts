@@ -135,14 +135,24 @@ export async function startEncryptionEngine(
 /**
  * Whether any file of the engine's data directory holds `needle` in the clear (the suite's key
  * prefix: with encryption at rest every key is sealed before it reaches the log). Read in
- * chunks: a 4 KB scenario's log is a few hundred MB.
+ * chunks: a 4 KB scenario's log is a few hundred MB. The engine runs while this reads, and its
+ * compaction removes a segment once the segment's live records are in a newer one (a 4 KB
+ * scenario compacts within seconds): when a listed file has gone, the directory is listed again
+ * and the files not read yet are read.
  */
 export function dataHoldsInClear(dataDir: string, needle: string): boolean {
   const bytes = Buffer.from(needle);
-  const files = fs.existsSync(dataDir) ? fs.readdirSync(dataDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()) : [];
   const chunk = Buffer.alloc(8 * 1024 * 1024);
-  return files.some((entry) => {
-    const fd = fs.openSync(path.join(entry.parentPath, entry.name), 'r');
+  const list = () => (fs.existsSync(dataDir) ? fs.readdirSync(dataDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name)) : []);
+  /** true or false; undefined when the file is gone. */
+  const holds = (file: string): boolean | undefined => {
+    let fd: number;
+    try {
+      fd = fs.openSync(file, 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
     try {
       // Each read starts needle.length - 1 bytes back, so a match across two chunks is found.
       for (let position = 0; ; position += chunk.length - (bytes.length - 1)) {
@@ -153,5 +163,17 @@ export function dataHoldsInClear(dataDir: string, needle: string): boolean {
     } finally {
       fs.closeSync(fd);
     }
-  });
+  };
+  const read = new Set<string>();
+  for (let pass = 0; pass < 10; pass++) {
+    let gone = false;
+    for (const file of list().filter((f) => !read.has(f))) {
+      read.add(file);
+      const found = holds(file);
+      if (found) return true;
+      if (found === undefined) gone = true;
+    }
+    if (!gone) return false;
+  }
+  return false;
 }
