@@ -144,7 +144,7 @@ pub fn render(shared: &Shared, managed: &Managed) -> String {
     out.one("basalt_expired_keys_total", "counter", "Keys removed because they expired.", store.expired_keys);
     out.one("basalt_evicted_values_total", "counter", "Values dropped from memory to honour maxmemory (they stay on disk).", store.evicted_values);
 
-    out.one("basalt_disk_log_bytes", "gauge", "Bytes the write-ahead log takes on disk, with the active segment's preallocated space.", store.log_disk_bytes);
+    out.one("basalt_disk_log_bytes", "gauge", "Bytes the write-ahead log takes on disk, with the active segment's preallocated space and the spare segment file.", store.log_disk_bytes);
     out.one("basalt_disk_live_log_bytes", "gauge", "Bytes of the log that are the latest copy of a key.", store.live_log_bytes);
     out.one("basalt_disk_log_segments", "gauge", "Log segment files.", store.log_segments);
     if let Some((free, total)) = disk_space(&shared.config().dir) {

@@ -312,18 +312,47 @@ pub(crate) enum BadRecord {
     Malformed(&'static str),
 }
 
-/// Parses the record at `pos` in `data`; returns its ops and the offset after it.
-pub(crate) fn parse_record(data: &[u8], pos: usize) -> Result<(Vec<Op<'_>>, usize), BadRecord> {
+/// What the CRCs of segment `seg`'s records are XORed with in its file (`Wal::append`). A
+/// segment's file can be a compacted segment's file used again (`Wal::recycle`), whose old
+/// records lie past the new ones: salted with another segment's id, they fail the check, so
+/// recovery ends the log where the segment's own records end. Never 0 for a segment id (ids
+/// start at 1), and no two ids share a salt (a multiplication by an odd number).
+pub(crate) fn salt_of(seg: u32) -> u32 {
+    seg.wrapping_add(1).wrapping_mul(0x9E37_79B1)
+}
+
+/// The salt the records of segment `seg` (its file's bytes `data`) were written with: 0 for a
+/// segment written before salts (its first record checks unsalted), else `salt_of(seg)`. The
+/// first record is always the segment's own: a file used again is written from its start, and
+/// only segments written with salts are used again.
+pub(crate) fn segment_salt(data: &[u8], seg: u32) -> u32 {
+    if record_checks(data, 0) {
+        0
+    } else {
+        salt_of(seg)
+    }
+}
+
+/// Whether a whole record whose CRC was salted with `salt` starts at `data[0]`.
+fn record_checks(data: &[u8], salt: u32) -> bool {
+    let Some(len) = data.get(4..HEADER).map(|l| u32::from_le_bytes(l.try_into().unwrap()) as usize) else { return false };
+    let Some(body) = data.get(4..HEADER + len) else { return false };
+    crc32fast::hash(body) ^ salt == u32::from_le_bytes(data[0..4].try_into().unwrap())
+}
+
+/// Parses the record at `pos` in `data`, whose CRC was salted with `salt` (`salt_of`; 0 in the
+/// replication stream and for segments written before salts); returns its ops and the offset
+/// after it.
+pub(crate) fn parse_record(data: &[u8], pos: usize, salt: u32) -> Result<(Vec<Op<'_>>, usize), BadRecord> {
     let rest = &data[pos..];
     if rest.len() < HEADER {
         return Err(BadRecord::Short);
     }
-    let crc = u32::from_le_bytes(rest[0..4].try_into().unwrap());
     let len = u32::from_le_bytes(rest[4..8].try_into().unwrap()) as usize;
     if rest.len() - HEADER < len {
         return Err(BadRecord::Short);
     }
-    if crc32fast::hash(&rest[4..HEADER + len]) != crc {
+    if !record_checks(rest, salt) {
         return Err(BadRecord::Checksum);
     }
     let payload_at = pos + HEADER;

@@ -143,6 +143,7 @@ fn compact_from_file(inner: &Inner, seg: u32, scratch: &mut Vec<u8>) -> Result<b
     let path = segment_path(inner.wal.dir(), seg);
     read_segment(&path, scratch).map_err(|e| StorageError::io(format!("read {}", path.display()), e))?;
     let data: &[u8] = scratch;
+    let salt = crate::codec::segment_salt(data, seg);
     let now = crate::now_ms();
     let mut pos = 0;
     let mut looked_at = 0;
@@ -150,7 +151,7 @@ fn compact_from_file(inner: &Inner, seg: u32, scratch: &mut Vec<u8>) -> Result<b
         if inner.wal.shutdown.load(Acquire) {
             return Ok(false);
         }
-        let (ops, next) = parse_record(data, pos).map_err(|bad| StorageError::Corrupt {
+        let (ops, next) = parse_record(data, pos, salt).map_err(|bad| StorageError::Corrupt {
             path: path.clone(),
             offset: pos as u64,
             reason: format!("{bad:?}"),

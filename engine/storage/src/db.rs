@@ -325,6 +325,7 @@ impl Db {
             rec.files,
             rec.seg,
             rec.seg_len,
+            rec.salt,
             rec.lsn,
             rec.log_bytes,
         ));
@@ -770,7 +771,7 @@ impl Db {
             expired_keys: c.expired_keys.load(Relaxed),
             fsync: wal.mode().name(),
             log_bytes: wal.stats.log_bytes.load(Relaxed),
-            log_disk_bytes: wal.stats.log_bytes.load(Relaxed) + wal.stats.reserved_bytes.load(Relaxed),
+            log_disk_bytes: wal.stats.log_bytes.load(Relaxed) + wal.stats.reserved_bytes.load(Relaxed) + wal.stats.spare_bytes.load(Relaxed),
             live_log_bytes: c.live_bytes.load(Relaxed).max(0) as u64,
             log_segments,
             log_writes: wal.stats.writes.load(Relaxed),

@@ -41,7 +41,11 @@
 //!
 //! # Log format
 //! A segment file `dir/wal-<10 digit id>.log` is a sequence of records:
-//! `crc32 (u32 LE) | len (u32 LE) | payload (len bytes)`, the CRC covering `len` and payload.
+//! `crc32 (u32 LE) | len (u32 LE) | payload (len bytes)`, the CRC covering `len` and payload
+//! and XORed with the segment's salt (`codec::salt_of` of its id): a segment's file may be a
+//! compacted segment's used again, whose old records past the new ones then fail the check.
+//! A segment whose first record checks unsalted was written before salts and is read so. The
+//! replication stream and a full copy carry records unsalted.
 //! Payload: `nops (u32)` then ops: `1 key-len key expires-ms(u64, 0 = none) value-len value`
 //! (put), `2 key-len key` (delete), `3` (flush all), `4 db(u32)` (the following ops of this
 //! record apply to database `db`; each record starts in database 0, so logs from before

@@ -7,7 +7,7 @@
 //! the open, as does a gap in the segment numbers (a lost file).
 
 use crate::at_rest::open_field;
-use crate::codec::{decode_value, delta_aad, encoded_head, parse_record, BadRecord, Op, KEY_AAD};
+use crate::codec::{decode_value, delta_aad, encoded_head, parse_record, segment_salt, BadRecord, Op, KEY_AAD};
 use crate::delta;
 use crate::key::shard_of;
 use crate::error::StorageError;
@@ -27,6 +27,8 @@ pub(crate) struct Recovered {
     /// The segment to append to, and its length.
     pub seg: u32,
     pub seg_len: u64,
+    /// The salt of its records' CRCs (`codec::segment_salt`): 0 if it was written before salts.
+    pub salt: u32,
     /// Records replayed.
     pub lsn: u64,
     pub log_bytes: u64,
@@ -94,6 +96,7 @@ pub(crate) fn replay(opts: &Options, shards: &[Mutex<Shard>], c: &Counters) -> R
     let mut log_bytes = 0u64;
     let mut seg_len = 0u64;
     let mut repl_pos = None;
+    let mut salt = 0;
     // Damage is a torn write only in the last two segments (see the top of this file).
     let torn_window = ids.len().saturating_sub(2);
     let mut i = 0;
@@ -102,8 +105,9 @@ pub(crate) fn replay(opts: &Options, shards: &[Mutex<Shard>], c: &Counters) -> R
         let path = segment_path(dir, seg);
         let data = std::fs::read(&path).map_err(|e| StorageError::io(format!("read {}", path.display()), e))?;
         let mut pos = 0usize;
+        salt = segment_salt(&data, seg);
         while pos < data.len() {
-            let (ops, next) = match parse_record(&data, pos) {
+            let (ops, next) = match parse_record(&data, pos, salt) {
                 Ok(r) => r,
                 Err(bad) => {
                     if i < torn_window {
@@ -118,10 +122,11 @@ pub(crate) fn replay(opts: &Options, shards: &[Mutex<Shard>], c: &Counters) -> R
                         BadRecord::Malformed(m) => m,
                     };
                     // Zeros are the preallocated space of a segment the log had moved to
-                    // (wal.rs `preallocate`), not damage.
+                    // (wal.rs `preallocate`), not damage. Other bytes are a torn write, or the
+                    // old records of a file used again (`Wal::recycle`).
                     if data[pos..].iter().any(|&b| b != 0) {
                         eprintln!(
-                            "basalt-storage: cutting torn log tail of {} at offset {pos} ({kind}, {} bytes dropped)",
+                            "basalt-storage: cutting the log tail of {} at offset {pos} ({kind}, {} bytes dropped: a torn write or, in a file used again, its old records)",
                             path.display(),
                             data.len() - pos
                         );
@@ -148,7 +153,7 @@ pub(crate) fn replay(opts: &Options, shards: &[Mutex<Shard>], c: &Counters) -> R
     for &seg in &ids {
         files.insert(seg, Arc::new(open_segment(&segment_path(dir, seg), false)?));
     }
-    Ok(Recovered { files, seg: last, seg_len, lsn, log_bytes, repl_pos })
+    Ok(Recovered { files, seg: last, seg_len, salt, lsn, log_bytes, repl_pos })
 }
 
 /// Removes segment `seg` whose records follow a torn one (see the top of this file).

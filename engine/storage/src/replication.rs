@@ -10,14 +10,14 @@
 //!   replica to, so after a crash the replica knows exactly which records it holds
 //!   ([`Db::recovered_repl_pos`]) and resumes there instead of copying everything again.
 
-use crate::codec::{parse_record, Op, RecordBuf, HEADER, REPL_POS_LEN};
+use crate::codec::{parse_record, segment_salt, Op, RecordBuf, HEADER, REPL_POS_LEN};
 use crate::db::Db;
 use crate::error::StorageError;
 use crate::recovery::{apply_record, Place};
 use crate::wal::{lock, segment_path};
 use std::fs::File;
 use std::os::unix::fs::FileExt;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// Called under the log's append lock with each finished record, in log order.
 pub type StreamHook = Box<dyn Fn(&[u8]) + Send + Sync>;
@@ -35,14 +35,69 @@ pub fn record_len(buf: &[u8]) -> Option<usize> {
     Some(HEADER + len)
 }
 
-/// The segments of the log up to one point, read as one byte stream of whole records.
+/// The segments of the log up to one point, read as one byte stream of whole records, their
+/// CRCs unsalted (the stream's records are: a replica logs them in segments of its own).
 pub struct LogCopy {
-    segments: Vec<(Arc<File>, u64)>,
+    segments: Vec<CopySegment>,
+    /// Where the first record starts whose CRC `read_at` has not given out whole: the primary
+    /// reads the copy in order, so unsalting walks each record header once.
+    next_record: Mutex<u64>,
+}
+
+struct CopySegment {
+    file: Arc<File>,
+    len: u64,
+    /// `codec::segment_salt` of its records.
+    salt: u32,
+}
+
+impl CopySegment {
+    fn new(seg: u32, file: Arc<File>, len: u64) -> std::io::Result<CopySegment> {
+        let mut first = vec![0u8; len.min(HEADER as u64) as usize];
+        file.read_exact_at(&mut first, 0)?;
+        if let Some(whole) = record_len(&first).filter(|&n| n as u64 <= len) {
+            first.resize(whole, 0);
+            file.read_exact_at(&mut first, 0)?;
+        }
+        Ok(CopySegment { salt: segment_salt(&first, seg), file, len })
+    }
+
+    /// Takes the salt off the CRCs of the records whose CRC bytes lie in `buf`, read from
+    /// `local` of this segment (`base` in the copy); `next` is `LogCopy::next_record`.
+    fn unsalt(&self, base: u64, local: u64, buf: &mut [u8], next: &mut u64) -> std::io::Result<()> {
+        let (pos, end) = (base + local, base + local + buf.len() as u64);
+        if *next > pos || *next < base {
+            // Read out of order, or the first read of this segment: its records from the start.
+            *next = base;
+        }
+        let salt = self.salt.to_le_bytes();
+        while *next < end && *next < base + self.len {
+            let at = *next;
+            for (i, s) in salt.iter().enumerate() {
+                let g = at + i as u64;
+                if g >= pos && g < end {
+                    buf[(g - pos) as usize] ^= s;
+                }
+            }
+            if at + 4 > end {
+                break; // the rest of this CRC is in the next read
+            }
+            let mut len = [0u8; 4];
+            if at >= pos && at + HEADER as u64 <= end {
+                let i = (at - pos) as usize;
+                len.copy_from_slice(&buf[i + 4..i + HEADER]);
+            } else {
+                self.file.read_exact_at(&mut len, at - base + 4)?;
+            }
+            *next = at + (HEADER + u32::from_le_bytes(len) as usize) as u64;
+        }
+        Ok(())
+    }
 }
 
 impl LogCopy {
     pub fn len(&self) -> u64 {
-        self.segments.iter().map(|(_, n)| n).sum()
+        self.segments.iter().map(|s| s.len).sum()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -50,14 +105,19 @@ impl LogCopy {
     }
 
     /// Reads from `pos` of the concatenated segments into `buf`; 0 at the end.
-    pub fn read_at(&self, mut pos: u64, buf: &mut [u8]) -> std::io::Result<usize> {
-        for (file, len) in &self.segments {
-            if pos >= *len {
-                pos -= len;
+    pub fn read_at(&self, pos: u64, buf: &mut [u8]) -> std::io::Result<usize> {
+        let mut base = 0;
+        for seg in &self.segments {
+            if pos >= base + seg.len {
+                base += seg.len;
                 continue;
             }
-            let n = buf.len().min((len - pos) as usize);
-            file.read_exact_at(&mut buf[..n], pos)?;
+            let local = pos - base;
+            let n = buf.len().min((seg.len - local) as usize);
+            seg.file.read_exact_at(&mut buf[..n], local)?;
+            if seg.salt != 0 {
+                seg.unsalt(base, local, &mut buf[..n], &mut lock(&self.next_record))?;
+            }
             return Ok(n);
         }
         Ok(0)
@@ -95,9 +155,9 @@ impl Db {
             } else {
                 file.metadata().map_err(|e| StorageError::io(format!("stat log segment {s}"), e))?.len()
             };
-            segments.push((file, len));
+            segments.push(CopySegment::new(s, file, len).map_err(|e| StorageError::io(format!("read log segment {s}"), e))?);
         }
-        Ok((LogCopy { segments }, r))
+        Ok((LogCopy { segments, next_record: Mutex::new(0) }, r))
     }
 
     /// The replication position the log ended with at open (replicas), if any.
@@ -111,7 +171,7 @@ impl Db {
     /// replica) is dropped. Returns the LSN to wait for (0: nothing appended).
     pub fn apply_replicated(&self, record: &[u8], pos: Option<&ReplPos>) -> Result<u64, StorageError> {
         let bad = |reason: String| StorageError::Corrupt { path: "<replication stream>".into(), offset: 0, reason };
-        let (ops, end) = parse_record(record, 0).map_err(|e| bad(format!("{e:?}")))?;
+        let (ops, end) = parse_record(record, 0, 0).map_err(|e| bad(format!("{e:?}")))?;
         if end != record.len() {
             return Err(bad("trailing bytes after the record".into()));
         }
@@ -157,7 +217,7 @@ impl Db {
         let inner = self.inner();
         let wal = &inner.wal;
         let rec = RecordBuf::from_finished(stored);
-        let (ops, _) = parse_record(&rec.buf, 0)
+        let (ops, _) = parse_record(&rec.buf, 0, 0)
             .map_err(|e| StorageError::Corrupt { path: "<replication stream>".into(), offset: 0, reason: format!("{e:?}") })?;
         let named = ops
             .iter()

@@ -38,7 +38,8 @@ pub struct Stats {
     pub expired_keys: u64,
     pub fsync: &'static str,
     pub log_bytes: u64,
-    /// Bytes the log takes on disk: `log_bytes` plus the active segment's preallocated space.
+    /// Bytes the log takes on disk: `log_bytes` plus the active segment's preallocated space and
+    /// the spare segment file (wal.rs `recycle`).
     pub log_disk_bytes: u64,
     /// Bytes of the log that are the latest copy of a key.
     pub live_log_bytes: u64,
