@@ -10,19 +10,6 @@ use basalt_storage::{Db, Fsync, Options};
 use common::*;
 use std::time::{Duration, Instant};
 
-/// A record as the log stored it before databases (and flags) existed.
-fn old_record(key: &[u8], value: &[u8]) -> Vec<u8> {
-    let mut payload = 1u32.to_le_bytes().to_vec();
-    payload.push(1);
-    payload.extend_from_slice(&(key.len() as u32).to_le_bytes());
-    payload.extend_from_slice(key);
-    payload.extend_from_slice(&0u64.to_le_bytes());
-    payload.extend_from_slice(&(value.len() as u32 + 1).to_le_bytes());
-    payload.push(0);
-    payload.extend_from_slice(value);
-    framed(payload)
-}
-
 /// A record of one op naming databases: SELECT (op 4) of `a`, or SWAPDB (op 6) of `a` and `b`.
 fn naming_record(op: u8, a: u32, b: Option<u32>) -> Vec<u8> {
     let mut payload = 1u32.to_le_bytes().to_vec();
@@ -32,18 +19,6 @@ fn naming_record(op: u8, a: u32, b: Option<u32>) -> Vec<u8> {
         payload.extend_from_slice(&b.to_le_bytes());
     }
     framed(payload)
-}
-
-/// Length and CRC in front of a record's payload, as the log frames it.
-fn framed(payload: Vec<u8>) -> Vec<u8> {
-    let mut rec = Vec::new();
-    let len = (payload.len() as u32).to_le_bytes();
-    let mut crc_input = len.to_vec();
-    crc_input.extend_from_slice(&payload);
-    rec.extend_from_slice(&crc32fast::hash(&crc_input).to_le_bytes());
-    rec.extend_from_slice(&len);
-    rec.extend_from_slice(&payload);
-    rec
 }
 
 #[test]

@@ -33,11 +33,7 @@ fn item(db: &Db, key: &str) -> Option<(String, u32)> {
 fn record(nops: u32, ops: &[u8]) -> Vec<u8> {
     let mut payload = nops.to_le_bytes().to_vec();
     payload.extend_from_slice(ops);
-    let mut body = (payload.len() as u32).to_le_bytes().to_vec();
-    body.extend_from_slice(&payload);
-    let mut rec = crc32fast::hash(&body).to_le_bytes().to_vec();
-    rec.extend_from_slice(&body);
-    rec
+    framed(payload)
 }
 
 /// A put op of a string as the log stored it before flags existed: tag 0, then the bytes.

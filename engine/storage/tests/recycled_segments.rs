@@ -1,7 +1,7 @@
 //! A compacted segment's file is used again for a new segment (wal.rs `recycle`): its old
 //! records, past the new segment's own, are never read as log (their CRCs are salted with
-//! their own segment's id), and a full copy for a replica gives out records that check
-//! unsalted.
+//! their own segment's id), a full copy for a replica gives out records that check
+//! unsalted, and a log written before salts is read and goes on.
 
 mod common;
 use basalt_storage::{record_len, Db, Fsync, Options};
@@ -116,4 +116,31 @@ fn a_full_copy_of_salted_segments_gives_unsalted_records() {
             assert_eq!(get(&replica, &format!("k{k:03}")), Some(value(2, k)));
         }
     }
+}
+
+/// A log from before salts: its segment is read and appended to as it was written (unsalted),
+/// and the log goes on in salted segments, across reopens.
+#[test]
+fn a_log_from_before_salts_is_read_and_goes_on() {
+    let dir = TempDir::new("recycled-old-log");
+    let old: Vec<u8> = (0..3).flat_map(|k| old_record(format!("old{k}").as_bytes(), b"from before")).collect();
+    std::fs::write(dir.path().join("wal-0000000001.log"), &old).unwrap();
+    for round in 0..3 {
+        let db = Db::open(Options::new(dir.path()).fsync(Fsync::EverySec).segment_bytes(4096)).unwrap();
+        for k in 0..3 {
+            assert_eq!(get(&db, &format!("old{k}")).as_deref(), Some("from before"), "round {round}");
+        }
+        for r in 0..round {
+            for k in 0..20 {
+                assert_eq!(get(&db, &format!("r{r}-{k}")), Some(value(r, k)), "round {round}");
+            }
+        }
+        // 20 records of ~440 bytes: the first into the old segment, then new ones.
+        for k in 0..20 {
+            set(&db, &format!("r{round}-{k}"), &value(round, k));
+        }
+    }
+    assert!(segments(dir.path()).len() >= 4, "{:?}", segments(dir.path()));
+    let first = std::fs::read(dir.path().join("wal-0000000001.log")).unwrap();
+    assert!(first.len() > old.len() && first.starts_with(&old), "the old segment was appended to");
 }

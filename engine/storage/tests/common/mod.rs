@@ -105,3 +105,29 @@ pub fn xorshift(state: &mut u64) -> u64 {
     *state ^= *state << 17;
     *state
 }
+
+/// A record as the log stored it before databases (and flags) existed.
+pub fn old_record(key: &[u8], value: &[u8]) -> Vec<u8> {
+    let mut payload = 1u32.to_le_bytes().to_vec();
+    payload.push(1);
+    payload.extend_from_slice(&(key.len() as u32).to_le_bytes());
+    payload.extend_from_slice(key);
+    payload.extend_from_slice(&0u64.to_le_bytes());
+    payload.extend_from_slice(&(value.len() as u32 + 1).to_le_bytes());
+    payload.push(0);
+    payload.extend_from_slice(value);
+    framed(payload)
+}
+
+/// Length and CRC in front of a record's payload, as the log framed it before salts (and as
+/// the replication stream does).
+pub fn framed(payload: Vec<u8>) -> Vec<u8> {
+    let mut rec = Vec::new();
+    let len = (payload.len() as u32).to_le_bytes();
+    let mut crc_input = len.to_vec();
+    crc_input.extend_from_slice(&payload);
+    rec.extend_from_slice(&crc32fast::hash(&crc_input).to_le_bytes());
+    rec.extend_from_slice(&len);
+    rec.extend_from_slice(&payload);
+    rec
+}
