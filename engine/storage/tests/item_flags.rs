@@ -36,17 +36,6 @@ fn record(nops: u32, ops: &[u8]) -> Vec<u8> {
     framed(payload)
 }
 
-/// A put op of a string as the log stored it before flags existed: tag 0, then the bytes.
-fn old_put(key: &[u8], value: &[u8]) -> Vec<u8> {
-    let mut op = vec![1u8];
-    op.extend_from_slice(&(key.len() as u32).to_le_bytes());
-    op.extend_from_slice(key);
-    op.extend_from_slice(&0u64.to_le_bytes());
-    op.extend_from_slice(&(value.len() as u32 + 1).to_le_bytes());
-    op.push(0);
-    op.extend_from_slice(value);
-    op
-}
 
 #[test]
 fn old_log_reads_flags_0_and_new_records_mix_with_it() {

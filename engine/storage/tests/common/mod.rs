@@ -106,17 +106,23 @@ pub fn xorshift(state: &mut u64) -> u64 {
     *state
 }
 
-/// A record as the log stored it before databases (and flags) existed.
+/// A record as the log stored it before databases (and flags) existed: one put of a string.
 pub fn old_record(key: &[u8], value: &[u8]) -> Vec<u8> {
     let mut payload = 1u32.to_le_bytes().to_vec();
-    payload.push(1);
-    payload.extend_from_slice(&(key.len() as u32).to_le_bytes());
-    payload.extend_from_slice(key);
-    payload.extend_from_slice(&0u64.to_le_bytes());
-    payload.extend_from_slice(&(value.len() as u32 + 1).to_le_bytes());
-    payload.push(0);
-    payload.extend_from_slice(value);
+    payload.extend_from_slice(&old_put(key, value));
     framed(payload)
+}
+
+/// A put op of a string as the log stored it before flags existed: tag 0, then the bytes.
+pub fn old_put(key: &[u8], value: &[u8]) -> Vec<u8> {
+    let mut op = vec![1u8];
+    op.extend_from_slice(&(key.len() as u32).to_le_bytes());
+    op.extend_from_slice(key);
+    op.extend_from_slice(&0u64.to_le_bytes());
+    op.extend_from_slice(&(value.len() as u32 + 1).to_le_bytes());
+    op.push(0);
+    op.extend_from_slice(value);
+    op
 }
 
 /// Length and CRC in front of a record's payload, as the log framed it before salts (and as
