@@ -38,11 +38,32 @@ async function takeHostLock(): Promise<() => void> {
       return () => fs.rmSync(HOST_LOCK, { recursive: true, force: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      // A holder that died (a killed test run) leaves the lock: take it over.
-      const holder = Number(fs.readFileSync(path.join(HOST_LOCK, 'pid'), 'utf8') || 0);
-      if (holder && !alive(holder)) fs.rmSync(HOST_LOCK, { recursive: true, force: true });
+      // A holder that died (a killed test run) leaves the lock: take it over. No pid file: the
+      // holder is between its mkdir and its write, or releasing; stale only if it stays so.
+      const holder = lockHolder();
+      const stale = holder === null ? lockAgeMs() > 10_000 : !alive(holder);
+      if (stale) fs.rmSync(HOST_LOCK, { recursive: true, force: true });
       else await new Promise((r) => setTimeout(r, 250));
     }
+  }
+}
+
+/** The pid in the lock, or null while there is none (a file not yet written, or gone). */
+function lockHolder(): number | null {
+  try {
+    return Number(fs.readFileSync(path.join(HOST_LOCK, 'pid'), 'utf8')) || null;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+function lockAgeMs(): number {
+  try {
+    return Date.now() - fs.statSync(HOST_LOCK).mtimeMs;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw error;
   }
 }
 
