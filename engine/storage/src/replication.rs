@@ -39,9 +39,17 @@ pub fn record_len(buf: &[u8]) -> Option<usize> {
 /// CRCs unsalted (the stream's records are: a replica logs them in segments of its own).
 pub struct LogCopy {
     segments: Vec<CopySegment>,
-    /// Where the first record starts whose CRC `read_at` has not given out whole: the primary
-    /// reads the copy in order, so unsalting walks each record header once.
-    next_record: Mutex<u64>,
+    /// Where the primary reads the copy in order, so unsalting walks each record header once.
+    cursor: Mutex<Cursor>,
+}
+
+/// Where `read_at` stands in the copy (`CopySegment::unsalt`).
+#[derive(Default)]
+struct Cursor {
+    /// Where the last read ended: a read from there goes on from `next_record`.
+    read_end: u64,
+    /// Where the first record starts whose CRC has not been given out whole.
+    next_record: u64,
 }
 
 struct CopySegment {
@@ -63,13 +71,18 @@ impl CopySegment {
     }
 
     /// Takes the salt off the CRCs of the records whose CRC bytes lie in `buf`, read from
-    /// `local` of this segment (`base` in the copy); `next` is `LogCopy::next_record`.
-    fn unsalt(&self, base: u64, local: u64, buf: &mut [u8], next: &mut u64) -> std::io::Result<()> {
+    /// `local` of this segment (`base` in the copy).
+    fn unsalt(&self, base: u64, local: u64, buf: &mut [u8], cursor: &mut Cursor) -> std::io::Result<()> {
         let (pos, end) = (base + local, base + local + buf.len() as u64);
-        if *next > pos || *next < base {
+        let next = &mut cursor.next_record;
+        if cursor.read_end != pos || *next < base {
             // Read out of order, or the first read of this segment: its records from the start.
+            // (Not when `next` lies past `pos`: that is the record the last read ended in,
+            // running on. Walking from the start then made a full copy quadratic: 13.6 MB of
+            // 100-byte records took 2.2 s instead of 2.9 ms.)
             *next = base;
         }
+        cursor.read_end = end;
         let salt = self.salt.to_le_bytes();
         while *next < end && *next < base + self.len {
             let at = *next;
@@ -116,7 +129,7 @@ impl LogCopy {
             let n = buf.len().min((seg.len - local) as usize);
             seg.file.read_exact_at(&mut buf[..n], local)?;
             if seg.salt != 0 {
-                seg.unsalt(base, local, &mut buf[..n], &mut lock(&self.next_record))?;
+                seg.unsalt(base, local, &mut buf[..n], &mut lock(&self.cursor))?;
             }
             return Ok(n);
         }
@@ -157,7 +170,7 @@ impl Db {
             };
             segments.push(CopySegment::new(s, file, len).map_err(|e| StorageError::io(format!("read log segment {s}"), e))?);
         }
-        Ok((LogCopy { segments, next_record: Mutex::new(0) }, r))
+        Ok((LogCopy { segments, cursor: Mutex::default() }, r))
     }
 
     /// The replication position the log ended with at open (replicas), if any.
