@@ -67,7 +67,7 @@ fn write_marker(dir: &Path, marker: &Path, token: &[u8]) -> Result<(), StorageEr
     let mut f = File::create(&tmp).map_err(|e| io("create", e))?;
     f.write_all(token).and_then(|_| f.sync_all()).map_err(|e| io("write", e))?;
     std::fs::rename(&tmp, marker).map_err(|e| io("rename to", e))?;
-    File::open(dir).and_then(|d| d.sync_all()).map_err(|e| StorageError::io(format!("fsync {}", dir.display()), e))
+    crate::wal::sync_dir(dir)
 }
 
 /// The plaintext of a stored field: the bytes themselves without a cipher, else opened with

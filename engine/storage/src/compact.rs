@@ -143,7 +143,7 @@ fn compact_from_file(inner: &Inner, seg: u32, scratch: &mut Vec<u8>) -> Result<b
     let path = segment_path(inner.wal.dir(), seg);
     read_segment(&path, scratch).map_err(|e| StorageError::io(format!("read {}", path.display()), e))?;
     let data: &[u8] = scratch;
-    let salt = crate::codec::segment_salt(data, seg);
+    let salt = inner.wal.salt(seg);
     let now = crate::now_ms();
     let mut pos = 0;
     let mut looked_at = 0;

@@ -325,7 +325,7 @@ impl Db {
             rec.files,
             rec.seg,
             rec.seg_len,
-            rec.salt,
+            rec.unsalted,
             rec.lsn,
             rec.log_bytes,
         ));

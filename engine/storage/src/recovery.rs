@@ -14,7 +14,7 @@ use crate::error::StorageError;
 use crate::options::Options;
 use crate::shard::Shard;
 use crate::stats::Counters;
-use crate::wal::{lock, segment_path, Loc};
+use crate::wal::{lock, segment_path, sync_dir, Loc};
 use bytes::Bytes;
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
@@ -27,8 +27,9 @@ pub(crate) struct Recovered {
     /// The segment to append to, and its length.
     pub seg: u32,
     pub seg_len: u64,
-    /// The salt of its records' CRCs (`codec::segment_salt`): 0 if it was written before salts.
-    pub salt: u32,
+    /// The segments written before salts (`codec::segment_salt` found 0): their records'
+    /// CRCs are not salted (`Wal::salt`).
+    pub unsalted: Vec<u32>,
     /// Records replayed.
     pub lsn: u64,
     pub log_bytes: u64,
@@ -77,9 +78,7 @@ pub(crate) fn replay(opts: &Options, shards: &[Mutex<Shard>], c: &Counters) -> R
     if ids.is_empty() {
         let path = segment_path(dir, 1);
         open_segment(&path, true)?;
-        File::open(dir)
-            .and_then(|d| d.sync_all())
-            .map_err(|e| StorageError::io(format!("fsync {}", dir.display()), e))?;
+        sync_dir(dir)?;
         ids.push(1);
     }
     // Compaction removes only the oldest segment, so the ids run without a gap: a missing
@@ -96,7 +95,7 @@ pub(crate) fn replay(opts: &Options, shards: &[Mutex<Shard>], c: &Counters) -> R
     let mut log_bytes = 0u64;
     let mut seg_len = 0u64;
     let mut repl_pos = None;
-    let mut salt = 0;
+    let mut unsalted = Vec::new();
     // Damage is a torn write only in the last two segments (see the top of this file).
     let torn_window = ids.len().saturating_sub(2);
     let mut i = 0;
@@ -105,7 +104,10 @@ pub(crate) fn replay(opts: &Options, shards: &[Mutex<Shard>], c: &Counters) -> R
         let path = segment_path(dir, seg);
         let data = std::fs::read(&path).map_err(|e| StorageError::io(format!("read {}", path.display()), e))?;
         let mut pos = 0usize;
-        salt = segment_salt(&data, seg);
+        let salt = segment_salt(&data, seg);
+        if salt == 0 {
+            unsalted.push(seg);
+        }
         while pos < data.len() {
             let (ops, next) = match parse_record(&data, pos, salt) {
                 Ok(r) => r,
@@ -153,17 +155,15 @@ pub(crate) fn replay(opts: &Options, shards: &[Mutex<Shard>], c: &Counters) -> R
     for &seg in &ids {
         files.insert(seg, Arc::new(open_segment(&segment_path(dir, seg), false)?));
     }
-    Ok(Recovered { files, seg: last, seg_len, salt, lsn, log_bytes, repl_pos })
+    Ok(Recovered { files, seg: last, seg_len, unsalted, lsn, log_bytes, repl_pos })
 }
 
 /// Removes segment `seg` whose records follow a torn one (see the top of this file).
 fn drop_segment(dir: &Path, seg: u32) -> Result<(), StorageError> {
     let path = segment_path(dir, seg);
     eprintln!("basalt-storage: dropping {}: the segment before it ends in a torn write", path.display());
-    std::fs::remove_file(&path)
-        .and_then(|_| File::open(dir))
-        .and_then(|d| d.sync_all())
-        .map_err(|e| StorageError::io(format!("remove {}", path.display()), e))
+    std::fs::remove_file(&path).map_err(|e| StorageError::io(format!("remove {}", path.display()), e))?;
+    sync_dir(dir)
 }
 
 /// Where a replayed op sits: segment, record, and the database it applies to.

@@ -10,7 +10,7 @@
 //!   replica to, so after a crash the replica knows exactly which records it holds
 //!   ([`Db::recovered_repl_pos`]) and resumes there instead of copying everything again.
 
-use crate::codec::{parse_record, segment_salt, Op, RecordBuf, HEADER, REPL_POS_LEN};
+use crate::codec::{parse_record, Op, RecordBuf, HEADER, REPL_POS_LEN};
 use crate::db::Db;
 use crate::error::StorageError;
 use crate::recovery::{apply_record, Place};
@@ -55,20 +55,11 @@ struct Cursor {
 struct CopySegment {
     file: Arc<File>,
     len: u64,
-    /// `codec::segment_salt` of its records.
+    /// What its records' CRCs are XORed with (`Wal::salt`).
     salt: u32,
 }
 
 impl CopySegment {
-    fn new(seg: u32, file: Arc<File>, len: u64) -> std::io::Result<CopySegment> {
-        let mut first = vec![0u8; len.min(HEADER as u64) as usize];
-        file.read_exact_at(&mut first, 0)?;
-        if let Some(whole) = record_len(&first).filter(|&n| n as u64 <= len) {
-            first.resize(whole, 0);
-            file.read_exact_at(&mut first, 0)?;
-        }
-        Ok(CopySegment { salt: segment_salt(&first, seg), file, len })
-    }
 
     /// Takes the salt off the CRCs of the records whose CRC bytes lie in `buf`, read from
     /// `local` of this segment (`base` in the copy).
@@ -168,7 +159,7 @@ impl Db {
             } else {
                 file.metadata().map_err(|e| StorageError::io(format!("stat log segment {s}"), e))?.len()
             };
-            segments.push(CopySegment::new(s, file, len).map_err(|e| StorageError::io(format!("read log segment {s}"), e))?);
+            segments.push(CopySegment { salt: wal.salt(s), file, len });
         }
         Ok((LogCopy { segments, cursor: Mutex::default() }, r))
     }

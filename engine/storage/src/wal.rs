@@ -191,6 +191,8 @@ pub(crate) struct Wal {
     /// Segments from this one on were started by this process, so written with salts: only
     /// they are used again (`codec::segment_salt` tells a segment's format by its first record).
     recyclable_from: u32,
+    /// Segments recovery found written before salts (`salt`).
+    unsalted: Vec<u32>,
 }
 
 impl Wal {
@@ -204,7 +206,7 @@ impl Wal {
         files: BTreeMap<u32, Arc<File>>,
         seg: u32,
         seg_len: u64,
-        salt: u32,
+        unsalted: Vec<u32>,
         lsn: u64,
         log_bytes: u64,
     ) -> Wal {
@@ -217,7 +219,7 @@ impl Wal {
         Wal {
             dir,
             segment_bytes,
-            buf: Mutex::new(LogBuf { chunks: Vec::new(), spare_chunks: Vec::new(), spare_data: Vec::new(), seg, seg_len, next_lsn: lsn + 1, seal: false, salt }),
+            buf: Mutex::new(LogBuf { chunks: Vec::new(), spare_chunks: Vec::new(), spare_data: Vec::new(), seg, seg_len, next_lsn: lsn + 1, seal: false, salt: salt_among(&unsalted, seg) }),
             wake: Condvar::new(),
             writer: Mutex::new(Writer { seg, file, len: seg_len, alloc: 0, unsynced: Vec::new(), dir_dirty: false }),
             sync_lock: Mutex::new(()),
@@ -241,7 +243,14 @@ impl Wal {
             recovered_repl_pos: Mutex::new(None),
             spare: Mutex::new(spare_bytes.is_some()),
             recyclable_from: seg + 1,
+            unsalted,
         }
+    }
+
+    /// What the CRCs of segment `seg`'s records are XORed with: `codec::salt_of(seg)`, or 0
+    /// for a segment written before salts.
+    pub(crate) fn salt(&self, seg: u32) -> u32 {
+        salt_among(&self.unsalted, seg)
     }
 
     pub(crate) fn mode(&self) -> Fsync {
@@ -380,7 +389,7 @@ impl Wal {
         let path = segment_path(&self.dir, seg);
         let f = self
             .take_spare(&path)
-            .map_or_else(|| OpenOptions::new().create_new(true).write(true).read(true).open(&path), Ok)
+            .unwrap_or_else(|| OpenOptions::new().create_new(true).write(true).read(true).open(&path))
             .map_err(|e| self.poison(format!("create {}: {e}", path.display())))?;
         let allocated = if preallocate(&f, self.segment_bytes) { self.segment_bytes } else { 0 };
         // A used-again file may be longer than a segment.
@@ -506,9 +515,7 @@ impl Wal {
             res.map_err(|e| self.poison(format!("fsync of log segment {seg}: {e}")))?;
         }
         if dir_dirty {
-            File::open(&self.dir)
-                .and_then(|d| d.sync_all())
-                .map_err(|e| self.poison(format!("fsync of {}: {e}", self.dir.display())))?;
+            sync_dir(&self.dir).map_err(|e| self.poison(e.to_string()))?;
         }
         Ok(())
     }
@@ -670,8 +677,10 @@ impl Wal {
         Ok(true)
     }
 
-    /// The spare file (`recycle`) renamed to new segment `path`, if there is one.
-    fn take_spare(&self, path: &Path) -> Option<File> {
+    /// The spare file (`recycle`) renamed to new segment `path` and opened; None without a
+    /// spare, and the segment is created as without one. After the rename, the open's own
+    /// error (creating the segment anew would only fail with "File exists").
+    fn take_spare(&self, path: &Path) -> Option<std::io::Result<File>> {
         let mut spare = lock(&self.spare);
         if !std::mem::take(&mut *spare) {
             return None;
@@ -679,11 +688,21 @@ impl Wal {
         self.stats.spare_bytes.store(0, Relaxed);
         // A spare someone removed meanwhile: the segment is created as without one.
         std::fs::rename(spare_path(&self.dir), path).ok()?;
-        OpenOptions::new().write(true).read(true).open(path).ok()
+        Some(OpenOptions::new().write(true).read(true).open(path))
     }
 }
 
-fn sync_dir(dir: &Path) -> Result<(), StorageError> {
+/// `Wal::salt` of `seg`, given the segments written before salts.
+fn salt_among(unsalted: &[u32], seg: u32) -> u32 {
+    if unsalted.contains(&seg) {
+        0
+    } else {
+        salt_of(seg)
+    }
+}
+
+/// Makes the directory's entries (a file created, renamed or removed) durable.
+pub(crate) fn sync_dir(dir: &Path) -> Result<(), StorageError> {
     File::open(dir).and_then(|d| d.sync_all()).map_err(|e| StorageError::io(format!("fsync {}", dir.display()), e))
 }
 
