@@ -67,6 +67,17 @@ pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// Bytes of zeros `Wal::zero_ahead` writes at a time: 256 KB (a few ms of `always` writes at
+/// most) adds a bounded flush to one fdatasync in every many.
+const ZERO_AHEAD: u64 = 256 << 10;
+static ZEROS: [u8; ZERO_AHEAD as usize] = [0; ZERO_AHEAD as usize];
+
+/// The average write-out (`Writer::avg_write_out`) up to which `zero_ahead` runs. Measured under
+/// `always`, 64 connections, ping-pong, 4 rounds: 128 B values (write-outs of a few KB) writes
+/// median 31.8k -> 37.1k ops/s, mixed 40.6k -> 47.6k; 4 KB values (write-outs of up to 256 KB)
+/// with zeros ahead of every write-out lost 12 % (writes 20.7-23.1k -> 18.4-19.9k).
+const SMALL_WRITE_OUT: u64 = 16 << 10;
+
 /// Room a new chunk of the append buffer starts with.
 const CHUNK_ROOM: usize = 64 << 10;
 /// A chunk's buffer is kept for the next one up to this size.
@@ -113,6 +124,12 @@ struct Writer {
     len: u64,
     /// The file's preallocated size (0: not preallocated).
     alloc: u64,
+    /// Bytes from the file's start whose blocks hold written data — records, zeros
+    /// (`zero_ahead`) or a used-again file's old bytes — rather than preallocated (unwritten)
+    /// extents or nothing.
+    zeroed: u64,
+    /// Bytes per write-out, a moving average (`zero_ahead`).
+    avg_write_out: u64,
     unsynced: Vec<(u32, Arc<File>)>,
     dir_dirty: bool,
 }
@@ -221,7 +238,7 @@ impl Wal {
             segment_bytes,
             buf: Mutex::new(LogBuf { chunks: Vec::new(), spare_chunks: Vec::new(), spare_data: Vec::new(), seg, seg_len, next_lsn: lsn + 1, seal: false, salt: salt_among(&unsalted, seg) }),
             wake: Condvar::new(),
-            writer: Mutex::new(Writer { seg, file, len: seg_len, alloc: 0, unsynced: Vec::new(), dir_dirty: false }),
+            writer: Mutex::new(Writer { seg, file, len: seg_len, alloc: 0, zeroed: seg_len, avg_write_out: 0, unsynced: Vec::new(), dir_dirty: false }),
             sync_lock: Mutex::new(()),
             files: RwLock::new(files),
             appended: AtomicU64::new(lsn),
@@ -391,9 +408,11 @@ impl Wal {
             .take_spare(&path)
             .unwrap_or_else(|| OpenOptions::new().create_new(true).write(true).read(true).open(&path))
             .map_err(|e| self.poison(format!("create {}: {e}", path.display())))?;
+        // A used-again file's blocks are written (a new file has none).
+        w.zeroed = f.metadata().map_or(0, |m| m.len());
         let allocated = if preallocate(&f, self.segment_bytes) { self.segment_bytes } else { 0 };
         // A used-again file may be longer than a segment.
-        w.alloc = allocated.max(f.metadata().map_or(0, |m| m.len()));
+        w.alloc = allocated.max(w.zeroed);
         w.file = Arc::new(f);
         w.seg = seg;
         w.len = 0;
@@ -440,6 +459,7 @@ impl Wal {
         };
         let mut emptied = Vec::new();
         let mut rotated = false;
+        let len_before = w.len;
         for c in chunks.drain(..) {
             if c.seg != w.seg {
                 self.rotate(w, c.seg)?;
@@ -470,8 +490,42 @@ impl Wal {
         }
         if self.mode() != Fsync::Always {
             self.wake_waiters(self.written());
+        } else if w.len != len_before {
+            // (Across a rotation the new segment's length alone: a slight undercount.)
+            w.avg_write_out = (w.avg_write_out * 7 + w.len.saturating_sub(len_before)) / 8;
+            if w.avg_write_out <= SMALL_WRITE_OUT {
+                self.zero_ahead(w);
+            }
         }
         Ok(())
+    }
+
+    /// Under `always`, writes zeros into the blocks just past the records, `ZERO_AHEAD` at a
+    /// time, so the fdatasyncs that follow find their records in written blocks. One into a
+    /// preallocated (unwritten) extent also commits the extent's conversion in the journal,
+    /// and one past the file's end its new size: on this host's ext4, 4 KB pwrite + fdatasync
+    /// took p50 104-106 us into written blocks against 172-213 us into a fallocated file.
+    /// PostgreSQL zero-fills its WAL files for the same reason (`wal_init_zero`). Each block is
+    /// then written twice, so only while write-outs are small (`SMALL_WRITE_OUT`), where the
+    /// journal commit outweighs the bytes; not under `everysec`, where no request waits for the
+    /// fdatasync. A failed write of zeros loses nothing (no record is in them): the segment
+    /// goes on without.
+    fn zero_ahead(&self, w: &mut Writer) {
+        if w.len + ZERO_AHEAD / 2 <= w.zeroed {
+            return;
+        }
+        let from = w.zeroed.max(w.len);
+        let to = (from + ZERO_AHEAD).min(self.segment_bytes);
+        if to <= from {
+            return;
+        }
+        if w.file.write_all_at(&ZEROS[..(to - from) as usize], from).is_err() {
+            w.zeroed = self.segment_bytes;
+            return;
+        }
+        w.zeroed = to;
+        w.alloc = w.alloc.max(to);
+        self.stats.reserved_bytes.store(w.alloc - w.len, Relaxed);
     }
 
     /// Writes out and fsyncs everything appended so far (one group commit).

@@ -1,5 +1,6 @@
-//! Segments the log moves to are preallocated (wal.rs `preallocate`): the disk figure counts
-//! that space, shutdown cuts it, and a crash that leaves it (a zero tail) loses nothing.
+//! Segments the log moves to are preallocated (wal.rs `preallocate`), and under `always` small
+//! writes find zeros written ahead of them (`Wal::zero_ahead`): the disk figure counts that
+//! space, shutdown cuts it, and a crash that leaves it (a zero tail) loses nothing.
 
 mod common;
 use basalt_storage::{Db, Fsync, Options};
@@ -61,5 +62,28 @@ fn a_zero_tail_left_by_a_crash_is_cut_and_nothing_is_lost() {
         } else {
             assert_eq!(get(&db, "after").as_deref(), Some("crash"));
         }
+    }
+}
+
+#[test]
+fn under_always_small_writes_find_zeros_written_ahead_and_shutdown_cuts_them() {
+    // A new store's first segment is not preallocated: only zeros written ahead make it longer
+    // than its records.
+    for (fsync, ahead) in [(Fsync::Always, true), (Fsync::EverySec, false)] {
+        let dir = TempDir::new("zero-ahead");
+        {
+            let db = Db::open(Options::new(dir.path()).fsync(fsync)).unwrap();
+            for i in 0..100 {
+                set(&db, &format!("key{i}"), &format!("value{i}"));
+            }
+            db.sync().unwrap();
+            let s = db.stats();
+            assert_eq!(s.log_disk_bytes, file_bytes(dir.path()), "{fsync:?}: the disk figure is the file's size");
+            assert_eq!(s.log_disk_bytes > s.log_bytes, ahead, "{fsync:?}: {} bytes on disk for {} of records", s.log_disk_bytes, s.log_bytes);
+        }
+        let db = Db::open(Options::new(dir.path()).fsync(fsync)).unwrap();
+        assert_eq!(file_bytes(dir.path()), db.stats().log_bytes, "{fsync:?}: shutdown cut the zeros");
+        assert_eq!(db.len(), 100);
+        assert_eq!(get(&db, "key99").as_deref(), Some("value99"));
     }
 }
