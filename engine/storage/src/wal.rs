@@ -73,9 +73,10 @@ const ZERO_AHEAD: u64 = 256 << 10;
 static ZEROS: [u8; ZERO_AHEAD as usize] = [0; ZERO_AHEAD as usize];
 
 /// The average write-out (`Writer::avg_write_out`) up to which `zero_ahead` runs. Measured under
-/// `always`, 64 connections, ping-pong, 4 rounds: 128 B values (write-outs of a few KB) writes
-/// median 31.8k -> 37.1k ops/s, mixed 40.6k -> 47.6k; 4 KB values (write-outs of up to 256 KB)
-/// with zeros ahead of every write-out lost 12 % (writes 20.7-23.1k -> 18.4-19.9k).
+/// `always`, 64 connections, ping-pong, 3 rounds: 128 B values (write-outs of a few KB) writes
+/// median 32.6k -> 46.1k ops/s, mixed 43.3k -> 48.1k; 4 KB values (write-outs of up to 256 KB)
+/// with zeros ahead of every write-out lost 12 % (writes 20.7-23.1k -> 18.4-19.9k), with this
+/// bound they tie (median 26.0k vs 26.3k).
 const SMALL_WRITE_OUT: u64 = 16 << 10;
 
 /// Room a new chunk of the append buffer starts with.
