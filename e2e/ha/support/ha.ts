@@ -191,15 +191,21 @@ export class AckWriter {
       }
       await sleep(20);
     }
-    throw new Error(`writes did not recover within ${timeoutMs} ms (failing since ${this.failingSince}: ${this.errors.slice(-3).join('; ')})`);
+    throw new Error(`writes did not recover within ${timeoutMs} ms (failing since ${this.failingSince}: ${this.lastErrors()})`);
   }
 
   async waitForAcks(count: number, timeoutMs = 30_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (this.acked.length < count) {
-      if (Date.now() > deadline) throw new Error(`only ${this.acked.length} of ${count} writes acknowledged in ${timeoutMs} ms: ${this.errors.slice(-3).join('; ')}`);
+      if (Date.now() > deadline) throw new Error(`only ${this.acked.length} of ${count} writes acknowledged in ${timeoutMs} ms: ${this.lastErrors()}`);
       await sleep(20);
     }
+  }
+
+  /** The last errors, and whether the writer stopped at its cap (it then sends nothing more). */
+  private lastErrors(): string {
+    const capped = this.next >= this.maxWrites ? `; the writer stopped at its cap of ${this.maxWrites} writes` : '';
+    return this.errors.slice(-3).join('; ') + capped;
   }
 
   private async run(): Promise<void> {
