@@ -510,7 +510,8 @@ impl Wal {
     /// then written twice, so only while write-outs are small (`SMALL_WRITE_OUT`), where the
     /// journal commit outweighs the bytes; not under `everysec`, where no request waits for the
     /// fdatasync. A failed write of zeros loses nothing (no record is in them): the segment
-    /// goes on without.
+    /// goes on without, its space past the records counted from the file's length (a write
+    /// that failed partway, on a full disk, may have grown the file).
     fn zero_ahead(&self, w: &mut Writer) {
         if w.len + ZERO_AHEAD / 2 <= w.zeroed {
             return;
@@ -522,11 +523,14 @@ impl Wal {
         }
         if w.file.write_all_at(&ZEROS[..(to - from) as usize], from).is_err() {
             w.zeroed = self.segment_bytes;
-            return;
+            if let Ok(meta) = w.file.metadata() {
+                w.alloc = w.alloc.max(meta.len());
+            }
+        } else {
+            w.zeroed = to;
+            w.alloc = w.alloc.max(to);
         }
-        w.zeroed = to;
-        w.alloc = w.alloc.max(to);
-        self.stats.reserved_bytes.store(w.alloc - w.len, Relaxed);
+        self.stats.reserved_bytes.store(w.alloc.saturating_sub(w.len), Relaxed);
     }
 
     /// Writes out and fsyncs everything appended so far (one group commit).
