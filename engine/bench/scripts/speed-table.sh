@@ -19,6 +19,9 @@
 #   engine/bench/scripts/speed-table.sh            (ROUNDS=3 ROW_SECONDS=4 CONNECTIONS=64 KEYS=50000)
 #   SECTIONS="memcached" speed-table.sh            (some of the three: redis memcached encryption)
 #   FSYNCS="always" speed-table.sh                 (the redis section's durabilities: everysec always)
+#   FRESH=1 speed-table.sh                         (the redis section starts a new, loaded pair of
+#                                                   servers for each row, so no row's p99 carries the
+#                                                   compactions and AOF rewrites of the rows before it)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -123,20 +126,26 @@ if section redis; then
   echo
   echo "| fsync / value / pipeline / workload $HEADER"
   echo "$RULE"
+  # A pair of servers, loaded with every key at one size; FRESH=1 starts a pair for each row.
+  pair() { # name fsync size
+    start_basalt "basalt-$1" "$2"; BPORT=$PORT; BPID=$PID
+    start_redis "redis-$1" "$2"; RPORT=$PORT; RPID=$PID
+    load "$BPORT" "$BPID" "$3"; load "$RPORT" "$RPID" "$3"
+  }
   for fsync in $FSYNCS; do
-    start_basalt "basalt-$fsync" "$fsync"; BPORT=$PORT; BPID=$PID
-    start_redis "redis-$fsync" "$fsync"; RPORT=$PORT; RPID=$PID
     for size in 128 4096; do
-      load "$BPORT" "$BPID" "$size"; load "$RPORT" "$RPID" "$size"
+      [ "${FRESH:-0}" = 1 ] || pair "$fsync-$size" "$fsync" "$size"
       for pipeline in 1 32; do
         for workload in write read mixed; do
           case $workload in write) r=1:0 ;; read) r=0:1 ;; mixed) r=1:1 ;; esac
+          [ "${FRESH:-0}" = 0 ] || pair "$fsync-$size-$pipeline-$workload" "$fsync" "$size"
           row "$fsync / $size B / $pipeline / $workload" "$BPORT" "$BPID" "$RPORT" "$RPID" \
             "${KEYFLAGS[@]}" "${TIMED[@]}" "--data-size=$size" "--ratio=$r" --key-pattern=R:R "--pipeline=$pipeline"
+          [ "${FRESH:-0}" = 0 ] || { stop_all; rm -rf "$WORK/basalt-$fsync-$size-$pipeline-$workload" "$WORK/redis-$fsync-$size-$pipeline-$workload"; }
         done
       done
+      [ "${FRESH:-0}" = 1 ] || { stop_all; rm -rf "$WORK/basalt-$fsync-$size" "$WORK/redis-$fsync-$size"; }
     done
-    stop_all
   done
 
 fi

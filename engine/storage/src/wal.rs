@@ -123,7 +123,8 @@ struct Writer {
     /// Bytes of records in `file`. A segment the log moved to is preallocated (see
     /// `preallocate`), so the file is longer than its records until the log moves on.
     len: u64,
-    /// The file's preallocated size (0: not preallocated).
+    /// The file's length when that is more than its records (0 or at most `len` otherwise):
+    /// space preallocated, zeros written ahead (`zero_ahead`), or a write of zeros cut short.
     alloc: u64,
     /// Bytes from the file's start whose blocks hold written data — records, zeros
     /// (`zero_ahead`) or a used-again file's old bytes — rather than preallocated (unwritten)

@@ -20,7 +20,10 @@ fn a_write_of_zeros_cut_short_is_counted_by_the_disk_figure() {
     const LIMIT: u64 = 100_000;
     unsafe {
         libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
-        let limit = libc::rlimit { rlim_cur: LIMIT, rlim_max: libc::RLIM_INFINITY };
+        // Only the soft limit changes: a user whose hard limit is finite may not raise it.
+        let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+        assert_eq!(libc::getrlimit(libc::RLIMIT_FSIZE, &mut limit), 0);
+        limit.rlim_cur = LIMIT.min(limit.rlim_max);
         assert_eq!(libc::setrlimit(libc::RLIMIT_FSIZE, &limit), 0);
     }
     {
