@@ -30,6 +30,8 @@ FSYNCS=${FSYNCS:-everysec always}
 ROW_SECONDS=${ROW_SECONDS:-4}
 CONNECTIONS=${CONNECTIONS:-64}
 KEYS=${KEYS:-50000}
+FRESH=${FRESH:-0}
+case $FRESH in 0|1) ;; *) echo "speed-table.sh: FRESH is 0 or 1, not '$FRESH'" >&2; exit 2 ;; esac
 HERE=$(cd "$(dirname "$0")" && pwd)
 BASALT=${BASALT_ENGINE_BIN:-$HERE/../../target/release/basalt-server}
 BENCH=${BASALT_BENCH_BIN:-$HERE/../../target/release/basalt-bench}
@@ -134,17 +136,17 @@ if section redis; then
   }
   for fsync in $FSYNCS; do
     for size in 128 4096; do
-      [ "${FRESH:-0}" = 1 ] || pair "$fsync-$size" "$fsync" "$size"
+      [ "$FRESH" = 1 ] || pair "$fsync-$size" "$fsync" "$size"
       for pipeline in 1 32; do
         for workload in write read mixed; do
           case $workload in write) r=1:0 ;; read) r=0:1 ;; mixed) r=1:1 ;; esac
-          [ "${FRESH:-0}" = 0 ] || pair "$fsync-$size-$pipeline-$workload" "$fsync" "$size"
+          [ "$FRESH" = 0 ] || pair "$fsync-$size-$pipeline-$workload" "$fsync" "$size"
           row "$fsync / $size B / $pipeline / $workload" "$BPORT" "$BPID" "$RPORT" "$RPID" \
             "${KEYFLAGS[@]}" "${TIMED[@]}" "--data-size=$size" "--ratio=$r" --key-pattern=R:R "--pipeline=$pipeline"
-          [ "${FRESH:-0}" = 0 ] || { stop_all; rm -rf "$WORK/basalt-$fsync-$size-$pipeline-$workload" "$WORK/redis-$fsync-$size-$pipeline-$workload"; }
+          [ "$FRESH" = 0 ] || { stop_all; rm -rf "$WORK/basalt-$fsync-$size-$pipeline-$workload" "$WORK/redis-$fsync-$size-$pipeline-$workload"; }
         done
       done
-      [ "${FRESH:-0}" = 1 ] || { stop_all; rm -rf "$WORK/basalt-$fsync-$size" "$WORK/redis-$fsync-$size"; }
+      [ "$FRESH" = 1 ] || { stop_all; rm -rf "$WORK/basalt-$fsync-$size" "$WORK/redis-$fsync-$size"; }
     done
   done
 
