@@ -134,6 +134,7 @@ if section redis; then
     start_redis "redis-$1" "$2"; RPORT=$PORT; RPID=$PID
     load "$BPORT" "$BPID" "$3"; load "$RPORT" "$RPID" "$3"
   }
+  unpair() { stop_all; rm -rf "$WORK/basalt-$1" "$WORK/redis-$1"; } # name
   for fsync in $FSYNCS; do
     for size in 128 4096; do
       [ "$FRESH" = 1 ] || pair "$fsync-$size" "$fsync" "$size"
@@ -143,10 +144,10 @@ if section redis; then
           [ "$FRESH" = 0 ] || pair "$fsync-$size-$pipeline-$workload" "$fsync" "$size"
           row "$fsync / $size B / $pipeline / $workload" "$BPORT" "$BPID" "$RPORT" "$RPID" \
             "${KEYFLAGS[@]}" "${TIMED[@]}" "--data-size=$size" "--ratio=$r" --key-pattern=R:R "--pipeline=$pipeline"
-          [ "$FRESH" = 0 ] || { stop_all; rm -rf "$WORK/basalt-$fsync-$size-$pipeline-$workload" "$WORK/redis-$fsync-$size-$pipeline-$workload"; }
+          [ "$FRESH" = 0 ] || unpair "$fsync-$size-$pipeline-$workload"
         done
       done
-      [ "$FRESH" = 1 ] || { stop_all; rm -rf "$WORK/basalt-$fsync-$size" "$WORK/redis-$fsync-$size"; }
+      [ "$FRESH" = 1 ] || unpair "$fsync-$size"
     done
   done
 
