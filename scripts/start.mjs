@@ -6,7 +6,7 @@ import { DATA } from './lib/paths.mjs';
 import { portInUse } from './lib/net.mjs';
 import { startPostgres } from './lib/postgres.mjs';
 import { startPrometheus } from './lib/prometheus.mjs';
-import { loadSecrets } from './lib/secrets.mjs';
+import { loadSecrets, SECRET_VARIABLES } from './lib/secrets.mjs';
 import { logTail, startPlatform } from './lib/platform.mjs';
 
 const dataDir = process.env.BASALT_DATA_DIR ? path.resolve(process.env.BASALT_DATA_DIR) : DATA;
@@ -16,14 +16,19 @@ const prometheusPort = Number(process.env.BASALT_PROMETHEUS_PORT || 9390);
 
 async function main() {
   const t0 = Date.now();
+  // The secrets the environment gives are read once: from here on no child (the bootstrap's
+  // builds, PostgreSQL, Prometheus, API, worker, console) inherits one from this process; the
+  // API and the worker get theirs as files (lib/platform.mjs).
+  const given = Object.fromEntries(SECRET_VARIABLES.map((name) => [name, process.env[name]]));
+  for (const name of SECRET_VARIABLES) delete process.env[name];
   if (!process.argv.includes('--no-bootstrap')) await bootstrap();
   const ports = [['API', apiPort, 'BASALT_API_PORT'], ['console', consolePort, 'BASALT_CONSOLE_PORT']];
   if (!process.env.BASALT_PROMETHEUS_URL) ports.push(['Prometheus', prometheusPort, 'BASALT_PROMETHEUS_PORT']);
   for (const [name, port, variable] of ports) {
     if (await portInUse(port)) throw new Error(`port ${port} for the ${name} is taken; free it or set ${variable}`);
   }
-  const secrets = loadSecrets(dataDir);
-  const pg = await startPostgres({ dir: path.join(dataDir, 'pg'), database: 'basalt', password: secrets.pgPassword });
+  const secrets = loadSecrets(dataDir, given);
+  const pg = await startPostgres({ dir: path.join(dataDir, 'pg'), database: 'basalt', password: secrets.pgPassword, url: given.DATABASE_URL });
   let platform;
   let prometheus;
   let stopping = false;

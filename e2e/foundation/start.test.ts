@@ -1,6 +1,8 @@
 // `npm start` as a user runs it: it prints one block with the URLs and a login, both answer, the
-// login works, Ctrl-C stops everything, and a second run reuses the same data and login.
+// login works, Ctrl-C stops everything, and a second run reuses the same data and login. No
+// process it starts holds a secret in its environment or on its command line.
 import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,7 +10,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { ROOT } from '../support/env.js';
 import { createDatabase } from '../support/database.js';
 
-type Started = { block: string; exit: Promise<number | null>; stop: () => void };
+type Started = { pid: number; block: string; exit: Promise<number | null>; stop: () => void };
 
 async function npmStart(env: NodeJS.ProcessEnv): Promise<Started> {
   const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'start.mjs'), '--no-bootstrap'], { cwd: ROOT, env });
@@ -22,7 +24,32 @@ async function npmStart(env: NodeJS.ProcessEnv): Promise<Started> {
     if (Date.now() > deadline) { child.kill('SIGKILL'); throw new Error(`npm start printed no block:\n${out}`); }
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { block: out, exit, stop: () => child.kill('SIGINT') };
+  return { pid: child.pid!, block: out, exit, stop: () => child.kill('SIGINT') };
+}
+
+/** Every live process under `pid` (children of children too), with its environment and command line. */
+function descendants(pid: number): { pid: number; environ: string[]; cmdline: string }[] {
+  const parentOf = new Map<number, number>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The command name, in parentheses, may hold spaces: the fields after its ')' are fixed.
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch { /* exited meanwhile */ }
+  }
+  const found: number[] = [];
+  const under = (p: number): boolean => p === pid || (parentOf.has(p) && p !== 1 && under(parentOf.get(p)!));
+  for (const p of parentOf.keys()) if (p !== pid && under(p)) found.push(p);
+  return found.flatMap((p) => {
+    try {
+      const environ = fs.readFileSync(`/proc/${p}/environ`, 'utf8').split('\0').filter(Boolean);
+      const cmdline = fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').join(' ');
+      return [{ pid: p, environ, cmdline }];
+    } catch {
+      return [];
+    }
+  });
 }
 
 const field = (block: string, name: string) => block.match(new RegExp(`^ ${name}\\s+(\\S+)(?: / (\\S+))?`, 'm'));
@@ -40,6 +67,8 @@ describe('npm start', () => {
       ...process.env, DATABASE_URL: db.url, BASALT_DATA_DIR: dataDir,
       BASALT_API_PORT: String(await freePort()), BASALT_CONSOLE_PORT: String(await freePort()),
       BASALT_ADMIN_EMAIL: '', BASALT_ADMIN_PASSWORD: '',
+      // Given as a user would give it: it must reach the API and the worker, and no environment.
+      BASALT_MASTER_KEY: crypto.randomBytes(32).toString('base64'),
     };
     const logins: string[] = [];
     for (let run = 0; run < 2; run++) {
@@ -58,6 +87,7 @@ describe('npm start', () => {
         expect(res.status).toBe(200);
         expect(res.headers.get('set-cookie')).toMatch(/HttpOnly/i);
         logins.push(`${login[1]} / ${login[2]}`);
+        if (run === 0) expectNoSecretHeld(started.pid, [env.BASALT_MASTER_KEY, login[2]!, decodeURIComponent(new URL(db.url).password)]);
       } finally {
         started.stop();
       }
@@ -66,3 +96,22 @@ describe('npm start', () => {
     expect(logins[1]).toBe(logins[0]);
   });
 });
+
+/** The API, the worker and the console run under npm start, and none holds a secret where others can read it. */
+function expectNoSecretHeld(startPid: number, secrets: string[]): void {
+  const procs = descendants(startPid);
+  for (const main of ['services/api/dist/main.js', 'services/worker/dist/main.js', 'apps/console/server.mjs']) {
+    expect(procs.some((p) => p.cmdline.includes(main)), `${main} runs under npm start`).toBe(true);
+  }
+  for (const proc of procs) {
+    const names = proc.environ.map((entry) => entry.split('=')[0]);
+    for (const name of ['DATABASE_URL', 'BASALT_MASTER_KEY', 'BASALT_ADMIN_PASSWORD', 'PGPASSWORD']) {
+      expect(names, `${proc.cmdline} has ${name} in its environment`).not.toContain(name);
+    }
+    for (const secret of secrets) {
+      expect(secret.length).toBeGreaterThan(8);
+      expect(proc.environ.join('\n').includes(secret), `${proc.cmdline}: a secret in its environment`).toBe(false);
+      expect(proc.cmdline.includes(secret), `${proc.cmdline}: a secret on its command line`).toBe(false);
+    }
+  }
+}

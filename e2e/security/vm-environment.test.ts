@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startProvisioningPlatform, type ProvisioningPlatform } from '../provisioning/support/stack.js';
 import { MASTER_KEY } from '../provisioning/support/worker-process.js';
 
-const SECRET_NAMES = ['BASALT_MASTER_KEY', 'DATABASE_URL', 'PG_CONN_STR', 'BASALT_ADMIN_PASSWORD'];
+const SECRET_NAMES = ['BASALT_MASTER_KEY', 'DATABASE_URL', 'PG_CONN_STR', 'PGPASSFILE', 'BASALT_ADMIN_PASSWORD'];
 
 let platform: ProvisioningPlatform;
 

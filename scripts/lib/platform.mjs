@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT, toolEnv } from './paths.mjs';
 import { waitForHttp } from './net.mjs';
+import { secretFiles, withoutSecrets } from './secrets.mjs';
 
 const API_MAIN = path.join(ROOT, 'services', 'api', 'dist', 'main.js');
 const WORKER_MAIN = path.join(ROOT, 'services', 'worker', 'dist', 'main.js');
@@ -46,18 +47,23 @@ function stopProc(proc, graceMs = 5000) {
  */
 export async function startPlatform({ dataDir, databaseUrl, apiPort, consolePort, secrets, worker = true, console: withConsole = true, env: extraEnv = {} }) {
   const logDir = path.join(dataDir, 'logs');
-  const env = {
+  // No secret goes into a child's environment (where /proc/PID/environ and its own children
+  // would see it): the API and the worker get NAME_FILE, a mode-600 file each.
+  const files = secretFiles(path.join(dataDir, 'secrets'), {
+    DATABASE_URL: databaseUrl,
+    BASALT_MASTER_KEY: secrets.masterKey,
+    BASALT_ADMIN_PASSWORD: secrets.adminPassword,
+  });
+  const shared = withoutSecrets({
     ...toolEnv(),
     NODE_ENV: 'production',
-    DATABASE_URL: databaseUrl,
     BASALT_DATA_DIR: dataDir,
     BASALT_API_PORT: String(apiPort),
     BASALT_ADMIN_EMAIL: secrets.adminEmail,
-    BASALT_ADMIN_PASSWORD: secrets.adminPassword,
-    BASALT_MASTER_KEY: secrets.masterKey,
     // Settings a test gives every process (quotas, worker concurrency, health interval).
     ...extraEnv,
-  };
+  });
+  const env = { ...shared, ...files };
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const procs = [];
   const stop = async () => { await Promise.all(procs.reverse().map((p) => stopProc(p))); };
@@ -74,16 +80,16 @@ export async function startPlatform({ dataDir, databaseUrl, apiPort, consolePort
   await started(supervise('api', process.execPath, [API_MAIN], { env, logDir }), `${apiUrl}/v1/health`);
   if (worker && fs.existsSync(WORKER_MAIN)) {
     // The worker needs the database and the master key, not the admin's login.
-    const { BASALT_ADMIN_EMAIL, BASALT_ADMIN_PASSWORD, ...workerEnv } = env;
+    const { BASALT_ADMIN_EMAIL, BASALT_ADMIN_PASSWORD_FILE, ...workerEnv } = env;
     procs.push(supervise('worker', process.execPath, [WORKER_MAIN], { env: workerEnv, logDir }));
   }
   let consoleUrl = null;
   if (withConsole && fs.existsSync(path.join(CONSOLE_DIR, '.next'))) {
     // server.mjs, not `next start`: it sets X-Forwarded-For from the real peer (see its header).
     // The console only proxies to the API: none of the platform's secrets (master key,
-    // database URL, admin password) go into its environment.
-    const { DATABASE_URL, BASALT_MASTER_KEY, BASALT_ADMIN_EMAIL, BASALT_ADMIN_PASSWORD, ...shared } = env;
-    const consoleEnv = { ...shared, BASALT_API_URL: apiUrl, PORT: String(consolePort), BASALT_CONSOLE_HOST: '127.0.0.1', NEXT_TELEMETRY_DISABLED: '1' };
+    // database URL, admin password), nor where they are, go into its environment.
+    const { BASALT_ADMIN_EMAIL, ...consoleShared } = shared;
+    const consoleEnv = { ...consoleShared, BASALT_API_URL: apiUrl, PORT: String(consolePort), BASALT_CONSOLE_HOST: '127.0.0.1', NEXT_TELEMETRY_DISABLED: '1' };
     consoleUrl = `http://127.0.0.1:${consolePort}`;
     await started(
       supervise('console', process.execPath, [path.join(CONSOLE_DIR, 'server.mjs')], { env: consoleEnv, cwd: CONSOLE_DIR, logDir }),

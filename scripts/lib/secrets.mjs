@@ -4,7 +4,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
-export function loadSecrets(dataDir) {
+/** `given`: the secret variables the environment set (start.mjs reads them before it clears them). */
+export function loadSecrets(dataDir, given = process.env) {
   const file = path.join(dataDir, 'secrets.json');
   let secrets = {};
   if (fs.existsSync(file)) secrets = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -22,7 +23,35 @@ export function loadSecrets(dataDir) {
   return {
     ...filled,
     adminEmail: process.env.BASALT_ADMIN_EMAIL || filled.adminEmail,
-    adminPassword: process.env.BASALT_ADMIN_PASSWORD || filled.adminPassword,
-    masterKey: process.env.BASALT_MASTER_KEY || filled.masterKey,
+    adminPassword: given.BASALT_ADMIN_PASSWORD || filled.adminPassword,
+    masterKey: given.BASALT_MASTER_KEY || filled.masterKey,
   };
+}
+
+/** Variables that hold a secret: read by `npm start`, never passed on to a child as a value. */
+export const SECRET_VARIABLES = ['DATABASE_URL', 'BASALT_MASTER_KEY', 'BASALT_ADMIN_PASSWORD', 'PGPASSWORD'];
+
+/** `env` without the secret variables and their NAME_FILE forms (a child is given its own). */
+export function withoutSecrets(env) {
+  const names = new Set(SECRET_VARIABLES.flatMap((name) => [name, `${name}_FILE`]));
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !names.has(name)));
+}
+
+/**
+ * Writes each secret ({NAME: value}) to its own mode-600 file in `dir` (mode 700) and returns
+ * {NAME_FILE: path}: what the API and the worker read (packages/db/src/env-secret.ts), so the
+ * values never sit in their environment.
+ */
+export function secretFiles(dir, values) {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  fs.chmodSync(dir, 0o700);
+  const env = {};
+  for (const [name, value] of Object.entries(values)) {
+    if (!value) continue;
+    const file = path.join(dir, name.toLowerCase().replaceAll('_', '-'));
+    fs.rmSync(file, { force: true });
+    fs.writeFileSync(file, value, { mode: 0o600 });
+    env[`${name}_FILE`] = file;
+  }
+  return env;
 }

@@ -4,6 +4,7 @@
 // client.ts        pool + drizzle handle, inTransaction (also yields an executor for pg-boss)
 // jobs.ts          queue names and typed job payloads: the contract with services/worker
 // secrets.ts       AES-256-GCM for instance-user passwords, password generation
+// env-secret.ts    secretFromEnv: NAME or NAME_FILE, how the API and the worker take their secrets
 // master-key-check.ts  proves BASALT_MASTER_KEY is the key the stored secrets were sealed with
 // catalog.ts       seed data: region `local`, instance types with reference QPS
 // repositories/    typed, project-scoped data access used by the API and the worker
@@ -17,6 +18,7 @@ export * from './client.js';
 export * from './migrate.js';
 export * from './jobs.js';
 export * from './secrets.js';
+export * from './env-secret.js';
 export * from './catalog.js';
 export * from './repositories/index.js';
 export * from './provisioning.js';

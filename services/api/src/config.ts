@@ -1,5 +1,5 @@
 // Everything the API reads from its environment, parsed once at start.
-import { LOCAL_NETWORK, parseMasterKey } from '@basalt/db';
+import { LOCAL_NETWORK, parseMasterKey, secretFromEnv } from '@basalt/db';
 import type { ProjectQuota } from './instances/quota.js';
 
 export class ApiConfig {
@@ -42,13 +42,15 @@ function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): num
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
-  if (!env.DATABASE_URL) throw new Error('DATABASE_URL is not set');
+  // The secrets may come as NAME_FILE (a file's path), as the platform passes them.
+  const databaseUrl = secretFromEnv(env, 'DATABASE_URL');
+  if (!databaseUrl) throw new Error('DATABASE_URL (or DATABASE_URL_FILE) is not set');
   const config = new ApiConfig();
-  config.databaseUrl = env.DATABASE_URL;
+  config.databaseUrl = databaseUrl;
   config.port = intFromEnv(env, 'BASALT_API_PORT', 8080);
   config.adminEmail = env.BASALT_ADMIN_EMAIL || undefined;
-  config.adminPassword = env.BASALT_ADMIN_PASSWORD || undefined;
-  config.masterKey = parseMasterKey(env.BASALT_MASTER_KEY);
+  config.adminPassword = secretFromEnv(env, 'BASALT_ADMIN_PASSWORD');
+  config.masterKey = parseMasterKey(secretFromEnv(env, 'BASALT_MASTER_KEY'));
   config.rateLimitPerSecond = intFromEnv(env, 'BASALT_RATE_LIMIT_RPS', 500);
   config.loginAttemptsPerMinute = intFromEnv(env, 'BASALT_LOGIN_ATTEMPTS_PER_MINUTE', 30);
   config.loginGlobalAttemptsPerMinute = intFromEnv(env, 'BASALT_LOGIN_GLOBAL_ATTEMPTS_PER_MINUTE', 600);

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LOCAL_NETWORK, parseMasterKey } from '@basalt/db';
+import { LOCAL_NETWORK, parseMasterKey, secretFromEnv } from '@basalt/db';
 import { monitoringConfigOf, type MonitoringConfig } from './monitoring/monitoring-config.js';
 
 export interface WorkerConfig {
@@ -47,13 +47,14 @@ export class ConfigError extends Error {}
 const defaultRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
-  const databaseUrl = env.DATABASE_URL;
-  if (!databaseUrl) throw new ConfigError('DATABASE_URL is not set');
+  // The secrets may come as NAME_FILE (a file's path), as the platform passes them.
+  const databaseUrl = secretFromEnv(env, 'DATABASE_URL');
+  if (!databaseUrl) throw new ConfigError('DATABASE_URL (or DATABASE_URL_FILE) is not set');
   const root = path.resolve(env.BASALT_ROOT ?? defaultRoot);
   const data = path.resolve(env.BASALT_DATA_DIR ?? path.join(root, '.data'));
   return {
     databaseUrl,
-    masterKey: parseMasterKey(env.BASALT_MASTER_KEY),
+    masterKey: parseMasterKey(secretFromEnv(env, 'BASALT_MASTER_KEY')),
     root,
     engineBinary: path.resolve(env.BASALT_ENGINE_BIN ?? path.join(root, 'engine', 'target', 'release', 'basalt-server')),
     benchBinary: path.resolve(env.BASALT_BENCH_BIN ?? path.join(root, 'engine', 'target', 'release', 'basalt-bench')),

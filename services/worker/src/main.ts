@@ -2,7 +2,7 @@
 // any number of machines share the queues; on start (and then periodically) each one
 // finishes operations whose worker died.
 import PgBoss from 'pg-boss';
-import { CatalogRepository, createDatabase, createQueues, LeaseConnection, migrate, ProvisioningRepository } from '@basalt/db';
+import { CatalogRepository, createDatabase, createQueues, LeaseConnection, migrate, ProvisioningRepository, SecretEnvError } from '@basalt/db';
 import { ConfigError, loadConfig } from './config.js';
 import type { JobContext } from './context.js';
 import { handle, HANDLERS, queueName, type HandledQueue } from './handlers.js';
@@ -122,7 +122,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-  const message = error instanceof ConfigError ? error.message : (error as Error).stack ?? String(error);
+  const message = error instanceof ConfigError || error instanceof SecretEnvError ? error.message : (error as Error).stack ?? String(error);
   process.stderr.write(`worker: ${message}\n`);
   process.exit(1);
 });

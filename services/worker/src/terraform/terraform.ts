@@ -3,6 +3,7 @@
 // codes. State lives in PostgreSQL (pg backend), one workspace per instance.
 import { outputTail, runCommand, type RunResult } from '../process.js';
 import { StepError } from '../errors.js';
+import { stateBackendEnv } from './state-backend-env.js';
 
 export interface TerraformContext {
   /** The root module (infra/terraform/stack). */
@@ -10,7 +11,7 @@ export interface TerraformContext {
   /** TF_DATA_DIR of this instance, so concurrent runs never share a .terraform directory. */
   dataDir: string;
   workspace: string;
-  /** PostgreSQL URL for the pg backend (PG_CONN_STR). */
+  /** PostgreSQL URL for the pg backend (PG_CONN_STR and PGPASSFILE: state-backend-env.ts). */
   stateUrl: string;
   stateSchema: string;
   env: NodeJS.ProcessEnv;
@@ -43,18 +44,8 @@ function env(ctx: TerraformContext): NodeJS.ProcessEnv {
     TF_IN_AUTOMATION: '1',
     TF_INPUT: '0',
     CHECKPOINT_DISABLE: '1',
-    PG_CONN_STR: backendUrl(ctx.stateUrl),
+    ...stateBackendEnv(ctx.stateUrl, ctx.dataDir),
   };
-}
-
-/**
- * The pg backend's driver (lib/pq) insists on TLS unless told otherwise, whereas node-pg
- * does not: a URL that says nothing about sslmode gets `disable`, as node-pg would use it.
- */
-export function backendUrl(databaseUrl: string): string {
-  const url = new URL(databaseUrl);
-  if (!url.searchParams.has('sslmode')) url.searchParams.set('sslmode', 'disable');
-  return url.toString();
 }
 
 async function terraform(
