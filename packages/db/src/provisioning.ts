@@ -53,6 +53,10 @@ export interface OperationEventInput {
   data?: unknown;
 }
 
+function eventValues(operationId: string, event: OperationEventInput) {
+  return { operationId, kind: event.kind, step: event.step ?? null, message: event.message, data: event.data ?? null };
+}
+
 export class ProvisioningRepository {
   constructor(
     private readonly db: Db,
@@ -146,12 +150,17 @@ export class ProvisioningRepository {
   }
 
   async addEvent(operationId: string, event: OperationEventInput): Promise<void> {
-    await this.db.insert(operationEvents).values({
-      operationId,
-      kind: event.kind,
-      step: event.step ?? null,
-      message: event.message,
-      data: event.data ?? null,
+    await this.db.insert(operationEvents).values(eventValues(operationId, event));
+  }
+
+  /**
+   * An operation's final status and its last event, in one transaction: a reader that sees
+   * the status finished (the API's event stream) then finds every event, this one included.
+   */
+  async finishOperation(id: string, patch: OperationPatch & { status: 'succeeded' | 'failed' }, event: OperationEventInput): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.update(operations).set({ ...patch, updatedAt: new Date() } as Partial<OperationRow>).where(eq(operations.id, id));
+      await tx.insert(operationEvents).values(eventValues(id, event));
     });
   }
 

@@ -1,6 +1,6 @@
 // One operation's progress as the console streams it: named steps with their status,
 // a progress figure, and events appended as the tools report them.
-import type { ProvisioningRepository } from '@basalt/db';
+import type { OperationEventInput, ProvisioningRepository } from '@basalt/db';
 import { faultOf, StepError, type Fault } from './errors.js';
 
 export interface StepRecord {
@@ -75,18 +75,25 @@ export class OperationRun {
   }
 
   async event(kind: string, step: string | null, message: string, data?: unknown): Promise<void> {
-    this.log(`[${this.operationId}] ${kind}${step ? ` ${step}` : ''}: ${message}`);
-    await this.repo.addEvent(this.operationId, { kind, step, message, data });
+    const event = { kind, step, message, data };
+    this.logEvent(event);
+    await this.repo.addEvent(this.operationId, event);
   }
 
   async succeed(): Promise<void> {
-    await this.repo.updateOperation(this.operationId, { status: 'succeeded', progress: 100, finishedAt: new Date() });
-    await this.event('operation_succeeded', null, 'operation succeeded');
+    const event = { kind: 'operation_succeeded', step: null, message: 'operation succeeded' };
+    this.logEvent(event);
+    await this.repo.finishOperation(this.operationId, { status: 'succeeded', progress: 100, finishedAt: new Date() }, event);
   }
 
   async fail(fault: Fault): Promise<void> {
-    await this.repo.updateOperation(this.operationId, { status: 'failed', error: fault, finishedAt: new Date() });
-    await this.event('operation_failed', fault.step, fault.message, fault);
+    const event = { kind: 'operation_failed', step: fault.step, message: fault.message, data: fault };
+    this.logEvent(event);
+    await this.repo.finishOperation(this.operationId, { status: 'failed', error: fault, finishedAt: new Date() }, event);
+  }
+
+  private logEvent({ kind, step, message }: OperationEventInput): void {
+    this.log(`[${this.operationId}] ${kind}${step ? ` ${step}` : ''}: ${message}`);
   }
 
   private addStep(name: string): StepRecord {

@@ -57,8 +57,4 @@ export class OperationsRepository {
     const [row] = await this.db.select().from(operations).where(eq(operations.id, id));
     return row;
   }
-
-  async markFailed(id: string, error: { code: string; message: string; step: string | null }): Promise<void> {
-    await this.db.update(operations).set({ status: 'failed', error, finishedAt: new Date(), updatedAt: new Date() }).where(eq(operations.id, id));
-  }
 }

@@ -10,6 +10,7 @@ import { type OperationDto, type OperationListDto, toOperationDto } from './oper
 
 const POLL_MS = 500;
 const MAX_STREAM_MS = 30 * 60_000;
+const EVENTS_PER_READ = 500;
 
 export interface OperationStreamEvent {
   id: string;
@@ -62,18 +63,24 @@ export class OperationService {
       const started = Date.now();
       const loop = async () => {
         while (!closed) {
-          const events = await this.operations.eventsAfter(id, after);
+          // The status before the events: the worker stores a finished status in the same
+          // transaction as the operation's last event, so once the status read here is
+          // finished the events read next are all of them (read the other way round, the
+          // events written between the two reads were never sent).
+          const operation = (await this.operations.getById(id)) as OperationRow | undefined;
+          const events = await this.operations.eventsAfter(id, after, EVENTS_PER_READ);
           for (const event of events) {
             after = event.id;
             subscriber.next({ id: String(event.id), type: 'progress', data: eventDto(event) });
           }
-          const operation = (await this.operations.getById(id)) as OperationRow;
-          if (!operation || operation.status === 'succeeded' || operation.status === 'failed' || Date.now() - started > MAX_STREAM_MS) {
+          const more = events.length === EVENTS_PER_READ;
+          const finished = !operation || operation.status === 'succeeded' || operation.status === 'failed';
+          if ((finished && !more) || Date.now() - started > MAX_STREAM_MS) {
             if (operation) subscriber.next({ id: String(after), type: 'operation', data: toOperationDto(operation) });
             subscriber.complete();
             return;
           }
-          if (events.length < 500) await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+          if (!more) await new Promise((resolve) => setTimeout(resolve, POLL_MS));
         }
       };
       loop().catch((error) => subscriber.error(error));
