@@ -57,6 +57,17 @@ describe('an instance in the console, worked by the real worker', () => {
     await progressCard().getByRole('heading', { name: 'Operation progress · create' }).waitFor();
     await snap(page, '10-operation-in-progress');
 
+    // Users and the allowlist cannot change while the instance is being created (the API
+    // refuses it): the tabs say so and offer no action.
+    const locked = 'The instance is being created: its users and allowlist can change once it is running.';
+    await page.getByRole('tab', { name: 'Users' }).click();
+    await page.getByText(locked).waitFor();
+    expect(await page.getByRole('button', { name: 'Add user' }).isDisabled()).toBe(true);
+    await page.getByRole('tab', { name: 'Allowlist' }).click();
+    await page.getByText(locked).waitFor();
+    expect(await page.getByRole('button', { name: 'Save allowlist' }).isDisabled()).toBe(true);
+    await page.getByRole('tab', { name: 'Overview' }).click();
+
     await progressCard().getByText('succeeded', { exact: true }).waitFor({ timeout: 240_000 });
     await progressCard().getByText('100%').waitFor();
     const steps = await progressCard().getByRole('list', { name: 'Steps' }).getByRole('listitem').allTextContents();

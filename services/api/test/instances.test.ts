@@ -151,6 +151,30 @@ describe('lifecycle', () => {
     expect(early.error!.code).toBe('invalid_state');
   });
 
+  it('refuses user and allowlist changes while the instance is being created, and changes nothing', async () => {
+    // The provision reads both when its deploy starts: a change stored meanwhile would never
+    // reach the engine (a deleted user still logging in, an allowlist left as it was).
+    const created = (await create(createBody('life-access', { allowlist: [{ cidr: '10.1.0.0/16' }] }))).data!;
+    const path = { project, instance: created.instance.id };
+    const user = { ...path, username: 'default' };
+    const refusals = [
+      await admin.client.PUT('/v1/projects/{project}/instances/{instance}/allowlist', { params: { path }, body: { entries: [{ cidr: '10.9.9.9/32' }] } }),
+      await admin.client.PATCH('/v1/projects/{project}/instances/{instance}/allowlist', { params: { path }, body: { remove: ['10.1.0.0/16'] } }),
+      await admin.client.POST('/v1/projects/{project}/instances/{instance}/users', { params: { path }, body: { username: 'app', permission: 'read_write' } }),
+      await admin.client.PATCH('/v1/projects/{project}/instances/{instance}/users/{username}', { params: { path: user }, body: { permission: 'read_only' } }),
+      await admin.client.POST('/v1/projects/{project}/instances/{instance}/users/{username}/reset-password', { params: { path: user }, body: {} }),
+      await admin.client.DELETE('/v1/projects/{project}/instances/{instance}/users/{username}', { params: { path: user } }),
+    ];
+    for (const refused of refusals) {
+      expect(refused.response.status).toBe(409);
+      expect(refused.error).toMatchObject({ code: 'invalid_state', message: expect.stringContaining('being created') });
+    }
+    const allowlist = await admin.client.GET('/v1/projects/{project}/instances/{instance}/allowlist', { params: { path } });
+    expect(allowlist.data!.items.map((entry) => entry.cidr)).toEqual(['10.1.0.0/16']);
+    const users = await admin.client.GET('/v1/projects/{project}/instances/{instance}/users', { params: { path } });
+    expect(users.data!.items.map((u) => ({ username: u.username, permission: u.permission }))).toEqual([{ username: 'default', permission: 'admin' }]);
+  });
+
   it('refuses delete under deletion protection (409), then deletes (202) and hides the instance from the default list', async () => {
     const created = (await create(createBody('life-3', { deletion_protection: true }))).data!;
     const path = { project, instance: created.instance.id };

@@ -1,5 +1,5 @@
 // Allowlist rules shared by instance creation and the allowlist routes.
-import type { AllowlistEntryInput, InstanceRow } from '@basalt/db';
+import type { AllowlistEntryInput } from '@basalt/db';
 import { Invalid } from '../common/errors.js';
 import { parseCidr } from '@basalt/api-client/rules';
 import type { AllowlistEntryInputDto } from './allowlist.dto.js';
@@ -16,7 +16,4 @@ export function normaliseAllowlist(entries: AllowlistEntryInputDto[], field = 'a
   if (problems.length) throw new Invalid(`Invalid CIDR in ${field}`, problems);
   return [...byCidr.values()];
 }
-
-/** States in which the engine is (or will be) deployed and can take live changes. */
-export const LIVE = new Set<InstanceRow['status']>(['running', 'modifying', 'restarting', 'error']);
 

@@ -3,12 +3,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AllowlistRepository, type AllowlistEntryInput, type Database, type InstanceRow, type Db } from '@basalt/db';
 import { DATABASE } from '../database/database.module.js';
-import { Conflict, Invalid } from '../common/errors.js';
+import { Invalid } from '../common/errors.js';
 import type { AuthContext } from '../common/request-context.js';
 import { normaliseCidr } from '@basalt/api-client/rules';
-import { LIVE, normaliseAllowlist } from './allowlist.rules.js';
+import { normaliseAllowlist } from './allowlist.rules.js';
+import { changeAccess } from './access-change.js';
 import { OperationStarter } from '../operations/operation-starter.service.js';
-import { type OperationDto, toOperationDto } from '../operations/operation.dto.js';
+import { toOperationDto } from '../operations/operation.dto.js';
 import { type AllowlistDto, type AllowlistEntryInputDto, MAX_ALLOWLIST_ENTRIES, toAllowlistEntryDto } from './allowlist.dto.js';
 import { InstanceService } from './instance.service.js';
 
@@ -49,15 +50,7 @@ export class AllowlistService {
   }
 
   private async apply(auth: AuthContext, instance: InstanceRow, change: (db: Db) => Promise<void>): Promise<AllowlistDto> {
-    if (instance.status === 'deleting' || instance.status === 'deleted') throw new Conflict(`Instance is ${instance.status}`, 'invalid_state');
-    let operation: OperationDto | null = null;
-    if (LIVE.has(instance.status)) {
-      const started = await this.starter.start({ instance, type: 'apply_allowlist', queue: 'applyAllowlist', userId: auth.user.id, before: change });
-      operation = toOperationDto(started.operation);
-    } else {
-      // Not deployed yet (creating, create_failed): the next deploy renders the stored list.
-      await change(this.database.db);
-    }
-    return { items: (await this.allowlist.list(instance.id)).map(toAllowlistEntryDto), operation };
+    const operation = await changeAccess(this.database, this.starter, auth, instance, 'allowlist', change);
+    return { items: (await this.allowlist.list(instance.id)).map(toAllowlistEntryDto), operation: operation && toOperationDto(operation) };
   }
 }

@@ -9,7 +9,7 @@ import { Conflict, NotFound } from '../common/errors.js';
 import type { AuthContext } from '../common/request-context.js';
 import { OperationStarter } from '../operations/operation-starter.service.js';
 import { type OperationDto, toOperationDto } from '../operations/operation.dto.js';
-import { LIVE } from './allowlist.rules.js';
+import { assertAccessChangeable, changeAccess } from './access-change.js';
 import { InstanceService } from './instance.service.js';
 import {
   type InstanceUserChangeDto,
@@ -94,7 +94,7 @@ export class InstanceUserService {
 
   private async writable(auth: AuthContext, projectId: string, instanceId: string): Promise<InstanceRow> {
     const instance = await this.instances.load(auth, projectId, instanceId, 'member');
-    if (instance.status === 'deleting' || instance.status === 'deleted') throw new Conflict(`Instance is ${instance.status}`, 'invalid_state');
+    assertAccessChangeable(instance.status);
     return instance;
   }
 
@@ -103,11 +103,7 @@ export class InstanceUserService {
   }
 
   private async apply(auth: AuthContext, instance: InstanceRow, change: (db: Db) => Promise<void>): Promise<OperationDto | null> {
-    if (!LIVE.has(instance.status)) {
-      await change(this.database.db);
-      return null;
-    }
-    const { operation } = await this.starter.start({ instance, type: 'apply_users', queue: 'applyUsers', userId: auth.user.id, before: change });
-    return toOperationDto(operation);
+    const operation = await changeAccess(this.database, this.starter, auth, instance, 'users', change);
+    return operation && toOperationDto(operation);
   }
 }

@@ -8,7 +8,8 @@ import { useAllowlistReplaceMutation } from '@/data/allowlist/allowlist-replace-
 import { AllowlistEditor } from '../create/allowlist-editor'
 import { ALLOWLIST_MAX, isCidr, type AllowlistRow } from '../create/validation'
 
-export function AllowlistTab({ projectId, instanceId }: { projectId: string; instanceId: string }) {
+/** `locked`: why the allowlist cannot change now (the API refuses it), shown instead of saving. */
+export function AllowlistTab({ projectId, instanceId, locked }: { projectId: string; instanceId: string; locked?: string }) {
   const { data: allowlist, error, isPending } = useAllowlistQuery(projectId, instanceId)
   const replace = useAllowlistReplaceMutation(projectId, instanceId)
   const [rows, setRows] = useState<AllowlistRow[]>([])
@@ -39,10 +40,11 @@ export function AllowlistTab({ projectId, instanceId }: { projectId: string; ins
         ) : (
           <AllowlistEditor rows={rows} onChange={setRows} error={invalid} />
         )}
+        {locked ? <Alert>{locked}</Alert> : null}
         {replace.error ? <Alert tone="danger">{replace.error.message}</Alert> : null}
         {replace.isSuccess ? <Alert tone="success">Allowlist saved; the change is applied to the instance.</Alert> : null}
         <div className="flex justify-end">
-          <Button onClick={save} disabled={replace.isPending || isPending}>
+          <Button onClick={save} disabled={!!locked || replace.isPending || isPending}>
             Save allowlist
           </Button>
         </div>

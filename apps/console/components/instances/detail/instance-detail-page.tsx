@@ -15,6 +15,13 @@ import { OverviewTab } from './overview-tab'
 import { SlowlogTab } from './slowlog-tab'
 import { UsersTab } from './users-tab'
 
+/** Why the users and the allowlist cannot change in `status`: the API refuses it then (access-change.ts). */
+function accessLocked(status: string): string | undefined {
+  if (status === 'creating') return 'The instance is being created: its users and allowlist can change once it is running.'
+  if (status === 'deleting' || status === 'deleted') return `The instance is ${status}.`
+  return undefined
+}
+
 export function InstanceDetailPage({ projectId, instanceId }: { projectId: string; instanceId: string }) {
   const { data: instance, error, isPending } = useInstanceQuery(projectId, instanceId)
   const breadcrumb = (
@@ -73,10 +80,10 @@ export function InstanceDetailPage({ projectId, instanceId }: { projectId: strin
             <SlowlogTab projectId={projectId} instanceId={instance.id} />
           </TabsContent>
           <TabsContent value="users">
-            <UsersTab projectId={projectId} instanceId={instance.id} />
+            <UsersTab projectId={projectId} instanceId={instance.id} locked={accessLocked(instance.status)} />
           </TabsContent>
           <TabsContent value="allowlist">
-            <AllowlistTab projectId={projectId} instanceId={instance.id} />
+            <AllowlistTab projectId={projectId} instanceId={instance.id} locked={accessLocked(instance.status)} />
           </TabsContent>
           <TabsContent value="operations">
             <OperationsTab projectId={projectId} instanceId={instance.id} />

@@ -23,7 +23,8 @@ const PERMISSIONS: { value: UserPermission; label: string }[] = [
   { value: 'admin', label: 'Admin' },
 ]
 
-export function UsersTab({ projectId, instanceId }: { projectId: string; instanceId: string }) {
+/** `locked`: why the users cannot change now (the API refuses it), shown instead of the actions. */
+export function UsersTab({ projectId, instanceId, locked }: { projectId: string; instanceId: string; locked?: string }) {
   const { data: users, error, isPending } = useInstanceUsersQuery(projectId, instanceId)
   const reset = useInstanceUserResetPasswordMutation(projectId, instanceId)
   const remove = useInstanceUserDeleteMutation(projectId, instanceId)
@@ -34,6 +35,7 @@ export function UsersTab({ projectId, instanceId }: { projectId: string; instanc
   return (
     <div className="space-y-4">
       {secret ? <SecretOnce label={`Password of ${secret.username}`} value={secret.password} what="password" /> : null}
+      {locked ? <Alert>{locked}</Alert> : null}
       {error ? <Alert tone="danger">Could not load users: {error.message}</Alert> : null}
       {reset.error || remove.error || revokeOld.error ? (
         <Alert tone="danger">{(reset.error ?? remove.error ?? revokeOld.error)?.message}</Alert>
@@ -41,7 +43,7 @@ export function UsersTab({ projectId, instanceId }: { projectId: string; instanc
       <Card>
         <CardHeader>
           <CardTitle>Database users</CardTitle>
-          <Button size="sm" onClick={() => setAdding(true)}>
+          <Button size="sm" disabled={!!locked} onClick={() => setAdding(true)}>
             <Plus className="size-3.5" aria-hidden /> Add user
           </Button>
         </CardHeader>
@@ -71,7 +73,7 @@ export function UsersTab({ projectId, instanceId }: { projectId: string; instanc
                         <Button
                           variant="ghost"
                           size="sm"
-                          disabled={revokeOld.isPending}
+                          disabled={!!locked || revokeOld.isPending}
                           aria-label={`Revoke the previous password of ${user.username}`}
                           onClick={() => revokeOld.mutate(user.username)}
                         >
@@ -86,7 +88,7 @@ export function UsersTab({ projectId, instanceId }: { projectId: string; instanc
                     <Button
                       variant="secondary"
                       size="sm"
-                      disabled={reset.isPending}
+                      disabled={!!locked || reset.isPending}
                       onClick={() =>
                         reset.mutate(user.username, {
                           onSuccess: (r) => setSecret({ username: user.username, password: r.password }),
@@ -99,7 +101,7 @@ export function UsersTab({ projectId, instanceId }: { projectId: string; instanc
                       variant="ghost"
                       size="sm"
                       className="text-danger"
-                      disabled={remove.isPending}
+                      disabled={!!locked || remove.isPending}
                       aria-label={`Delete user ${user.username}`}
                       onClick={() => {
                         if (window.confirm(`Delete user ${user.username}? Clients using it are disconnected.`))
