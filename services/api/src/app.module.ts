@@ -1,5 +1,5 @@
 import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule, RequestMethod } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { ApiConfig } from './config.js';
 import { DatabaseModule } from './database/database.module.js';
 import { AuthGuard } from './common/auth.guard.js';
@@ -7,6 +7,7 @@ import { AuthCache } from './common/auth-cache.js';
 import { ErrorFilter } from './common/error.filter.js';
 import { IdempotencyInterceptor } from './common/idempotency.interceptor.js';
 import { RequestValidationPipe } from './common/validation.pipe.js';
+import { StorableTextInterceptor } from './common/storable-text.interceptor.js';
 import { AuditMiddleware } from './audit/audit.middleware.js';
 import { AuditController } from './audit/audit.controller.js';
 import { AuthController } from './auth/auth.controller.js';
@@ -64,6 +65,7 @@ export class AppModule implements NestModule {
         { provide: APP_GUARD, useClass: AuthGuard },
         { provide: APP_FILTER, useClass: ErrorFilter },
         { provide: APP_PIPE, useClass: RequestValidationPipe },
+        { provide: APP_INTERCEPTOR, useClass: StorableTextInterceptor },
         IdempotencyInterceptor,
         AuthCache,
         AuthService,

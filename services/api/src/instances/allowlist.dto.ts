@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsOptional, IsString, MaxLength, ValidateNested } from 'class-validator';
 import type { AllowlistEntryRow } from '@basalt/db';
+import { IsOptionalNotNull } from '../common/validators.js';
 import { OperationDto } from '../operations/operation.dto.js';
 
 import { ALLOWLIST_MAX } from '@basalt/api-client/rules';
@@ -44,7 +45,7 @@ export class ReplaceAllowlistDto {
 
 export class PatchAllowlistDto {
   @ApiProperty({ type: [AllowlistEntryInputDto], required: false, maxItems: MAX_ALLOWLIST_ENTRIES })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsArray()
   @ArrayMaxSize(MAX_ALLOWLIST_ENTRIES)
   @ValidateNested({ each: true })
@@ -52,7 +53,7 @@ export class PatchAllowlistDto {
   add?: AllowlistEntryInputDto[];
 
   @ApiProperty({ type: [String], required: false, maxItems: MAX_ALLOWLIST_ENTRIES, description: 'CIDRs to remove' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsArray()
   @ArrayMaxSize(MAX_ALLOWLIST_ENTRIES)
   @IsString({ each: true })

@@ -17,7 +17,7 @@ import {
 } from 'class-validator';
 import { ARCHITECTURES, DB_PASSWORD, INSTANCE_NAME, NODE_ROLES, REPLICAS_MAX, REPLICAS_MIN, REPLICATION_MODES } from '@basalt/api-client/rules';
 import { ENDPOINT_ROLES, NODE_STATUSES } from '@basalt/db';
-import { IsTags } from '../common/validators.js';
+import { IsOptionalNotNull, IsTags } from '../common/validators.js';
 import { OperationDto } from '../operations/operation.dto.js';
 import { AllowlistEntryInputDto, MAX_ALLOWLIST_ENTRIES } from './allowlist.dto.js';
 
@@ -32,19 +32,19 @@ export const FSYNC_POLICIES = ['always', 'everysec', 'no'] as const;
  */
 export class InstanceParametersDto {
   @ApiProperty({ required: false, enum: FSYNC_POLICIES, description: 'When the write-ahead log is fsynced' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsIn(FSYNC_POLICIES)
   fsync?: (typeof FSYNC_POLICIES)[number];
 
   @ApiProperty({ required: false, minimum: 1, maximum: 100000, description: 'Connection limit; at most the instance type allows' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsInt()
   @Min(1)
   @Max(100000)
   maxclients?: number;
 
   @ApiProperty({ required: false, minimum: 0, maximum: 86400, description: 'Idle client timeout in seconds (0: never)' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsInt()
   @Min(0)
   @Max(86400)
@@ -55,7 +55,7 @@ export class InstanceParametersDto {
     enum: REPLICATION_MODES,
     description: '`standard` instances only (default `sync`). `sync`: a write is acknowledged once a replica holds it, so a failover loses no acknowledged write; `async`: acknowledged at once, a failover may lose what the replicas had not received yet (see nodes[].lag_bytes)',
   })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsIn(REPLICATION_MODES)
   replication_mode?: (typeof REPLICATION_MODES)[number];
 }
@@ -147,36 +147,36 @@ export class CreateInstanceDto {
 
 export class UpdateInstanceDto {
   @ApiProperty({ required: false, ...nameProperty })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @Matches(INSTANCE_NAME, { message: nameMessage })
   name?: string;
 
   @ApiProperty({ required: false, description: 'Resize to another instance type' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsString()
   @MaxLength(64)
   instance_type?: string;
 
   @ApiProperty({ required: false, minimum: 1, maximum: 100000, description: 'Disks only grow' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsInt()
   @Min(1)
   @Max(100000)
   disk_gib?: number;
 
   @ApiPropertyOptional({ ...tagsProperty, description: 'Replaces all tags' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsTags()
   tags?: Record<string, string>;
 
   @ApiProperty({ required: false })
-  @IsOptional()
+  @IsOptionalNotNull()
   @IsBoolean()
   deletion_protection?: boolean;
 
   @ApiProperty({ required: false, type: InstanceParametersDto, description: 'Merged into the current parameters' })
-  @IsOptional()
+  @IsOptionalNotNull()
   @ValidateNested()
   @Type(() => InstanceParametersDto)
   parameters?: InstanceParametersDto;

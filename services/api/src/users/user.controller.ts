@@ -7,7 +7,7 @@ import { Auth } from '../common/decorators.js';
 import type { AuthContext } from '../common/request-context.js';
 import { ApiErrors } from '../common/api-errors.js';
 import { Idempotent } from '../common/idempotent.decorator.js';
-import { Conflict, Forbidden } from '../common/errors.js';
+import { Conflict, Forbidden, isUniqueViolation } from '../common/errors.js';
 import { UserDto } from '../auth/auth.dto.js';
 import { AuthService, toUserDto } from '../auth/auth.service.js';
 
@@ -17,6 +17,8 @@ export class CreateUserDto {
   @ApiProperty({ required: false, maxLength: 100 }) @IsOptional() @IsString() @MaxLength(100) name?: string;
   @ApiProperty({ required: false, default: false }) @IsOptional() @IsBoolean() is_admin?: boolean;
 }
+
+const duplicateEmail = () => new Conflict('A user with this e-mail exists', 'duplicate_email');
 
 @ApiTags('users')
 @Controller('users')
@@ -33,8 +35,14 @@ export class UserController {
   @ApiErrors(400, 401, 403, 409, 429)
   async create(@Auth() caller: AuthContext, @Body() body: CreateUserDto): Promise<UserDto> {
     if (!caller.user.isAdmin) throw new Forbidden('Only administrators create users');
-    if (await this.users.findByEmail(body.email)) throw new Conflict('A user with this e-mail exists', 'duplicate_email');
-    const user = await this.auth.createUser({ email: body.email, name: body.name ?? '', password: body.password, isAdmin: body.is_admin ?? false });
-    return toUserDto(user);
+    if (await this.users.findByEmail(body.email)) throw duplicateEmail();
+    try {
+      const user = await this.auth.createUser({ email: body.email, name: body.name ?? '', password: body.password, isAdmin: body.is_admin ?? false });
+      return toUserDto(user);
+    } catch (error) {
+      // Two requests for one e-mail can both pass the check above; the unique index decides.
+      if (isUniqueViolation(error)) throw duplicateEmail();
+      throw error;
+    }
   }
 }
