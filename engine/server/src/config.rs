@@ -114,7 +114,7 @@ enum MemoryValue {
 }
 
 pub const USAGE: &str = "Usage: basalt-server [--config FILE] [--bind ADDR] [--port N] [--dir PATH] \
-[--fsync always|everysec|no] [--maxmemory BYTES] [--threads N] [--databases N]";
+[--fsync always|everysec|no] [--maxmemory BYTES] [--threads N] [--databases N] | -v";
 
 /// Redis' memory notation: `1000`, `1k` (1000), `1kb` (1024), `1m`, `1mb`, `1g`, `1gb`.
 pub fn parse_memory(text: &str) -> Option<u64> {

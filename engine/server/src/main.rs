@@ -1,5 +1,5 @@
 //! `basalt-server [--config FILE] [--bind ADDR] [--port N] [--dir PATH]
-//! [--fsync always|everysec|no] [--maxmemory BYTES] [--threads N]`
+//! [--fsync always|everysec|no] [--maxmemory BYTES] [--threads N]`, or `-v` / `--version`
 
 use basalt_server::Config;
 use std::process::ExitCode;
@@ -17,7 +17,15 @@ impl std::fmt::Display for StartError {
 impl std::error::Error for StartError {}
 
 fn main() -> ExitCode {
-    let config = match Config::from_args(std::env::args().skip(1)) {
+    // As `redis-server -v` (the only argument, so a flag's value spelled `-v` stays a value):
+    // the version INFO server's basalt_version gives, which the worker's health check compares
+    // with the instance's engine version.
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.len() == 1 && (args[0] == "-v" || args[0] == "--version") {
+        println!("basalt-server v={}", env!("CARGO_PKG_VERSION"));
+        return ExitCode::SUCCESS;
+    }
+    let config = match Config::from_args(args.into_iter()) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("basalt-server: {e}");

@@ -73,3 +73,16 @@ fn bad_flags_are_refused_with_a_message() {
         assert!(text.starts_with("basalt-server: "), "{args:?}: {text}");
     }
 }
+
+#[test]
+fn version_flag_prints_the_version_and_exits_0() {
+    for flag in ["-v", "--version"] {
+        let out = Command::new(BIN).arg(flag).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{flag}");
+        assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), format!("basalt-server v={}", env!("CARGO_PKG_VERSION")));
+    }
+    // Not the only argument: a flag's value, refused here as a port.
+    let out = Command::new(BIN).args(["--port", "-v"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+}

@@ -1184,7 +1184,7 @@ export interface components {
              * @enum {string}
              */
             server: "basalt" | "redis" | "memcached";
-            /** @example basalt-bench 0.1.0 */
+            /** @example basalt-bench 1.0.0 */
             tool: string;
             /** @description The exact command the worker ran, the password shown as <password> */
             command_line: string;

@@ -11,7 +11,8 @@ import { runPlaybook, type PlaybookResult } from './ansible/ansible.js';
 import { ENGINE_PORT, ENGINE_TLS_PORT, engineVars } from './engine-settings.js';
 import { CONTROL_USER, engineUsersOf } from './engine-users.js';
 import { childEnv } from './child-env.js';
-import { pingAs } from './resp.js';
+import { infoAs, pingAs } from './resp.js';
+import { engineVersionMismatch } from './engine-version.js';
 import { requireHostRoute } from './host-route.js';
 import { StepError } from './errors.js';
 import { allowlistAdmits, poolNetwork } from './ipam.js';
@@ -243,11 +244,16 @@ export async function checkEndpoints(
       const control = await controlCredentials(ctx).prepare(instance.id);
       for (const node of nodes) {
         await onHostRoute(ctx, 'health_check', node.public_ip);
+        const tls = secure ? { caPem: secure } : undefined;
+        let reported: string | undefined;
         try {
-          await pingAs(node.public_ip, port, CONTROL_USER, control.current, secure ? { caPem: secure } : undefined);
+          await pingAs(node.public_ip, port, CONTROL_USER, control.current, tls);
+          reported = (await infoAs(node.public_ip, port, CONTROL_USER, control.current, 'server', tls)).basalt_version;
         } catch (error) {
           throw new StepError('health_check', `${node.public_ip}:${port}: ${(error as Error).message}`, null, '', true);
         }
+        const mismatch = engineVersionMismatch(instance.engineVersion, reported);
+        if (mismatch) throw new StepError('health_check', `${node.public_ip}:${port}: ${mismatch}`);
       }
     },
     // Up to ~30 s: an engine restarted by the deploy on a loaded host (2 shared cores) can take

@@ -20,7 +20,7 @@ export class BenchmarkScenarioDto {
     description: "The server measured: the instance (basalt) or the run's peer, Redis 7 or memcached from Debian, measured in the same run on the same VM size (its version in engine_version)",
   })
   server: string;
-  @ApiProperty({ example: 'basalt-bench 0.1.0' }) tool: string;
+  @ApiProperty({ example: 'basalt-bench 1.0.0' }) tool: string;
   @ApiProperty({ description: 'The exact command the worker ran, the password shown as <password>' }) command_line: string;
   @ApiProperty({ nullable: true, type: String, description: 'The same run with memtier_benchmark (memtier scenarios; null otherwise)' }) memtier_command: string | null;
   @ApiProperty({
