@@ -70,7 +70,7 @@ export async function createInstance(cp: ControlPlane, name: string, instanceTyp
   const password = generatePassword();
   const [instance] = await cp.database.db
     .insert(schema.instances)
-    .values({ projectId: cp.projectId, name, instanceType, region: 'local', engineVersion: '0.1', diskGib: 10 })
+    .values({ projectId: cp.projectId, name, instanceType, region: 'local', engineVersion: '1.0', diskGib: 10 })
     .returning();
   await cp.database.db.insert(schema.instanceUsers).values({
     instanceId: instance!.id,
