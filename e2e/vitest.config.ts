@@ -8,6 +8,7 @@ export default defineConfig({
     exclude: ['**/node_modules/**'],
     fileParallelism: false,
     globalSetup: ['support/typecheck.ts'],
+    setupFiles: ['support/address-range.ts'],
     testTimeout: 120_000,
     hookTimeout: 300_000,
   },

@@ -1,6 +1,7 @@
 // `npm test`: bootstrap, a PostgreSQL for the tests, then every suite of every part
 // (Vitest workspaces, cargo, go, terraform, ansible, e2e), ending with `N passed, N failed`.
-// `npm test -- <filter>` runs only the suites whose name contains the filter.
+// `npm test -- <filter>` runs only the suites whose name contains the filter; `npm test -- --quick`
+// only the unit suites (no VM, no platform stack, no compatibility suite), for the edit-test loop.
 import path from 'node:path';
 import { bootstrap } from './bootstrap.mjs';
 import { DATA, toolEnv } from './lib/paths.mjs';
@@ -10,7 +11,7 @@ import { allSuites } from './lib/suites.mjs';
 
 async function main() {
   const t0 = Date.now();
-  const filters = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+  const { filters, quick } = parseArgs(process.argv.slice(2));
   await bootstrap();
   // The tests' own cluster, apart from the one `npm start` uses, so both can run at once.
   const secrets = loadSecrets(DATA);
@@ -20,15 +21,16 @@ async function main() {
   try {
     for (const suite of allSuites()) {
       if (filters.length && !filters.some((f) => suite.name.includes(f))) continue;
+      if (quick && !suite.quick) continue;
       const t = Date.now();
       console.log(`\n▶ ${suite.name}`);
       let r;
       try {
-        r = await suite.run(env);
+        r = await suite.run(env, { quick });
       } catch (err) {
         r = { passed: 0, failed: 1, notes: [String(err?.stack ?? err)] };
       }
-      results.push({ name: suite.name, seconds: (Date.now() - t) / 1000, skipped: 0, notes: [], ...r });
+      results.push({ name: suite.name, quick: suite.quick, seconds: (Date.now() - t) / 1000, skipped: 0, notes: [], ...r });
     }
   } finally {
     await pg.stop().catch(() => {});
@@ -39,12 +41,30 @@ async function main() {
     console.log(`${mark} ${r.name.padEnd(48)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed ${String(r.skipped).padStart(3)} skipped  ${r.seconds.toFixed(0)} s`);
     for (const n of r.notes) console.log(`     ${n.replace(/\n/g, '\n     ')}`);
   }
+  // Where the time of the whole-system suite goes: its files' own seconds, slowest first.
+  for (const r of results.filter((r) => r.files?.length && !r.quick)) {
+    console.log(`\n── ${r.name}: files, slowest first ──`);
+    for (const f of [...r.files].sort((a, b) => b.seconds - a.seconds)) console.log(`${f.seconds.toFixed(0).padStart(6)} s  ${f.name}`);
+  }
   const passed = results.reduce((a, r) => a + r.passed, 0);
   const failed = results.reduce((a, r) => a + r.failed, 0);
   const skipped = results.reduce((a, r) => a + r.skipped, 0);
   console.log(`\nnpm test took ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
   process.exit(failed || passed === 0 ? 1 : 0);
+}
+
+const USAGE = 'usage: npm test [-- [--quick] [suite-filter ...]]';
+
+/** The runner's own arguments: suite filters (words), and --quick. Any other flag is an error. */
+function parseArgs(args) {
+  const flags = args.filter((a) => a.startsWith('-'));
+  const unknown = flags.filter((f) => f !== '--quick');
+  if (unknown.length) {
+    console.error(`npm test: unknown option ${unknown.join(' ')}\n${USAGE}`);
+    process.exit(2);
+  }
+  return { filters: args.filter((a) => !a.startsWith('-')), quick: flags.includes('--quick') };
 }
 
 main().catch((err) => {

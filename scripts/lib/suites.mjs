@@ -1,5 +1,7 @@
 // The test suites of every part of the repository, each run and counted the same way:
-// a suite returns {passed, failed, skipped, notes}. The runner adds them up.
+// a suite returns {passed, failed, skipped, notes, files?}. The runner adds them up.
+// `quick` marks the suites of the edit-test loop (`npm test -- --quick`): no VM, no platform
+// stack, no compatibility suite; a suite that has a VM-free part runs only that part there.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,6 +26,8 @@ function runCounted(cmd, args, opts) {
 export function vitestSuite(ws) {
   return {
     name: `vitest ${ws.name}`,
+    // The e2e workspace starts the platform, VMs and a browser: a whole-system suite.
+    quick: ws.name !== '@basalt/e2e',
     async run(env) {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-vitest-'));
       const report = path.join(dir, 'report.json');
@@ -34,7 +38,7 @@ export function vitestSuite(ws) {
       // A file that failed to load counts as a failure even though none of its tests ran.
       const brokenFiles = (j.testResults ?? []).filter((f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0).length;
       const failed = j.numFailedTests + brokenFiles + (r.code !== 0 && j.numFailedTests + brokenFiles === 0 ? 1 : 0);
-      return { passed: j.numPassedTests, failed, skipped: j.numPendingTests + j.numTodoTests, notes: failedVitestTests(j) };
+      return { passed: j.numPassedTests, failed, skipped: j.numPendingTests + j.numTodoTests, notes: failedVitestTests(j), files: fileSeconds(j) };
     },
   };
 }
@@ -52,10 +56,17 @@ function failedVitestTests(report) {
   return notes;
 }
 
+/** Each test file's own wall-clock seconds, from the report's start and end times. */
+function fileSeconds(report) {
+  return (report.testResults ?? [])
+    .map((file) => ({ name: path.relative(ROOT, file.name), seconds: Math.max(0, (file.endTime ?? 0) - (file.startTime ?? 0)) / 1000 }));
+}
+
 const firstLines = (text, lines = 6) => text.split('\n').slice(0, lines).join('\n');
 
 export const cargoSuite = {
   name: 'cargo test (engine)',
+  quick: true,
   enabled: () => fs.existsSync(path.join(ENGINE_DIR, 'Cargo.toml')),
   async run(env) {
     const r = await runCounted('cargo', ['test', '--release', '--workspace'], { cwd: ENGINE_DIR, env });
@@ -70,8 +81,9 @@ export const cargoSuite = {
 
 export const goSuite = {
   name: 'go test (terraform provider)',
+  quick: true,
   enabled: () => fs.existsSync(path.join(PROVIDER_DIR, 'go.mod')),
-  async run(env) {
+  async run(env, { quick } = {}) {
     const vet = run('go', ['vet', './...'], { cwd: PROVIDER_DIR, env });
     if (vet.code !== 0) {
       console.log(tail(vet.out));
@@ -79,8 +91,9 @@ export const goSuite = {
     }
     // TF_ACC runs the acceptance tests too: they start their own API and worker on a database of
     // their own in DATABASE_URL's cluster and drive the repository's Terraform. A few real
-    // instances take minutes, hence the timeout above go test's default 10.
-    const accEnv = { ...env, TF_ACC: '1', TF_ACC_TERRAFORM_PATH: path.join(ROOT, '.tools', 'bin', 'terraform') };
+    // instances take minutes, hence the timeout above go test's default 10. Without TF_ACC
+    // (--quick) they are skipped, as terraform-plugin-testing skips them, and counted so.
+    const accEnv = quick ? env : { ...env, TF_ACC: '1', TF_ACC_TERRAFORM_PATH: path.join(ROOT, '.tools', 'bin', 'terraform') };
     const r = run('go', ['test', '-json', '-timeout', '30m', './...'], { cwd: PROVIDER_DIR, env: accEnv });
     let passed = 0, failed = 0, skipped = 0;
     // Each test's own output, so that a failure says which test and why.
@@ -125,6 +138,7 @@ function needsRegistryProvider(dir) {
 
 export const terraformSuite = {
   name: 'terraform fmt + validate (infra/terraform)',
+  quick: true,
   enabled: () => terraformModules().length > 0,
   async run(env) {
     let passed = 0, failed = 0, skipped = 0;
@@ -149,6 +163,7 @@ export const terraformSuite = {
 
 export const ansibleSuite = {
   name: 'ansible syntax-check + lint (infra/ansible)',
+  quick: true,
   enabled: () => fs.existsSync(path.join(ROOT, 'infra', 'ansible', 'playbooks')),
   async run(env) {
     const dir = path.join(ROOT, 'infra', 'ansible');

@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
+    setupFiles: ['test/support/address-range.ts'],
     testTimeout: 120_000,
     hookTimeout: 180_000,
     // Each file starts its own API process on its own database.

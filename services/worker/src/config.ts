@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LOCAL_NETWORK, parseMasterKey, secretFromEnv } from '@basalt/db';
+import { cidrWithin } from './ipam.js';
 import { monitoringConfigOf, type MonitoringConfig } from './monitoring/monitoring-config.js';
 
 export interface WorkerConfig {
@@ -24,6 +25,12 @@ export interface WorkerConfig {
   vmsDir: string;
   imageDir: string;
   bridge: string;
+  /**
+   * The part of region `local`'s pool this control plane hands out (a CIDR inside it), or
+   * none: all of it. Control planes that share one host (test stacks running at once) take
+   * one range each, so no two of them can give out one address.
+   */
+  addressRange?: string;
   /** `nspawn` VMs, or `process` VMs where containers cannot run (limits not enforced). */
   vmKind: 'nspawn' | 'process';
   /** Schema of the Terraform pg backend's state table. */
@@ -67,6 +74,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
     // The image is built once per machine by the bootstrap, whatever data dir this worker uses.
     imageDir: path.resolve(env.BASALT_VM_IMAGE ?? path.join(root, '.data', 'images', 'bookworm')),
     bridge: env.BASALT_BRIDGE ?? LOCAL_NETWORK.bridge,
+    addressRange: addressRangeOf(env.BASALT_ADDRESS_RANGE),
     vmKind: vmKindOf(env.BASALT_LOCAL_VM_KIND, path.resolve(env.BASALT_VM_IMAGE ?? path.join(root, '.data', 'images', 'bookworm'))),
     stateSchema: env.BASALT_TF_STATE_SCHEMA ?? 'terraform_state',
     concurrency: positiveInt(env.BASALT_WORKER_CONCURRENCY, 10, 'BASALT_WORKER_CONCURRENCY'),
@@ -91,6 +99,15 @@ function vmKindOf(chosen: string | undefined, imageDir: string): 'nspawn' | 'pro
     ['/usr/bin/systemd-nspawn', '/bin/systemd-nspawn'].some((file) => fs.existsSync(file)) &&
     fs.existsSync(path.join(imageDir, 'etc'));
   return canRun ? 'nspawn' : 'process';
+}
+
+/** BASALT_ADDRESS_RANGE: a CIDR inside region `local`'s pool, checked at start. */
+function addressRangeOf(text: string | undefined): string | undefined {
+  if (text === undefined || text === '') return undefined;
+  if (!cidrWithin(LOCAL_NETWORK.address_pool, text)) {
+    throw new ConfigError(`BASALT_ADDRESS_RANGE must be a CIDR inside region local's pool ${LOCAL_NETWORK.address_pool}, not ${text}`);
+  }
+  return text;
 }
 
 function positiveInt(text: string | undefined, fallback: number, name: string): number {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hostAddresses } from '@basalt/db';
-import { nodeNames, poolNetwork } from './ipam.js';
+import { allocationPool, cidrWithin, nodeNames, poolNetwork } from './ipam.js';
+import { loadConfig } from './config.js';
 
 describe('region address pool', () => {
   it('lists host addresses without the network and broadcast address', () => {
@@ -42,5 +43,30 @@ describe('allowlist membership', () => {
     expect(cidrContains('2001:db8::/32', '10.77.0.1')).toBe(false);
     expect(allowlistAdmits([], '10.77.0.1')).toBe(true);
     expect(allowlistAdmits(['192.0.2.0/24'], '10.77.0.1')).toBe(false);
+  });
+});
+
+describe("a control plane's range of the pool (BASALT_ADDRESS_RANGE)", () => {
+  it('is a CIDR inside the pool', () => {
+    expect(cidrWithin('10.77.0.0/16', '10.77.64.0/24')).toBe(true);
+    expect(cidrWithin('10.77.0.0/16', '10.77.0.0/16')).toBe(true);
+    expect(cidrWithin('10.77.0.0/16', '10.78.64.0/24')).toBe(false);
+    expect(cidrWithin('10.77.0.0/16', '10.76.0.0/15')).toBe(false);
+    expect(cidrWithin('10.77.0.0/16', '10.77.64.1')).toBe(false);
+    expect(cidrWithin('10.77.0.0/16', 'x')).toBe(false);
+  });
+
+  it('replaces the pool for region local only, and only when given', () => {
+    const local = { target: 'local', addressPool: '10.77.0.0/16' };
+    expect(allocationPool('10.77.64.0/24', local)).toBe('10.77.64.0/24');
+    expect(allocationPool(undefined, local)).toBe('10.77.0.0/16');
+    expect(allocationPool('10.77.64.0/24', { target: 'aws', addressPool: '10.0.0.0/16' })).toBe('10.0.0.0/16');
+  });
+
+  it('is refused at start when it lies outside the pool', () => {
+    const env = { DATABASE_URL: 'postgres://x@127.0.0.1/x', BASALT_MASTER_KEY: Buffer.alloc(32, 1).toString('base64') };
+    expect(loadConfig({ ...env, BASALT_ADDRESS_RANGE: '10.77.70.0/24' }).addressRange).toBe('10.77.70.0/24');
+    expect(loadConfig(env).addressRange).toBeUndefined();
+    expect(() => loadConfig({ ...env, BASALT_ADDRESS_RANGE: '192.168.0.0/24' })).toThrow(/BASALT_ADDRESS_RANGE must be a CIDR inside/);
   });
 });

@@ -18,6 +18,9 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 const { startPlatform } = await import(path.join(ROOT, 'scripts', 'lib', 'platform.mjs'));
 const { freePort } = await import(path.join(ROOT, 'scripts', 'lib', 'net.mjs'));
+const { leaseAddressRange } = await import(path.join(ROOT, 'scripts', 'lib', 'address-range.mjs'));
+// This platform's worker hands out addresses no other stack on the host holds.
+process.env.BASALT_ADDRESS_RANGE ??= leaseAddressRange();
 const pg = createRequire(path.join(ROOT, 'package.json'))('pg');
 
 const broken = process.argv.includes('--broken-vm-image');

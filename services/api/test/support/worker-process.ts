@@ -23,62 +23,10 @@ export interface RealWorker {
   stop(): Promise<void>;
 }
 
-/**
- * One test file's worker at a time on this host: each file has a database of its own, so two
- * workers would both give their first instance 10.77.0.2 and start two engines on its loopback
- * twin (a platform has one allocator per host; these test platforms are several).
- */
-const HOST_LOCK = path.join(os.tmpdir(), 'basalt-api-test-worker.lock');
-
-async function takeHostLock(): Promise<() => void> {
-  for (;;) {
-    try {
-      fs.mkdirSync(HOST_LOCK);
-      fs.writeFileSync(path.join(HOST_LOCK, 'pid'), String(process.pid));
-      return () => fs.rmSync(HOST_LOCK, { recursive: true, force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      // A holder that died (a killed test run) leaves the lock: take it over. No pid file: the
-      // holder is between its mkdir and its write, or releasing; stale only if it stays so.
-      const holder = lockHolder();
-      const stale = holder === null ? lockAgeMs() > 10_000 : !alive(holder);
-      if (stale) fs.rmSync(HOST_LOCK, { recursive: true, force: true });
-      else await new Promise((r) => setTimeout(r, 250));
-    }
-  }
-}
-
-/** The pid in the lock, or null while there is none (a file not yet written, or gone). */
-function lockHolder(): number | null {
-  try {
-    return Number(fs.readFileSync(path.join(HOST_LOCK, 'pid'), 'utf8')) || null;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-}
-
-function lockAgeMs(): number {
-  try {
-    return Date.now() - fs.statSync(HOST_LOCK).mtimeMs;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
-    throw error;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export async function startWorker(api: RunningApi, admin: Caller): Promise<RealWorker> {
   if (!fs.existsSync(WORKER_MAIN)) throw new Error(`the worker is not built (${WORKER_MAIN} missing)`);
-  const release = await takeHostLock();
+  // Two files' workers may run at once: each hands out its process's own range of the pool
+  // (BASALT_ADDRESS_RANGE, set by test/support/address-range.ts), so they never share an address.
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-api-worker-'));
   // The engine binary, copied once: a rebuild of engine/target during the test is not a change.
   const engine = path.join(dataDir, 'basalt-server');
@@ -141,7 +89,6 @@ export async function startWorker(api: RunningApi, admin: Caller): Promise<RealW
           await exited;
         }
         fs.rmSync(dataDir, { recursive: true, force: true });
-        release();
       }
     },
   };

@@ -11,7 +11,7 @@ import type { RegionRow } from '@basalt/db';
 import type { JobContext } from '../context.js';
 import { StepError } from '../errors.js';
 import { addressAnswers } from '../address-probe.js';
-import { poolNetwork } from '../ipam.js';
+import { allocationPool, poolNetwork } from '../ipam.js';
 import { outputTail, runCommand, type RunResult } from '../process.js';
 import { stopPeer } from './peer-server.js';
 
@@ -88,7 +88,7 @@ export async function removeNamespace(name: string, hostInterface: string): Prom
 export async function createClientNamespace(
   ctx: JobContext,
   benchmarkId: string,
-  region: Pick<RegionRow, 'id' | 'addressPool'>,
+  region: Pick<RegionRow, 'id' | 'target' | 'addressPool'>,
   target: string,
   role: NamespaceRole = 'client',
 ): Promise<ClientNamespace> {
@@ -117,12 +117,13 @@ export async function createClientNamespace(
  * that already answers on the bridge (a VM or a namespace of another control plane sharing
  * this host, which its own records do not show), as provisioning does for a VM's address.
  */
-async function freeAddress(ctx: JobContext, benchmarkId: string, region: Pick<RegionRow, 'id' | 'addressPool'>, name: string, role: NamespaceRole): Promise<string> {
+async function freeAddress(ctx: JobContext, benchmarkId: string, region: Pick<RegionRow, 'id' | 'target' | 'addressPool'>, name: string, role: NamespaceRole): Promise<string> {
   const skipped = [poolNetwork(region.addressPool).gateway];
+  const pool = allocationPool(ctx.config.addressRange, region);
   for (let attempt = 0; attempt < 32; attempt++) {
     let address: string;
     try {
-      address = await ctx.repo.allocateClientAddress(benchmarkId, region.id, region.addressPool, name, skipped, role);
+      address = await ctx.repo.allocateClientAddress(benchmarkId, region.id, pool, name, skipped, role);
     } catch (error) {
       throw new StepError(STEP, (error as Error).message);
     }
@@ -131,7 +132,7 @@ async function freeAddress(ctx: JobContext, benchmarkId: string, region: Pick<Re
     skipped.push(address);
     await ctx.repo.releaseClientAddress(benchmarkId, role);
   }
-  throw new StepError(STEP, `no free address for the benchmark ${role} in ${region.addressPool} after skipping ${skipped.length - 1} in use`);
+  throw new StepError(STEP, `no free address for the benchmark ${role} in ${pool} after skipping ${skipped.length - 1} in use`);
 }
 
 /** The one the provisioning probe uses: a VM answers on its sshd, any live host refuses. */

@@ -80,7 +80,7 @@ export function checkSecurity(variant: EncryptionVariant, info: Record<string, s
 export async function startEncryptionEngine(
   ctx: JobContext,
   benchmarkId: string,
-  region: Pick<RegionRow, 'id' | 'addressPool'>,
+  region: Pick<RegionRow, 'id' | 'target' | 'addressPool'>,
   type: InstanceTypeRow,
   variant: EncryptionVariant,
   fsync: string,

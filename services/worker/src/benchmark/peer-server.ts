@@ -109,7 +109,7 @@ export type SlotPlace = 'bridge' | 'loopback';
 export async function startInServerSlot(
   ctx: JobContext,
   benchmarkId: string,
-  region: Pick<RegionRow, 'id' | 'addressPool'>,
+  region: Pick<RegionRow, 'id' | 'target' | 'addressPool'>,
   type: InstanceTypeRow,
   place: SlotPlace,
   runDir: string,
@@ -179,7 +179,7 @@ async function forgetOldNeighbour(ctx: JobContext, benchmarkId: string, address:
 export async function startPeer(
   ctx: JobContext,
   benchmarkId: string,
-  region: Pick<RegionRow, 'id' | 'addressPool'>,
+  region: Pick<RegionRow, 'id' | 'target' | 'addressPool'>,
   type: InstanceTypeRow,
   kind: PeerKind,
   fsync: string,

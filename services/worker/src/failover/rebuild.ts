@@ -41,7 +41,7 @@ export async function rebuildReplica(ctx: JobContext, run: OperationRun, instanc
     const taken = (await ctx.repo.listAddresses(instance.id)).find((a) => a.name === nodeName)?.address;
     await run.event('failover', 'terraform_apply', `${taken} of ${nodeName} is in use by another VM on the bridge; giving ${nodeName} another address`);
     if (taken) await ctx.repo.releaseAddresses(instance.id, [taken]);
-    await allocate(ctx, instance, region.id, region.addressPool);
+    await allocate(ctx, instance, region);
     applied = await applyStack(ctx, run, current, region, vmSizeOf(type), await poolAddresses(ctx, instance.id), [nodeName]);
   }
   await deployEngine(ctx, run, current, region, applied);

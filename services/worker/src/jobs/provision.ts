@@ -1,12 +1,12 @@
 // provision: addresses from the region's pool, VMs through Terraform, the engine through
 // Ansible, then PING through the endpoint; only then `running`. Idempotent, so a retry or
 // a reconciling worker simply runs it again.
-import type { AddressAllocation, InstanceRow, ProvisionJob } from '@basalt/db';
+import type { AddressAllocation, InstanceRow, ProvisionJob, RegionRow } from '@basalt/db';
 import type { JobContext } from '../context.js';
 import { runOperation, type Outcome } from './run-operation.js';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { poolNetwork, wantedAddresses } from '../ipam.js';
+import { allocationPool, poolNetwork, wantedAddresses } from '../ipam.js';
 import { addressAnswers } from '../address-probe.js';
 import { UnroutedAddressError } from '../host-route.js';
 import { ENGINE_PORT } from '../engine-settings.js';
@@ -22,17 +22,19 @@ export const PROVISION_STEPS = ['allocate_addresses', 'terraform_init', 'terrafo
  * addresses live instances hold, in allocateAddresses), then the VMs this host has (a VM
  * directory holding an address is in use, whatever the records say); last, as a check of
  * what neither knows (another control plane on this host), an address that already answers
- * on the bridge is skipped. That probe never leaves the host (address-probe.ts).
+ * on the bridge is skipped. That probe never leaves the host (address-probe.ts). The free
+ * addresses come from this control plane's range of the pool (allocationPool).
  */
-export async function allocate(ctx: JobContext, instance: InstanceRow, regionId: string, pool: string): Promise<AddressAllocation[]> {
-  const network = poolNetwork(pool);
+export async function allocate(ctx: JobContext, instance: InstanceRow, region: Pick<RegionRow, 'id' | 'target' | 'addressPool'>): Promise<AddressAllocation[]> {
+  const network = poolNetwork(region.addressPool);
+  const pool = allocationPool(ctx.config.addressRange, region);
   const wanted = wantedAddresses(instance);
   const vmsHere = await vmAddressesOnHost(ctx.config.vmsDir);
   // A floating address the instance already holds answers from its own VM: not a conflict.
   const floatingHeld = new Set((await ctx.repo.listAddresses(instance.id)).filter((a) => a.kind !== 'node').map((a) => a.address));
   const skipped: string[] = [];
   for (let attempt = 0; attempt < 32; attempt++) {
-    const given = await ctx.repo.allocateAddresses(instance.id, regionId, pool, wanted, [network.gateway, ...skipped]);
+    const given = await ctx.repo.allocateAddresses(instance.id, region.id, pool, wanted, [network.gateway, ...skipped]);
     const taken: string[] = [];
     for (const held of given) {
       // A process VM records the loopback twin it listens on.
@@ -87,7 +89,7 @@ export function provision(ctx: JobContext, payload: ProvisionJob): Promise<Outco
       if (instance.architecture === 'standard' && ctx.config.vmKind !== 'nspawn') {
         throw new StepError('allocate_addresses', 'a standard instance needs VMs with addresses of their own (nspawn); this host runs process VMs');
       }
-      const held = await run.step('allocate_addresses', () => allocate(ctx, instance, region.id, region.addressPool));
+      const held = await run.step('allocate_addresses', () => allocate(ctx, instance, region));
       const addresses = held.filter((a) => a.kind === 'node').map((a) => a.address);
       const nodes = await applyStack(ctx, run, instance, region, vmSizeOf(type), addresses);
       await ctx.repo.updateInstance(instance.id, { nodes });

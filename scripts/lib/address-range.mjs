@@ -1,0 +1,81 @@
+// One range of region `local`'s address pool per test process on this host. Each test stack
+// has a database of its own and so an allocator of its own; two of them running at once would
+// both hand out the pool's first address. A process leases a /24 of the pool here (a directory
+// per range, made atomically, holding the holder's pid) and gives it to every worker it starts
+// as BASALT_ADDRESS_RANGE, so stacks that run side by side never share an address. `npm start`
+// takes no lease: it allocates from the bottom of the whole pool, below every leased range.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { localNetwork } from './local-network.mjs';
+
+const LEASES = path.join(os.tmpdir(), 'basalt-address-ranges');
+// /24s 10.77.64.0 .. 10.77.254.0: the bottom 64 stay for `npm start`'s instances, the top one
+// for its benchmark clients (taken from the top of the pool down).
+const FIRST = 64;
+const LAST = 254;
+
+let held;
+
+/** This process's range (a CIDR), leased on first use and given back when the process exits. */
+export function leaseAddressRange() {
+  if (held) return held;
+  // Start at a place that depends on the pid, so processes starting together rarely race for one.
+  const span = LAST - FIRST + 1;
+  const start = process.pid % span;
+  for (let i = 0; i < span; i++) {
+    held = takeRange(FIRST + ((start + i) % span));
+    if (held) return held;
+  }
+  throw new Error(`leaseAddressRange: every range of ${localNetwork().pool} is leased (${LEASES})`);
+}
+
+/** The /24 whose third octet is `third`, if no live process holds it; held until this process exits. */
+export function takeRange(third) {
+  const { pool } = localNetwork();
+  const [base, bits] = pool.split('/');
+  if (Number(bits) !== 16) throw new Error(`address ranges: the pool ${pool} is not a /16`);
+  const [a, b] = base.split('.');
+  fs.mkdirSync(LEASES, { recursive: true });
+  const dir = path.join(LEASES, String(third));
+  if (!take(dir)) return undefined;
+  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  return `${a}.${b}.${third}.0/24`;
+}
+
+/** Makes the lease directory, or takes over one whose holder has died. */
+function take(dir) {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.mkdirSync(dir);
+      fs.writeFileSync(path.join(dir, 'pid'), String(process.pid));
+      return true;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+      if (!stale(dir)) return false;
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return false;
+}
+
+/** A lease whose holder is gone; one without a pid file is being made unless it is old. */
+function stale(dir) {
+  let pid;
+  try {
+    pid = Number(fs.readFileSync(path.join(dir, 'pid'), 'utf8'));
+  } catch (error) {
+    if (error.code !== 'ENOENT') throw error;
+    try {
+      return Date.now() - fs.statSync(dir).mtimeMs > 10_000;
+    } catch {
+      return false;
+    }
+  }
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return error.code === 'ESRCH';
+  }
+}
