@@ -8,10 +8,29 @@ import { Input } from '@/components/ui/input'
 import { ApiError } from '@/data/fetcher'
 import { useLoginMutation } from '@/data/auth/login-mutation'
 
-/** Only same-site paths are followed after login, never an absolute URL from the query string. */
+const HOME = '/'
+// A base no path can leave: whatever resolves against it to another origin is not ours.
+const SAME_ORIGIN = 'http://console.invalid'
+
+/**
+ * Only same-origin paths are followed after login, never an absolute URL from the query string.
+ * Browsers read `\` as `/` (so `/\evil.example` is `//evil.example`, another host) and drop tabs
+ * and newlines inside URLs, and some servers and proxies decode `%5C` and `%2F` in a path before
+ * routing: a backslash or a control character anywhere, or an encoded slash, backslash or control
+ * character in the path, is refused, and what is left must resolve to this origin, outside /login.
+ */
 export function safeNextPath(next: string | null): string {
-  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/login')) return '/'
-  return next
+  if (!next || !next.startsWith('/') || next.length > 2048) return HOME
+  if (/[\\\u0000-\u001f\u007f]/.test(next) || /%(?:5c|2f|[01][0-9a-f]|7f)/i.test(next.split(/[?#]/)[0]!)) return HOME
+  let url: URL
+  try {
+    url = new URL(next, SAME_ORIGIN)
+  } catch {
+    return HOME
+  }
+  if (url.origin !== SAME_ORIGIN || next.startsWith('//')) return HOME
+  const path = url.pathname + url.search + url.hash
+  return path === '/login' || path.startsWith('/login/') || path.startsWith('/login?') || path.startsWith('/login#') ? HOME : path
 }
 
 export function LoginForm() {
