@@ -699,7 +699,7 @@ export interface components {
             name: string;
             /**
              * Format: date-time
-             * @description When the key stops working; never when absent
+             * @description When the key stops working; never when absent. Asked with an API key that expires, required and no later than that key (400 otherwise)
              */
             expires_at?: string;
         };
@@ -717,6 +717,11 @@ export interface components {
             expires_at: string | null;
             /** Format: date-time */
             revoked_at: string | null;
+            /**
+             * Format: uuid
+             * @description The API key this key was made with (null when made from a session); revoking that key revokes this one
+             */
+            parent_id: string | null;
         };
         CreatedApiKeyDto: {
             api_key: components["schemas"]["ApiKeyDto"];

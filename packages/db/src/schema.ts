@@ -16,6 +16,7 @@ import {
   timestamp,
   uniqueIndex,
   uuid,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import type { InstanceEndpoint, InstanceNode } from './instance-topology.js';
 import type { ReportHeadline, ReportPeer } from './type-report.js';
@@ -90,8 +91,10 @@ export const apiKeys = pgTable(
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
     expiresAt: timestamp('expires_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** The key that created this one (null when made from a session): revoking it revokes this. */
+    parentId: uuid('parent_id').references((): AnyPgColumn => apiKeys.id, { onDelete: 'cascade' }),
   },
-  (t) => [index('api_keys_user_idx').on(t.userId)],
+  (t) => [index('api_keys_user_idx').on(t.userId), index('api_keys_parent_idx').on(t.parentId)],
 );
 
 export const projects = pgTable('projects', {

@@ -80,6 +80,47 @@ describe('API keys', () => {
   });
 });
 
+describe('API keys made with API keys (issue 43)', () => {
+  const inHours = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString();
+
+  it('cannot outlive the key that made them: no expiry or a later one is 400, an earlier one is kept', async () => {
+    const parent = await admin.client.POST('/v1/api-keys', { body: { name: 'short-lived', expires_at: inHours(1) } });
+    const byParent = createBasaltClient({ baseUrl: api.baseUrl, apiKey: parent.data!.key });
+    const forever = await byParent.POST('/v1/api-keys', { body: { name: 'forever' } });
+    expect(forever.response.status).toBe(400);
+    expect(forever.error).toMatchObject({ code: 'invalid_request', message: expect.stringContaining('cannot outlive'), request_id: expect.any(String) });
+    const longer = await byParent.POST('/v1/api-keys', { body: { name: 'longer', expires_at: inHours(24) } });
+    expect(longer.response.status).toBe(400);
+    expect(longer.error!.message).toContain(parent.data!.api_key.expires_at!);
+    const shorter = await byParent.POST('/v1/api-keys', { body: { name: 'shorter', expires_at: inHours(0.5) } });
+    expect(shorter.response.status).toBe(201);
+    expect(shorter.data!.api_key.parent_id).toBe(parent.data!.api_key.id);
+    // From a session there is no parent: a key that never expires is the user's to make.
+    const fromSession = await admin.client.POST('/v1/api-keys', { body: { name: 'session-made' } });
+    expect(fromSession.data!.api_key).toMatchObject({ parent_id: null, expires_at: null });
+  });
+
+  it('are revoked with the key that made them, and theirs with them', async () => {
+    const root = await admin.client.POST('/v1/api-keys', { body: { name: 'root' } });
+    const byRoot = createBasaltClient({ baseUrl: api.baseUrl, apiKey: root.data!.key });
+    const child = await byRoot.POST('/v1/api-keys', { body: { name: 'child' } });
+    expect(child.response.status).toBe(201);
+    const byChild = createBasaltClient({ baseUrl: api.baseUrl, apiKey: child.data!.key });
+    const grandchild = await byChild.POST('/v1/api-keys', { body: { name: 'grandchild' } });
+    const byGrandchild = createBasaltClient({ baseUrl: api.baseUrl, apiKey: grandchild.data!.key });
+    const sibling = await admin.client.POST('/v1/api-keys', { body: { name: 'sibling' } });
+    const bySibling = createBasaltClient({ baseUrl: api.baseUrl, apiKey: sibling.data!.key });
+    expect((await byGrandchild.GET('/v1/auth/me')).response.status).toBe(200);
+
+    expect((await admin.client.DELETE('/v1/api-keys/{id}', { params: { path: { id: root.data!.api_key.id } } })).response.status).toBe(204);
+    for (const caller of [byRoot, byChild, byGrandchild]) expect((await caller.GET('/v1/auth/me')).response.status).toBe(401);
+    expect((await bySibling.GET('/v1/auth/me')).response.status).toBe(200);
+    const listed = (await admin.client.GET('/v1/api-keys')).data!.items;
+    for (const id of [root, child, grandchild].map((k) => k.data!.api_key.id)) expect(listed.find((k) => k.id === id)!.revoked_at).not.toBeNull();
+    expect(listed.find((k) => k.id === sibling.data!.api_key.id)!.revoked_at).toBeNull();
+  });
+});
+
 describe('users', () => {
   it('lets an admin create a user who starts with a default project', async () => {
     const user = await newUser(api, admin);

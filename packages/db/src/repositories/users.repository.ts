@@ -41,7 +41,7 @@ export class UsersRepository {
     await this.db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
   }
 
-  async createApiKey(values: { userId: string; name: string; prefix: string; keyHash: string; expiresAt: Date | null }): Promise<ApiKeyRow> {
+  async createApiKey(values: { userId: string; name: string; prefix: string; keyHash: string; expiresAt: Date | null; parentId: string | null }): Promise<ApiKeyRow> {
     const [row] = await this.db.insert(apiKeys).values(values).returning();
     return row!;
   }
@@ -69,12 +69,22 @@ export class UsersRepository {
     return row;
   }
 
-  async revokeApiKey(userId: string, id: string): Promise<ApiKeyRow | undefined> {
-    const [row] = await this.db
-      .update(apiKeys)
-      .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, now())` })
-      .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId)))
-      .returning();
+  async getApiKey(userId: string, id: string): Promise<ApiKeyRow | undefined> {
+    const [row] = await this.db.select().from(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId)));
     return row;
+  }
+
+  /** Revokes the key and every key made from it, from those, and so on; the key itself, or undefined when it is not the user's. */
+  async revokeApiKey(userId: string, id: string): Promise<ApiKeyRow | undefined> {
+    const result = await this.db.execute<{ id: string }>(sql`
+      WITH RECURSIVE family AS (
+        SELECT ${apiKeys.id} AS id FROM ${apiKeys} WHERE ${apiKeys.id} = ${id} AND ${apiKeys.userId} = ${userId}
+        UNION
+        SELECT child.id FROM ${apiKeys} child JOIN family ON child.parent_id = family.id
+      )
+      UPDATE ${apiKeys} SET revoked_at = coalesce(${apiKeys.revokedAt}, now())
+      WHERE ${apiKeys.id} IN (SELECT id FROM family) RETURNING ${apiKeys.id}`);
+    if (result.rows.length === 0) return undefined;
+    return this.getApiKey(userId, id);
   }
 }

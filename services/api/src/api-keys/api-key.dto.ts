@@ -10,7 +10,11 @@ export class CreateApiKeyDto {
   @Matches(/\S/, { message: 'name must not be blank' })
   name: string;
 
-  @ApiProperty({ required: false, format: 'date-time', description: 'When the key stops working; never when absent' })
+  @ApiProperty({
+    required: false,
+    format: 'date-time',
+    description: 'When the key stops working; never when absent. Asked with an API key that expires, required and no later than that key (400 otherwise)',
+  })
   @IsOptional()
   @IsDateString({ strict: true })
   expires_at?: string;
@@ -24,6 +28,8 @@ export class ApiKeyDto {
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) last_used_at: string | null;
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) expires_at: string | null;
   @ApiProperty({ format: 'date-time', nullable: true, type: String }) revoked_at: string | null;
+  @ApiProperty({ format: 'uuid', nullable: true, type: String, description: 'The API key this key was made with (null when made from a session); revoking that key revokes this one' })
+  parent_id: string | null;
 }
 
 export class CreatedApiKeyDto {
@@ -46,5 +52,6 @@ export function toApiKeyDto(row: ApiKeyRow): ApiKeyDto {
     last_used_at: iso(row.lastUsedAt),
     expires_at: iso(row.expiresAt),
     revoked_at: iso(row.revokedAt),
+    parent_id: row.parentId,
   };
 }
