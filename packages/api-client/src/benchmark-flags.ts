@@ -26,6 +26,14 @@ export const BENCHMARK_REQUESTS_MAX = 20_000_000;
 export const BENCHMARK_TEST_TIME_MAX = 120;
 /** Runs of a custom run's load (memtier's --run-count; the figure is their aggregate). */
 export const BENCHMARK_RUN_COUNT_MAX = 10;
+/**
+ * Bytes of request buffers a custom run's client may hold: basalt-bench (like memtier) keeps a
+ * whole pipeline of values per connection, so connections × pipeline × largest value is what
+ * it allocates on the host it runs on, whatever the instance's size (issue 43).
+ */
+export const BENCHMARK_CLIENT_MEMORY_MAX = 256 * 1024 * 1024;
+/** Benchmark runs of one project that may be pending or running at once. */
+export const BENCHMARK_RUNS_PER_PROJECT_MAX = 2;
 
 type Check = (value: string) => string | undefined;
 
@@ -147,6 +155,12 @@ function boundsProblem(values: Record<string, string | true>): string | undefine
   if (values['test-time'] === undefined && requests !== undefined && requests * connections * runs > BENCHMARK_REQUESTS_MAX) {
     return `requests × connections × run-count is ${requests * connections * runs}; at most ${BENCHMARK_REQUESTS_MAX}`;
   }
+  const pipeline = Number(values.pipeline ?? 1);
+  const valueSize = largestValueSize(values);
+  const memory = connections * pipeline * valueSize;
+  if (memory > BENCHMARK_CLIENT_MEMORY_MAX) {
+    return `connections × pipeline × value size is ${connections} × ${pipeline} × ${valueSize} B = ${mebibytes(memory)}; the client memory limit is ${mebibytes(BENCHMARK_CLIENT_MEMORY_MAX)}`;
+  }
   const min = Number(values['key-minimum'] ?? 0);
   const max = Number(values['key-maximum'] ?? 10_000_000);
   if (min > max) return '--key-minimum is above --key-maximum';
@@ -154,3 +168,14 @@ function boundsProblem(values: Record<string, string | true>): string | undefine
   if (values.ratio === '0:0') return '--ratio 0:0 sends nothing';
   return undefined;
 }
+
+/** The largest value a run sends: --data-size, the top of --data-size-range or of --data-size-list; memtier's 32 B otherwise. */
+function largestValueSize(values: Record<string, string | true>): number {
+  const sizes: number[] = [];
+  if (typeof values['data-size'] === 'string') sizes.push(Number(values['data-size']));
+  if (typeof values['data-size-range'] === 'string') sizes.push(...values['data-size-range'].split('-').map(Number));
+  if (typeof values['data-size-list'] === 'string') sizes.push(...values['data-size-list'].split(',').map((pair) => Number(pair.split(':')[0])));
+  return sizes.length ? Math.max(...sizes) : 32;
+}
+
+const mebibytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(bytes % (1024 * 1024) === 0 ? 0 : 1)} MiB`;

@@ -36,4 +36,18 @@ describe('parseCustomFlags', () => {
     expect(parseCustomFlags('--threads=1')).toMatchObject({ ok: false });
     expect(parseCustomFlags(Array(41).fill('-R'))).toMatchObject({ ok: false });
   });
+
+  it("caps the client's memory: connections × pipeline × largest value (issue 43)", () => {
+    // The issue's run: 256 connections each holding 1024 values of 1 MiB, 256 GiB on the worker's host.
+    expect(parseCustomFlags(['--threads=8', '--clients=32', '--pipeline=1024', '--data-size=1048576'])).toMatchObject({
+      ok: false,
+      error: 'connections × pipeline × value size is 256 × 1024 × 1048576 B = 262144 MiB; the client memory limit is 256 MiB',
+    });
+    // The largest value of a range or a list counts; memtier's 4 × 50 connections when absent.
+    expect(parseCustomFlags(['--pipeline=64', '--data-size-range=32-65536'])).toMatchObject({ ok: false, error: expect.stringContaining('client memory limit is 256 MiB') });
+    expect(parseCustomFlags(['--pipeline=64', '--data-size-list=128:3,65536:1'])).toMatchObject({ ok: false, error: expect.stringContaining('client memory limit') });
+    expect(parseCustomFlags(['--pipeline=1024'])).toMatchObject({ ok: true });
+    expect(parseCustomFlags(['--threads=1', '--clients=4', '--pipeline=64', '--data-size=1048576'])).toMatchObject({ ok: true });
+    expect(parseCustomFlags(['--threads=1', '--clients=4', '--pipeline=65', '--data-size=1048576'])).toMatchObject({ ok: false });
+  });
 });

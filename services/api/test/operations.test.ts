@@ -128,6 +128,10 @@ describe('benchmarks', () => {
       expect(bad.response.status, flags.join(' ')).toBe(400);
       expect(bad.error).toMatchObject({ code: 'invalid_request', request_id: expect.any(String) });
     }
+    // Issue 43: a client sized to exhaust the host (256 connections × 1024 values of 1 MiB).
+    const huge = await admin.client.POST(runs, { params: { path }, body: { workload: 'custom', flags: ['--threads=8', '--clients=32', '--pipeline=1024', '--data-size=1048576'] } });
+    expect(huge.response.status).toBe(400);
+    expect(huge.error).toMatchObject({ code: 'invalid_request', message: expect.stringContaining('client memory limit is 256 MiB'), request_id: expect.any(String) });
     expect((await admin.client.POST(runs, { params: { path }, body: { workload: 'custom' } })).response.status).toBe(400);
     expect((await admin.client.POST(runs, { params: { path }, body: { workload: 'memtier-standard', flags: ['-t', '1'] } })).response.status).toBe(400);
     expect((await admin.client.POST(runs, { params: { path }, body: { workload: 'rm -rf' as never } })).response.status).toBe(400);
@@ -139,6 +143,28 @@ describe('benchmarks', () => {
     expect((await admin.client.POST(cancel, { params: { path: { ...path, benchmark } } })).response.status).toBe(202);
     const unknown = await admin.client.POST(cancel, { params: { path: { ...path, benchmark: '00000000-0000-4000-8000-000000000000' } } });
     expect(unknown.response.status).toBe(404);
+
+    // Issue 43: at most two runs of a project pending or running at once.
+    const finished = async (id: string) => {
+      for (let i = 0; i < 240; i++) {
+        const run = await admin.client.GET('/v1/projects/{project}/instances/{instance}/benchmarks/{benchmark}', { params: { path: { ...path, benchmark: id } } });
+        if (run.data!.status !== 'pending' && run.data!.status !== 'running') return;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      throw new Error(`benchmark ${id} did not finish`);
+    };
+    await finished(benchmark);
+    const long = { workload: 'custom' as const, flags: ['--threads=1', '--clients=1', '--test-time=60'] };
+    const first = await admin.client.POST(runs, { params: { path }, body: long });
+    const second = await admin.client.POST(runs, { params: { path }, body: long });
+    expect([first.response.status, second.response.status]).toEqual([202, 202]);
+    const third = await admin.client.POST(runs, { params: { path }, body: long });
+    expect(third.response.status).toBe(429);
+    expect(third.error).toMatchObject({ code: 'benchmark_limit', message: expect.stringContaining('at most 2 at once'), request_id: expect.any(String) });
+    for (const run of [first, second]) await admin.client.POST(cancel, { params: { path: { ...path, benchmark: run.data!.benchmark.id } } });
+    await finished(first.data!.benchmark.id);
+    await finished(second.data!.benchmark.id);
+    expect((await admin.client.POST(runs, { params: { path }, body: { workload: 'custom', flags: ['--threads=1', '--clients=1', '--test-time=1'] } })).response.status).toBe(202);
   });
 });
 

@@ -25,6 +25,19 @@ export class BenchmarksRepository {
     return row!;
   }
 
+  /**
+   * The project's runs still pending or running, counted under a per-project lock held to the
+   * end of the transaction, so two requests at once cannot both take the last place.
+   */
+  async countUnfinishedLocked(projectId: string): Promise<number> {
+    await this.db.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${'basalt-benchmarks:' + projectId}, 0))`);
+    const [row] = await this.db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(benchmarks)
+      .where(and(eq(benchmarks.projectId, projectId), inArray(benchmarks.status, UNFINISHED)));
+    return row?.count ?? 0;
+  }
+
   listForInstance(projectId: string, instanceId: string, limit = 100): Promise<BenchmarkRow[]> {
     return this.db
       .select()

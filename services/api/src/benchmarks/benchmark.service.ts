@@ -2,9 +2,9 @@
 // writes their progress and scenarios), cancelled here by a request the job acts on.
 import { Injectable } from '@nestjs/common';
 import { BenchmarksRepository } from '@basalt/db';
-import { parseCustomFlags } from '@basalt/api-client/rules';
+import { BENCHMARK_RUNS_PER_PROJECT_MAX, parseCustomFlags } from '@basalt/api-client/rules';
 import { randomUUID } from 'node:crypto';
-import { Conflict, Invalid, NotFound } from '../common/errors.js';
+import { Conflict, DomainError, Invalid, NotFound } from '../common/errors.js';
 import type { AuthContext } from '../common/request-context.js';
 import { InstanceService } from '../instances/instance.service.js';
 import { OperationStarter } from '../operations/operation-starter.service.js';
@@ -46,7 +46,11 @@ export class BenchmarkService {
       params: { benchmark_id: benchmarkId, workload: body.workload },
       job: { benchmark_id: benchmarkId },
       before: async (db) => {
-        await new BenchmarksRepository(db).insert({
+        const repository = new BenchmarksRepository(db);
+        // Each run's client takes the worker's CPU and memory on a host that the project shares.
+        const unfinished = await repository.countUnfinishedLocked(projectId);
+        if (unfinished >= BENCHMARK_RUNS_PER_PROJECT_MAX) throw new TooManyBenchmarks(unfinished);
+        await repository.insert({
           id: benchmarkId,
           projectId,
           instanceId: instance.id,
@@ -73,6 +77,18 @@ export class BenchmarkService {
       throw new Conflict(`The benchmark has already finished (${row.status})`, 'invalid_state');
     }
     return toBenchmarkDto(asked, await this.benchmarks.listScenarioSummaries([id]));
+  }
+}
+
+/** The project has its most runs pending or running: wait for one to finish, or cancel one. */
+export class TooManyBenchmarks extends DomainError {
+  constructor(unfinished: number) {
+    super(
+      429,
+      'benchmark_limit',
+      `The project already has ${unfinished} benchmark runs pending or running; at most ${BENCHMARK_RUNS_PER_PROJECT_MAX} at once (wait for one to finish or cancel one)`,
+      { limit: BENCHMARK_RUNS_PER_PROJECT_MAX, unfinished },
+    );
   }
 }
 
