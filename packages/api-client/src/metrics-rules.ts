@@ -35,5 +35,19 @@ export const METRIC_SERIES = {
 export type MetricSeriesKey = keyof typeof METRIC_SERIES;
 export const METRIC_SERIES_KEYS = Object.keys(METRIC_SERIES) as MetricSeriesKey[];
 
+/**
+ * The series a request names (`series=ops_read,ops_write`), each once in the order first named,
+ * or a problem: an unknown key, an empty list, or more names than there are series (each name
+ * is one Prometheus query, so a list of repeats is refused rather than fanned out).
+ */
+export function parseMetricSeries(text: string | undefined): { ok: true; keys: MetricSeriesKey[] } | { ok: false; error: string } {
+  if (text === undefined) return { ok: true, keys: METRIC_SERIES_KEYS };
+  const names = text.split(',').map((k) => k.trim());
+  if (names.length > METRIC_SERIES_KEYS.length) return { ok: false, error: `series names at most ${METRIC_SERIES_KEYS.length} keys; ${names.length} given` };
+  const unknown = names.filter((k) => !(METRIC_SERIES_KEYS as string[]).includes(k));
+  if (unknown.length > 0 || names.length === 0) return { ok: false, error: `series must be keys of: ${METRIC_SERIES_KEYS.join(', ')}` };
+  return { ok: true, keys: [...new Set(names as MetricSeriesKey[])] };
+}
+
 /** Slow log entries the API returns at most per node (the engine keeps 128 by default). */
 export const SLOWLOG_MAX_COUNT = 128;

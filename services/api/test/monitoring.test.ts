@@ -68,6 +68,12 @@ describe('instance metrics', () => {
     expect(unknown.response.status).toBe(400);
     const some = await admin.client.GET('/v1/projects/{project}/instances/{instance}/metrics', { params: { path: ids, query: { series: 'ops_read,ops_write' } } });
     expect(some.data!.series.map((s) => s.key)).toEqual(['ops_read', 'ops_write']);
+    // Issue 43: a repeated key is answered (and asked of Prometheus) once; a list of more names than series is refused.
+    const repeated = await admin.client.GET('/v1/projects/{project}/instances/{instance}/metrics', { params: { path: ids, query: { series: 'ops_read,ops_write,ops_read,ops_read' } } });
+    expect(repeated.data!.series.map((s) => s.key)).toEqual(['ops_read', 'ops_write']);
+    const flood = await admin.client.GET('/v1/projects/{project}/instances/{instance}/metrics', { params: { path: ids, query: { series: Array(44).fill('ops_read').join(',') } } });
+    expect(flood.response.status).toBe(400);
+    expect(flood.error).toMatchObject({ code: 'invalid_request', message: expect.stringContaining(`at most ${METRIC_SERIES_KEYS.length}`), request_id: expect.any(String) });
     const week = await admin.client.GET('/v1/projects/{project}/instances/{instance}/metrics', { params: { path: ids, query: { range: '7d' } } });
     expect(week.response.status).toBe(200);
   });

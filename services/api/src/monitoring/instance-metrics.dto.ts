@@ -10,7 +10,10 @@ export class InstanceMetricsQuery {
   @MaxLength(8)
   range?: string;
 
-  @ApiPropertyOptional({ example: 'ops_read,ops_write', description: 'Only these series (comma-separated keys of the fixed set); default all' })
+  @ApiPropertyOptional({
+    example: 'ops_read,ops_write',
+    description: 'Only these series (comma-separated keys of the fixed set, a repeated key answered once, at most as many names as there are series); default all',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(400)

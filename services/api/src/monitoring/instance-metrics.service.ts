@@ -1,7 +1,7 @@
 // An instance's metrics for the console: the fixed series of METRIC_SERIES, each one PromQL
 // query over the instance's own targets (its project and id), for a validated range.
 import { Injectable } from '@nestjs/common';
-import { METRIC_SERIES, METRIC_SERIES_KEYS, parseMetricsRange, type MetricSeriesKey } from '@basalt/api-client/rules';
+import { METRIC_SERIES, parseMetricSeries, parseMetricsRange } from '@basalt/api-client/rules';
 import { ApiConfig } from '../config.js';
 import { Invalid, NotConfigured } from '../common/errors.js';
 import type { AuthContext } from '../common/request-context.js';
@@ -22,11 +22,8 @@ export class InstanceMetricsService {
   async get(auth: AuthContext, projectId: string, instanceId: string, range = '1h', only?: string): Promise<InstanceMetricsDto> {
     const seconds = parseMetricsRange(range);
     if (seconds === undefined) throw new Invalid('range must be <n>m, <n>h or <n>d between 15m and 7d', [{ field: 'range', problems: ['between 15m and 7d'] }]);
-    const keys = only === undefined ? METRIC_SERIES_KEYS : only.split(',').map((k) => k.trim());
-    const unknown = keys.filter((k) => !(METRIC_SERIES_KEYS as string[]).includes(k));
-    if (unknown.length > 0 || keys.length === 0) {
-      throw new Invalid(`series must be keys of: ${METRIC_SERIES_KEYS.join(', ')}`, [{ field: 'series', problems: ['unknown series'] }]);
-    }
+    const asked = parseMetricSeries(only);
+    if (!asked.ok) throw new Invalid(asked.error, [{ field: 'series', problems: [asked.error] }]);
     const instance = await this.instances.load(auth, projectId, instanceId);
     const prometheus = this.config.prometheusUrl;
     if (!prometheus) throw new NotConfigured('Monitoring is not configured on this platform (BASALT_PROMETHEUS_URL)');
@@ -36,7 +33,7 @@ export class InstanceMetricsService {
     const start = end - seconds;
     const queries = instanceQueries(instance.projectId, instance.id, window);
     const series = await Promise.all(
-      (keys as MetricSeriesKey[]).map(async (key) => {
+      asked.keys.map(async (key) => {
         const result = await queryRange(prometheus, queries[key], start, end, step);
         const points: MetricPointDto[] = (result[0]?.values ?? [])
           .map(([t, v]) => ({ t, v: Number(v) }))
