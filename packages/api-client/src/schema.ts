@@ -419,7 +419,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Server-Sent Events: `progress` events (kind, step, message), then one `operation` event when it finishes */
+        /** Server-Sent Events: `progress` events (kind, step, message), then one `operation` event when it finishes. At most 10 live streams per user (429 too_many_streams) */
         get: operations["streamOperationEvents"];
         put?: never;
         post?: never;
@@ -3585,6 +3585,15 @@ export interface operations {
                     "text/event-stream": components["schemas"]["ErrorDto"];
                 };
             };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["ErrorDto"];
+                };
+            };
         };
     };
     listInstanceOperations: {
@@ -4227,7 +4236,7 @@ export interface operations {
             query?: {
                 /** @description How far back: `<n>m`, `<n>h` or `<n>d`, from 15m to 7d (default 1h) */
                 range?: string;
-                /** @description Only these series (comma-separated keys of the fixed set); default all */
+                /** @description Only these series (comma-separated keys of the fixed set, a repeated key answered once, at most as many names as there are series); default all */
                 series?: string;
             };
             header?: never;

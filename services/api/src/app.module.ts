@@ -30,6 +30,7 @@ import { InstanceMetricsController } from './monitoring/instance-metrics.control
 import { InstanceMetricsService } from './monitoring/instance-metrics.service.js';
 import { InstanceSlowlogService } from './monitoring/instance-slowlog.service.js';
 import { OperationController } from './operations/operation.controller.js';
+import { EventStreamSlots } from './operations/event-stream-slots.js';
 import { OperationService } from './operations/operation.service.js';
 import { OperationStarter } from './operations/operation-starter.service.js';
 import { ProjectAccess } from './projects/project-access.service.js';
@@ -77,6 +78,7 @@ export class AppModule implements NestModule {
         InstanceUserService,
         AllowlistService,
         OperationService,
+        EventStreamSlots,
         BenchmarkService,
         TypeReportService,
         InstanceMetricsService,

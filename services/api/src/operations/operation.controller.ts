@@ -24,11 +24,11 @@ export class OperationController {
   @Get('operations/:id/events')
   @ApiOperation({
     operationId: 'streamOperationEvents',
-    summary: 'Server-Sent Events: `progress` events (kind, step, message), then one `operation` event when it finishes',
+    summary: 'Server-Sent Events: `progress` events (kind, step, message), then one `operation` event when it finishes. At most 10 live streams per user (429 too_many_streams)',
   })
   @ApiProduces('text/event-stream')
   @ApiOkResponse({ description: 'An event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } })
-  @ApiErrors(400, 401, 404)
+  @ApiErrors(400, 401, 404, 429)
   async events(
     @Auth() auth: AuthContext,
     @Param() params: IdParams,

@@ -6,6 +6,7 @@ import { NotFound } from '../common/errors.js';
 import type { AuthContext } from '../common/request-context.js';
 import { ProjectAccess } from '../projects/project-access.service.js';
 import { InstanceService } from '../instances/instance.service.js';
+import { EventStreamSlots } from './event-stream-slots.js';
 import { type OperationDto, type OperationListDto, toOperationDto } from './operation.dto.js';
 
 const POLL_MS = 500;
@@ -36,6 +37,7 @@ export class OperationService {
     private readonly operations: OperationsRepository,
     private readonly access: ProjectAccess,
     private readonly instances: InstanceService,
+    private readonly slots: EventStreamSlots,
   ) {}
 
   async get(auth: AuthContext, id: string): Promise<OperationDto> {
@@ -54,9 +56,12 @@ export class OperationService {
   /**
    * Server-Sent Events: every stored event of the operation after `lastEventId` (the browser's
    * Last-Event-ID on reconnect), then live ones, then a final `operation` event when it finishes.
+   * Each live stream holds one of the user's slots (429 when they are all taken) until it ends
+   * or its subscriber leaves.
    */
   async stream(auth: AuthContext, id: string, lastEventId: number): Promise<Observable<OperationStreamEvent>> {
     await this.visible(auth, id);
+    const release = this.slots.take(auth.user.id);
     return new Observable<OperationStreamEvent>((subscriber) => {
       let closed = false;
       let after = lastEventId;
@@ -86,6 +91,7 @@ export class OperationService {
       loop().catch((error) => subscriber.error(error));
       return () => {
         closed = true;
+        release();
       };
     });
   }
