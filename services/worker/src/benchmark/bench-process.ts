@@ -30,6 +30,22 @@ export type BenchOutcome =
   | { kind: 'cancelled' }
   | { kind: 'timed_out' };
 
+/**
+ * The client's address space, set with prlimit (RLIMIT_AS) before it starts: the API refuses
+ * a run whose buffers (connections × pipeline × value) exceed 256 MiB, and this bounds
+ * whatever the client allocates beyond its flags on the worker's host. basalt-bench at its
+ * widest (8 threads, 256 connections) maps about 0.8 GiB; a client that needs more fails to
+ * allocate instead of pushing the host into swap or the OOM killer. Not a cgroup: no CPU
+ * share, and the limit is per process.
+ */
+export const BENCH_ADDRESS_SPACE_MAX = 4 * 1024 ** 3;
+
+/** argv of a client run: prlimit's limits, then (in its namespace) basalt-bench; every step execs, so the pid is the client's. */
+export function clientCommand(binary: string, args: string[], namespace?: string): { file: string; args: string[] } {
+  const limited = [`--as=${BENCH_ADDRESS_SPACE_MAX}`, '--', binary, ...args];
+  return namespace ? inNamespace(namespace, 'prlimit', limited) : { file: 'prlimit', args: limited };
+}
+
 /** After SIGTERM, how long the client gets before SIGKILL (a cancel must stop it within 5 s). */
 const KILL_AFTER_MS = 2_000;
 
@@ -48,7 +64,7 @@ export function parseProgressLine(line: string): BenchProgress | undefined {
 export function runBench(options: BenchRunOptions): Promise<BenchOutcome> {
   return new Promise((resolve) => {
     if (options.signal.aborted) return resolve({ kind: 'cancelled' });
-    const command = options.namespace ? inNamespace(options.namespace, options.binary, options.args) : { file: options.binary, args: options.args };
+    const command = clientCommand(options.binary, options.args, options.namespace);
     const child = spawn(command.file, command.args, { env: childEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     let pending = '';
