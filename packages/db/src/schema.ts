@@ -63,13 +63,17 @@ export const users = pgTable('users', {
   createdAt: createdAt(),
 });
 
+/** The user a row belongs to, gone with them. */
+const ownedByUser = () =>
+  uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' });
+
 export const sessions = pgTable(
   'sessions',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownedByUser(),
     tokenHash: text('token_hash').notNull().unique(),
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -81,9 +85,7 @@ export const apiKeys = pgTable(
   'api_keys',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownedByUser(),
     name: text('name').notNull(),
     prefix: text('prefix').notNull(),
     keyHash: text('key_hash').notNull().unique(),
@@ -95,6 +97,22 @@ export const apiKeys = pgTable(
     parentId: uuid('parent_id').references((): AnyPgColumn => apiKeys.id, { onDelete: 'cascade' }),
   },
   (t) => [index('api_keys_user_idx').on(t.userId), index('api_keys_parent_idx').on(t.parentId)],
+);
+
+/**
+ * The live server-sent event streams of each user, across every API process: a row per open
+ * stream, its lease renewed while the stream lives and deleted when it ends; a process that
+ * dies leaves rows that stop counting once their lease runs out.
+ */
+export const eventStreams = pgTable(
+  'event_streams',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: ownedByUser(),
+    createdAt: createdAt(),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('event_streams_user_idx').on(t.userId)],
 );
 
 export const projects = pgTable('projects', {
@@ -110,9 +128,7 @@ export const projectMembers = pgTable(
     projectId: uuid('project_id')
       .notNull()
       .references(() => projects.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: ownedByUser(),
     role: projectRole('role').notNull(),
     createdAt: createdAt(),
   },

@@ -10,3 +10,4 @@ export * from './audit.repository.js';
 export * from './idempotency.repository.js';
 export * from './control-credentials.repository.js';
 export * from './type-reports.repository.js';
+export * from './event-streams.repository.js';

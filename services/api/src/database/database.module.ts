@@ -7,6 +7,7 @@ import {
   BenchmarksRepository,
   CatalogRepository,
   createDatabase,
+  EventStreamsRepository,
   type Database,
   IdempotencyRepository,
   InstanceUsersRepository,
@@ -32,6 +33,7 @@ const repositories = [
   AuditRepository,
   IdempotencyRepository,
   TypeReportsRepository,
+  EventStreamsRepository,
 ];
 
 @Global()

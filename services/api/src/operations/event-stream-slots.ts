@@ -1,13 +1,16 @@
 // Live server-sent event streams per user: each one holds a connection and polls PostgreSQL
 // every 500 ms, so one user (or one leaked key) opening streams without end would take the
-// API's connections and the database's time. Counted in this process: with several API
-// replicas behind a balancer a user may hold this many on each, a bound that still grows with
-// the replicas, not with the user's requests.
+// API's connections and the database's time. Counted in PostgreSQL (event_streams), so the
+// bound holds across every API replica: a stream's row is leased, renewed while it lives and
+// deleted when it ends; a replica that dies leaves rows that stop counting within a lease.
 import { Injectable } from '@nestjs/common';
+import { EventStreamsRepository } from '@basalt/db';
 import { DomainError } from '../common/errors.js';
 
-/** Live event streams one user may hold at once (per API process). */
+/** Live event streams one user may hold at once. */
 export const EVENT_STREAMS_PER_USER_MAX = 10;
+/** Seconds a stream's slot is held without a renewal; renewed every third of it. */
+const LEASE_SECONDS = 30;
 
 export class TooManyEventStreams extends DomainError {
   constructor() {
@@ -17,20 +20,21 @@ export class TooManyEventStreams extends DomainError {
 
 @Injectable()
 export class EventStreamSlots {
-  private readonly open = new Map<string, number>();
+  constructor(private readonly streams: EventStreamsRepository) {}
 
   /** Takes one of the user's slots, or throws TooManyEventStreams; the returned function gives it back (once). */
-  take(userId: string): () => void {
-    const held = this.open.get(userId) ?? 0;
-    if (held >= EVENT_STREAMS_PER_USER_MAX) throw new TooManyEventStreams();
-    this.open.set(userId, held + 1);
+  async take(userId: string): Promise<() => void> {
+    const id = await this.streams.take(userId, EVENT_STREAMS_PER_USER_MAX, LEASE_SECONDS);
+    if (!id) throw new TooManyEventStreams();
+    // A failed renewal or release only shortens or lengthens the slot by a lease; never the stream's fault.
+    const renewal = setInterval(() => void this.streams.renew(id, LEASE_SECONDS).catch(() => {}), (LEASE_SECONDS * 1000) / 3);
+    renewal.unref();
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      const left = (this.open.get(userId) ?? 1) - 1;
-      if (left > 0) this.open.set(userId, left);
-      else this.open.delete(userId);
+      clearInterval(renewal);
+      void this.streams.release(id).catch(() => {});
     };
   }
 }

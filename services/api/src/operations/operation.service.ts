@@ -61,7 +61,7 @@ export class OperationService {
    */
   async stream(auth: AuthContext, id: string, lastEventId: number): Promise<Observable<OperationStreamEvent>> {
     await this.visible(auth, id);
-    const release = this.slots.take(auth.user.id);
+    const release = await this.slots.take(auth.user.id);
     return new Observable<OperationStreamEvent>((subscriber) => {
       let closed = false;
       let after = lastEventId;
