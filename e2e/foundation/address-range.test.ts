@@ -2,12 +2,14 @@
 // two processes hold (scripts/lib/address-range.mjs): each process its own /24, kept while it
 // lives, taken over once it has died.
 import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ROOT } from '../support/env.js';
 
 const MODULE = path.join(ROOT, 'scripts', 'lib', 'address-range.mjs');
-const leaseIn = (script: string) => `const { leaseAddressRange } = await import(${JSON.stringify(MODULE)}); ${script}`;
+const leaseIn = (script: string) => `const { leaseAddressRange, takeRange } = await import(${JSON.stringify(MODULE)}); ${script}`;
 
 describe('address ranges leased per test process', () => {
   test('this process holds one /24 inside the pool, the same on every call', async () => {
@@ -17,20 +19,25 @@ describe('address ranges leased per test process', () => {
   });
 
   test('processes alive at once hold different ranges, and a dead holder gives its range back', async () => {
-    // Three holders that stay alive until told, and print their range.
+    // A directory of leases of the test's own, so no neighbouring test process takes the range
+    // the killed holder leaves. Three holders that stay alive until told, and print their range.
+    const leases = fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-leases-test-'));
+    const env = { ...process.env, BASALT_ADDRESS_RANGE: '', BASALT_ADDRESS_LEASES: leases };
     const holders = [0, 1, 2].map(() => spawn(process.execPath, ['--input-type=module', '-e', leaseIn(
       'process.stdout.write(leaseAddressRange() + "\\n"); process.stdin.resume(); process.stdin.on("end", () => process.exit(0));',
-    )], { env: { ...process.env, BASALT_ADDRESS_RANGE: '' }, stdio: ['pipe', 'pipe', 'inherit'] }));
+    )], { env, stdio: ['pipe', 'pipe', 'inherit'] }));
     const ranges = await Promise.all(holders.map((child) => new Promise<string>((resolve) => child.stdout!.once('data', (d) => resolve(String(d).trim())))));
-    expect(new Set([...ranges, process.env.BASALT_ADDRESS_RANGE]).size).toBe(4);
+    expect(new Set(ranges).size).toBe(3);
     // SIGKILL: no exit handler runs, so the range is freed only by the holder being gone.
     const killed = holders[0]!;
     killed.kill('SIGKILL');
     await new Promise((resolve) => killed.once('exit', resolve));
-    const { takeRange } = await import(MODULE);
+    // Taken in a process of its own, in the test's directory: the dead holder's range, not a live one's.
+    const take = (n: number) => execFileSync(process.execPath, ['--input-type=module', '-e', leaseIn(`process.stdout.write(String(takeRange(${n})));`)], { encoding: 'utf8', env });
     const third = (range: string) => Number(range.split('.')[2]);
-    expect(takeRange(third(ranges[1]!))).toBeUndefined();
-    expect(takeRange(third(ranges[0]!))).toBe(ranges[0]);
+    expect(take(third(ranges[1]!))).toBe('undefined');
+    expect(take(third(ranges[0]!))).toBe(ranges[0]);
     for (const child of holders.slice(1)) child.stdin!.end();
+    fs.rmSync(leases, { recursive: true, force: true });
   });
 });

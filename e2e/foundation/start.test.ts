@@ -66,6 +66,8 @@ describe('npm start', () => {
     const env = {
       ...process.env, DATABASE_URL: db.url, BASALT_DATA_DIR: dataDir,
       BASALT_API_PORT: String(await freePort()), BASALT_CONSOLE_PORT: String(await freePort()),
+      // Not the default 9390: a developer's `npm start` or a neighbouring test may hold it.
+      BASALT_PROMETHEUS_PORT: String(await freePort()),
       BASALT_ADMIN_EMAIL: '', BASALT_ADMIN_PASSWORD: '',
       // Given as a user would give it: it must reach the API and the worker, and no environment.
       BASALT_MASTER_KEY: crypto.randomBytes(32).toString('base64'),

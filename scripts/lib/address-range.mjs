@@ -9,7 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { localNetwork } from './local-network.mjs';
 
-const LEASES = path.join(os.tmpdir(), 'basalt-address-ranges');
+// BASALT_ADDRESS_LEASES: another directory of leases (address-range.test.ts's own, so that no
+// neighbouring test process takes a range the test frees).
+const LEASES = process.env.BASALT_ADDRESS_LEASES || path.join(os.tmpdir(), 'basalt-address-ranges');
 // /24s 10.77.64.0 .. 10.77.253.0: the bottom 64 stay for `npm start`'s instances, the top two
 // for its benchmark clients (taken from the top of the pool down) and the addresses a test
 // picks by hand below them (recheck-report's client).

@@ -23,24 +23,40 @@ function runCounted(cmd, args, opts) {
   });
 }
 
+// The e2e workspace runs in two groups, one after the other (e2e/vitest.config.ts): files two at
+// a time, then the files that need the host to themselves.
+const E2E_GROUPS = ['parallel', 'serial'];
+
 export function vitestSuite(ws) {
+  const e2e = ws.name === '@basalt/e2e';
   return {
     name: `vitest ${ws.name}`,
     // The e2e workspace starts the platform, VMs and a browser: a whole-system suite.
-    quick: ws.name !== '@basalt/e2e',
+    quick: !e2e,
     async run(env) {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-vitest-'));
-      const report = path.join(dir, 'report.json');
-      const r = await runStreamed('npm', ['run', 'test', '-w', ws.name, '--', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], { cwd: ROOT, env });
-      const j = fs.existsSync(report) ? JSON.parse(fs.readFileSync(report, 'utf8')) : undefined;
-      fs.rmSync(dir, { recursive: true, force: true });
-      if (!j) return { passed: 0, failed: 1, notes: [`${ws.name}: vitest wrote no report (exit ${r.code})`] };
-      // A file that failed to load counts as a failure even though none of its tests ran.
-      const brokenFiles = (j.testResults ?? []).filter((f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0).length;
-      const failed = j.numFailedTests + brokenFiles + (r.code !== 0 && j.numFailedTests + brokenFiles === 0 ? 1 : 0);
-      return { passed: j.numPassedTests, failed, skipped: j.numPendingTests + j.numTodoTests, notes: failedVitestTests(j), files: fileSeconds(j) };
+      const runs = [];
+      for (const group of e2e ? E2E_GROUPS : [undefined]) runs.push(await vitestRun(ws, group ? { ...env, BASALT_E2E_GROUP: group } : env));
+      return runs.reduce((a, r) => ({
+        passed: a.passed + r.passed, failed: a.failed + r.failed, skipped: a.skipped + r.skipped,
+        notes: [...a.notes, ...r.notes], files: [...a.files, ...r.files],
+      }));
     },
   };
+}
+
+/** One `vitest run` of a workspace, counted from its JSON report. */
+async function vitestRun(ws, env) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-vitest-'));
+  const report = path.join(dir, 'report.json');
+  const r = await runStreamed('npm', ['run', 'test', '-w', ws.name, '--', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], { cwd: ROOT, env });
+  const j = fs.existsSync(report) ? JSON.parse(fs.readFileSync(report, 'utf8')) : undefined;
+  fs.rmSync(dir, { recursive: true, force: true });
+  const group = env.BASALT_E2E_GROUP ? ` (${env.BASALT_E2E_GROUP})` : '';
+  if (!j) return { passed: 0, failed: 1, skipped: 0, notes: [`${ws.name}${group}: vitest wrote no report (exit ${r.code})`], files: [] };
+  // A file that failed to load counts as a failure even though none of its tests ran.
+  const brokenFiles = (j.testResults ?? []).filter((f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0).length;
+  const failed = j.numFailedTests + brokenFiles + (r.code !== 0 && j.numFailedTests + brokenFiles === 0 ? 1 : 0);
+  return { passed: j.numPassedTests, failed, skipped: j.numPendingTests + j.numTodoTests, notes: failedVitestTests(j), files: fileSeconds(j) };
 }
 
 /** Each failed test (or file that did not load) by file and name, with its first message lines:
