@@ -16,6 +16,9 @@ pub struct AccessConfig {
     /// The control plane's service user: a RESP client outside the allowlist whose first
     /// command is AUTH as this user (right password) is served; any other is refused.
     pub allowlist_exempt_user: Option<String>,
+    /// Managed mode (issue 43, `platform_commands.rs`): the platform's commands are refused to
+    /// customer users. Fixed at start; off by default (Redis' test suite runs unmanaged).
+    pub managed: bool,
 }
 
 impl AccessConfig {
@@ -31,6 +34,7 @@ impl AccessConfig {
             "allowlist-exempt-user" => {
                 self.allowlist_exempt_user = Some(value.to_string()).filter(|user| !user.is_empty())
             }
+            "managed" => self.managed = crate::config_values::yes_no(name, value)?,
             _ => return Ok(false),
         }
         Ok(true)

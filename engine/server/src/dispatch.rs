@@ -1,5 +1,6 @@
 //! From arguments to reply: look the command up in the table, check arity and
-//! authentication, run its handler (a panic becomes an error reply), count it for INFO.
+//! authentication, refuse the platform's commands under managed mode
+//! (`platform_commands.rs`), run its handler (a panic becomes an error reply), count it for INFO.
 
 use crate::client::Session;
 use crate::cmd::Ctx;
@@ -102,6 +103,12 @@ pub fn execute(
     }
     if session.user.is_none() && spec.flags & flag::NO_AUTH == 0 && shared.auth.requires_auth() {
         return reject(shared, session, reply, Some(index), "NOAUTH Authentication required.");
+    }
+    if shared.managed_mode {
+        let user = session.user.as_deref().unwrap_or("default");
+        if let Some(text) = crate::platform_commands::refusal(index, user, &args) {
+            return reject(shared, session, reply, Some(index), &text);
+        }
     }
     if spec.flags & flag::NO_AUTH == 0 {
         if let Some(acl) = shared.auth.acl() {

@@ -33,6 +33,8 @@
 //!   `access_config.rs`, `listeners_config.rs`, `limits_config.rs` or `at_rest.rs`;
 //!   `managed.rs` holds the running parts (users, allowlist, live limits, metrics, bound
 //!   ports) and `launch.rs` starts all of it around `Server`.
+//! - `platform_commands.rs` — managed mode (issue 43): the one table of the platform's
+//!   commands, refused to customer users, each with what to use instead.
 //! - `slowlog.rs`  — SLOWLOG: commands slower than `slowlog-log-slower-than`, arguments cut.
 //! - `error.rs`    — `CmdError`, the error enum of the command layer, worded as Redis.
 
@@ -67,6 +69,7 @@ pub mod memcache;
 pub mod metrics;
 pub mod multi;
 pub mod outside_allowlist;
+pub mod platform_commands;
 pub mod prometheus;
 pub mod pubsub;
 pub mod registry;

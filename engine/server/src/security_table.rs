@@ -9,6 +9,7 @@
 //! requirepass = "..."                        # the default user's password (when the users file has no default user)
 //! allowlist = "10.0.0.0/8 ::1"
 //! allowlist-exempt-user = "basalt:control"   # the one user a RESP client outside the allowlist may log in as
+//! managed = "yes"                            # the platform's commands refused to customer users (platform_commands.rs)
 //! tls-port = 6380
 //! tls-cert-file = "server.crt"
 //! tls-key-file = "server.key"
@@ -29,7 +30,7 @@
 use crate::config::Config;
 use crate::config_values::apply_toml_table;
 
-pub const USAGE: &str = "[--users-file PATH] [--requirepass PASS] [--allowlist CIDRS] [--allowlist-exempt-user NAME] [--tls-port N] \
+pub const USAGE: &str = "[--users-file PATH] [--requirepass PASS] [--allowlist CIDRS] [--allowlist-exempt-user NAME] [--managed yes|no] [--tls-port N] \
 [--tls-cert-file PEM] [--tls-key-file PEM] [--tls-ca-cert-file PEM] [--tls-auth-clients yes|optional|no] \
 [--plaintext yes|no] [--memcached-port N] [--admin-port N] [--admin-bind ADDR] [--admin-token-sha256 HEX] [--maxclients N] [--timeout SECS] \
 [--client-output-buffer-limit 'BYTES SECS'] [--proto-max-bulk-len BYTES] [--encryption-key-file PATH]";

@@ -37,6 +37,8 @@ pub struct Shared {
     pub repl: Arc<crate::replication::Replication>,
     /// SLOWLOG: the commands slower than `slowlog-log-slower-than`.
     pub slowlog: crate::slowlog::SlowLog,
+    /// Managed mode (`platform_commands.rs`), from the config at start.
+    pub managed_mode: bool,
     shutdown: watch::Sender<bool>,
 }
 
@@ -138,7 +140,9 @@ impl<L: Listener> Server<L> {
         let (shutdown, _) = watch::channel(false);
         let slowlog = crate::slowlog::SlowLog::new(config.slowlog_log_slower_than_us, config.slowlog_max_len);
         let repl = Arc::new(crate::replication::Replication::new(&config.replication, db.recovered_repl_pos()));
+        let managed_mode = config.access.managed;
         let shared = Arc::new(Shared {
+            managed_mode,
             repl,
             slowlog,
             db,

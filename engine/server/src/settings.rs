@@ -64,6 +64,7 @@ pub static PARAMETERS: &[Parameter] = &[
     p("proto-max-bulk-len", |c, _| c.limits.proto_max_bulk_len.to_string(), Set::Live(set_managed)),
     // Never the password itself: Redis shows it, a managed service must not.
     p("requirepass", |_, _| String::new(), Set::Live(set_managed)),
+    p("managed", |c, _| yes_no(c.access.managed), FIXED),
     p("aclfile", |c, _| c.access.users_file.clone().unwrap_or_else(|| c.dir.join("users.acl")).display().to_string(), FIXED),
     p("tls-port", |c, _| port(c.listeners.tls_port), FIXED),
     p("tls-cert-file", |c, _| path(&c.listeners.tls_cert_file), FIXED),

@@ -42,7 +42,7 @@ async fn eval_converts_replies_both_ways() {
     c.expect(&eval("return redis.call('nosuch')", &[], &[]), b"-ERR Unknown Redis command called from script\r\n").await;
     c.expect(&eval("return redis.call('multi')", &[], &[]), b"-ERR This Redis command is not allowed from script\r\n").await;
     c.expect(&eval("return redis.call('get', {})", &[], &[]), b"-ERR Lua redis lib command arguments must be strings or integers\r\n").await;
-    c.expect(&eval("x = 1", &[], &[]), b"-ERR user_script:1: Script attempted to create global variable 'x'\r\n").await;
+    c.expect(&eval("x = 1", &[], &[]), b"-ERR user_script:1: Attempt to modify a readonly table\r\n").await;
     c.expect(&eval("return y", &[], &[]), b"-ERR user_script:1: Script attempted to access nonexistent global variable 'y'\r\n").await;
     c.send(&eval("return (", &[], &[])).await;
     let reply = String::from_utf8(c.next_reply().await).unwrap();

@@ -42,11 +42,14 @@ pub fn register(lua: &Lua, body: &str) -> Result<Vec<(String, Function, bool)>, 
         };
         CmdError::msg(format!("ERR Error registering functions: {text}"))
     };
-    let globals = lua.globals();
+    if super::vm::is_binary_chunk(body.trim_start().as_bytes()) {
+        return Err(CmdError::msg("ERR Error registering functions: binary chunks are refused, libraries are Lua source text"));
+    }
+    let state = super::vm::state(lua).map_err(lua_error)?;
     let registry = lua.create_table().map_err(lua_error)?;
-    globals.raw_set("__registering", registry.clone()).map_err(lua_error)?;
-    let ran = lua.load(body).set_name("@user_function").exec();
-    globals.raw_set("__registering", Value::Nil).map_err(lua_error)?;
+    state.raw_set("registering", registry.clone()).map_err(lua_error)?;
+    let ran = lua.load(body).set_name("@user_function").set_mode(mlua::chunk::ChunkMode::Text).exec();
+    state.raw_set("registering", Value::Nil).map_err(lua_error)?;
     ran.map_err(lua_error)?;
     let mut functions = Vec::new();
     for pair in registry.pairs::<String, Table>() {

@@ -4,8 +4,8 @@
 //! no other command interleaves and all its writes are one log record: what is logged are the
 //! effects, so a replay never runs Lua and is deterministic. `redis.call` goes through the
 //! same dispatch as a client's command (arity, ACL, statistics), with a RESP2 reply that is
-//! then converted to Lua. Globals are protected as in Redis: a script may not create or read
-//! undefined globals.
+//! then converted to Lua. The sandbox is Redis 7's (`PRELUDE`): source text only, no loader
+//! of other code, globals and library tables read-only; a VM's memory is bounded (`MEMORY_LIMIT`).
 
 use super::convert::{arg_bytes, lua_to_reply, resp_to_lua};
 use crate::cmd::Ctx;
@@ -14,24 +14,33 @@ use crate::error::{CmdError, CmdResult};
 use crate::registry::registry;
 use crate::resp::{OwnedArgs, Reply};
 use crate::table::flag;
+use mlua::chunk::ChunkMode;
 use mlua::{Function, HookTriggers, Lua, LuaOptions, MultiValue, StdLib, Table, Value, VmState};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::atomic::Ordering::Relaxed;
 
-/// The `redis` library, `pcall` around the script, and global protection.
+/// The `redis` library, `pcall` around the script, and the sandbox as Redis 7 makes it: no
+/// way to load code but the script's own text (`loadstring`, `load`, `string.dump`, `dofile`,
+/// `loadfile` gone, with `print`, `setfenv`, `getfenv`, `newproxy` as Redis 7 removes them),
+/// and the globals and every library table read-only (`lock`: Redis' `lua_enablereadonlytable`
+/// is a patch of Lua's C; stock Lua 5.1 gets the same from an empty table that reads from a
+/// table of its own through a metatable nobody can reach: `getmetatable` answers a read-only
+/// view, `setmetatable` and `rawset` refuse a locked table). Returns the tables Rust writes:
+/// the globals' own (`KEYS`, `ARGV`) and `state` (the `redis.call` of the running script, the
+/// functions FUNCTION LOAD registers, the runner).
 const PRELUDE: &str = r#"
-redis = {}
+local state = {}
 redis.LOG_DEBUG, redis.LOG_VERBOSE, redis.LOG_NOTICE, redis.LOG_WARNING = 0, 1, 2, 3
 redis.REPL_NONE, redis.REPL_AOF, redis.REPL_SLAVE, redis.REPL_REPLICA, redis.REPL_ALL = 0, 1, 2, 2, 3
 function redis.call(...)
-  local reply = redis.__raw(...)
+  local reply = state.raw(...)
   if type(reply) == 'table' and reply.err then error(reply) end
   return reply
 end
-function redis.pcall(...) return redis.__raw(...) end
+function redis.pcall(...) return state.raw(...) end
 function redis.register_function(a, b)
-  local registry = rawget(_G, '__registering')
+  local registry = state.registering
   if registry == nil then error('redis.register_function can only be called on FUNCTION LOAD command', 2) end
   local name, callback, flags
   if type(a) == 'table' then name, callback, flags = a.function_name, a.callback, a.flags else name, callback = a, b end
@@ -44,7 +53,7 @@ function redis.log() end
 function redis.replicate_commands() return true end
 function redis.set_repl() end
 function redis.setresp() end
-function __run(f, ...) return pcall(f, ...) end
+function state.run(f, ...) return pcall(f, ...) end
 do
   -- Lua 5.1's unpack computes the count of a range in a C int: a range near 2^31 overflows,
   -- the C compiler has dropped the overflow check (signed overflow is undefined), and the
@@ -63,12 +72,63 @@ do
     return raw_unpack(...)
   end
 end
-loadfile, dofile = nil, nil
-setmetatable(_G, {
-  __newindex = function(_, name) error("Script attempted to create global variable '" .. tostring(name) .. "'", 2) end,
-  __index = function(_, name) error("Script attempted to access nonexistent global variable '" .. tostring(name) .. "'", 2) end,
-})
+-- Bytecode is never loaded (CVE-2015-4335): the only code is the script's text.
+loadfile, dofile, loadstring, load, print, setfenv, getfenv, newproxy = nil, nil, nil, nil, nil, nil, nil, nil
+string.dump = nil
+local globals
+do
+  local locked = setmetatable({}, {__mode = 'k'})
+  local raw_next, raw_rawset, raw_setmetatable, raw_getmetatable, raw_error = next, rawset, setmetatable, getmetatable, error
+  local function deny() raw_error('Attempt to modify a readonly table', 2) end
+  -- What getmetatable answers for a locked table's metatable: a read-only view of it.
+  local function view(mt)
+    local v = {}
+    locked[v] = true
+    raw_setmetatable(v, {__index = mt, __newindex = deny, __metatable = v})
+    return v
+  end
+  -- Empties `t` into a table of its own that it then reads from; writes to `t` are refused.
+  local function lock(t, missing)
+    local own = {}
+    for k, v in raw_next, t do own[k] = v end
+    for k in raw_next, own do raw_rawset(t, k, nil) end
+    local mt = {__newindex = deny}
+    if missing then
+      mt.__index = function(_, k) local v = own[k] if v == nil then missing(k) end return v end
+    else
+      mt.__index = own
+    end
+    mt.__metatable = view(mt)
+    locked[t] = true
+    raw_setmetatable(t, mt)
+    return own
+  end
+  setmetatable = function(t, mt)
+    if locked[t] then raw_error('Attempt to modify a readonly table', 2) end
+    return raw_setmetatable(t, mt)
+  end
+  rawset = function(t, k, v)
+    if locked[t] then raw_error('Attempt to modify a readonly table', 2) end
+    return raw_rawset(t, k, v)
+  end
+  -- The metatables of strings (their methods) and of the other basic types are read-only too.
+  local string_mt = raw_getmetatable('')
+  string_mt.__metatable = view(string_mt)
+  for _, lib in ipairs({string, table, math, coroutine, redis, bit, cjson, cmsgpack}) do lock(lib) end
+  globals = lock(_G, function(name)
+    raw_error("Script attempted to access nonexistent global variable '" .. tostring(name) .. "'", 3)
+  end)
+end
+return globals, state
 "#;
+
+/// A VM's memory bound, checked with SCRIPT KILL's (every `KILL_CHECK_EVERY` instructions):
+/// past it the script fails with an error and the server goes on. Scripts hold keys' values
+/// and replies, not the data set.
+pub const MEMORY_LIMIT: usize = 256 << 20;
+/// Lua's allocator refuses past this (one allocation too large for the check above, such as
+/// `string.rep` of gigabytes, fails at once with `not enough memory`).
+const ALLOCATOR_LIMIT: usize = 4 * MEMORY_LIMIT;
 
 /// Instructions between two looks at SCRIPT KILL.
 const KILL_CHECK_EVERY: u32 = 100_000;
@@ -93,22 +153,57 @@ fn new_vm(ctx: &Ctx<'_>) -> mlua::Result<Vm> {
     let sha1hex = lua.create_function(|lua, text: mlua::LuaString| lua.create_string(super::sha1_hex(&text.as_bytes())))?;
     // The libraries Redis' Lua has besides the standard ones, before globals are protected.
     super::libs::install(&lua)?;
-    lua.load(PRELUDE).set_name("=prelude").exec()?;
-    let redis: Table = lua.globals().raw_get("redis")?;
+    let redis = lua.create_table()?;
     redis.raw_set("sha1hex", sha1hex)?;
+    lua.globals().raw_set("redis", redis)?;
+    let (globals, state): (Table, Table) = lua.load(PRELUDE).set_name("=prelude").set_mode(ChunkMode::Text).eval()?;
+    lua.set_named_registry_value(GLOBALS, globals)?;
+    lua.set_named_registry_value(STATE, state)?;
+    lua.set_memory_limit(ALLOCATOR_LIMIT)?;
     let kill = ctx.shared.scripts.kill.clone();
-    lua.set_hook(HookTriggers::new().every_nth_instruction(KILL_CHECK_EVERY), move |_, _| {
+    lua.set_hook(HookTriggers::new().every_nth_instruction(KILL_CHECK_EVERY), move |lua, _| {
         if kill.load(Relaxed) {
             return Err(mlua::Error::runtime("ERR Script killed by user with SCRIPT KILL..."));
+        }
+        if lua.used_memory() > MEMORY_LIMIT {
+            let _ = lua.gc_collect();
+            if lua.used_memory() > MEMORY_LIMIT {
+                return Err(mlua::Error::runtime(format!("ERR Script used more than {} MB of memory", MEMORY_LIMIT >> 20)));
+            }
         }
         Ok(VmState::Continue)
     })?;
     Ok(Vm { lua, library_functions: HashMap::new(), library_generation: u64::MAX, owner: ctx.shared as *const _ as usize, generation: ctx.shared.scripts.generation.load(Relaxed), functions: HashMap::new() })
 }
 
-/// Compiles a script; the error is worded as Redis 7 words it.
+/// A full collection once the VM holds more than half its bound: a script that failed on the
+/// bound (or left much garbage) does not leave the next one without memory.
+fn reclaim(lua: &Lua) {
+    if lua.used_memory() > MEMORY_LIMIT / 2 {
+        let _ = lua.gc_collect();
+    }
+}
+
+/// Registry names of the prelude's tables: the globals' own entries and `state`.
+const GLOBALS: &str = "basalt.globals";
+pub(super) const STATE: &str = "basalt.state";
+
+/// The prelude's `state` table (FUNCTION LOAD sets `registering` there).
+pub(super) fn state(lua: &Lua) -> mlua::Result<Table> {
+    lua.named_registry_value(STATE)
+}
+
+/// Whether `code` is a binary (precompiled) chunk: Lua's signature starts with ESC.
+pub fn is_binary_chunk(code: &[u8]) -> bool {
+    code.first() == Some(&0x1b)
+}
+
+/// Compiles a script, text only; the error is worded as Redis 7 words it.
 fn compile(lua: &Lua, body: &str) -> Result<Function, CmdError> {
-    lua.load(body).set_name("@user_script").into_function().map_err(|e| {
+    if is_binary_chunk(body.as_bytes()) {
+        return Err(CmdError::msg("ERR Error compiling script (new function): user_script: binary chunks are refused, scripts are Lua source text"));
+    }
+    lua.load(body).set_name("@user_script").set_mode(ChunkMode::Text).into_function().map_err(|e| {
         let text = match e {
             mlua::Error::SyntaxError { message, .. } => message,
             other => other.to_string(),
@@ -136,6 +231,7 @@ fn with_vm<R>(ctx: &Ctx<'_>, f: impl FnOnce(&mut Vm) -> Result<R, CmdError>) -> 
             *slot = Some(new_vm(ctx).map_err(|e| CmdError::msg(format!("ERR cannot start Lua: {e}")))?);
         }
         let vm = slot.as_mut().expect("just made");
+        reclaim(&vm.lua);
         if vm.generation != generation {
             vm.functions.clear();
             vm.generation = generation;
@@ -210,7 +306,8 @@ fn run_alone(ctx: &mut Ctx<'_>, target: Target<'_>, keys: &[&[u8]], argv: &[&[u8
     let (lua, function) = vm_slot.expect("set above");
     let is_function = matches!(target, Target::Function { .. });
     let lua_error = |e: mlua::Error| CmdError::msg(format!("ERR {e}"));
-    let globals = lua.globals();
+    let globals: Table = lua.named_registry_value(GLOBALS).map_err(lua_error)?;
+    let state: Table = state(&lua).map_err(lua_error)?;
     let list = |items: &[&[u8]]| -> mlua::Result<Table> {
         let table = lua.create_table()?;
         for (i, item) in items.iter().enumerate() {
@@ -223,12 +320,11 @@ fn run_alone(ctx: &mut Ctx<'_>, target: Target<'_>, keys: &[&[u8]], argv: &[&[u8
         globals.raw_set("KEYS", keys.clone()).map_err(lua_error)?;
         globals.raw_set("ARGV", argv.clone()).map_err(lua_error)?;
     }
-    let redis: Table = globals.raw_get("redis").map_err(lua_error)?;
-    let runner: Function = globals.raw_get("__run").map_err(lua_error)?;
+    let runner: Function = state.raw_get("run").map_err(lua_error)?;
     let cell = RefCell::new(ctx);
     let outcome = lua.scope(|scope| {
         let raw = scope.create_function(|lua, args: MultiValue| call_from_script(lua, &mut cell.borrow_mut(), args))?;
-        redis.raw_set("__raw", raw)?;
+        state.raw_set("raw", raw)?;
         let (ok, value): (bool, Value) =
             if is_function { runner.call((function, keys, argv))? } else { runner.call(function)? };
         let ctx = &mut **cell.borrow_mut();
@@ -247,7 +343,8 @@ fn run_alone(ctx: &mut Ctx<'_>, target: Target<'_>, keys: &[&[u8]], argv: &[&[u8
         };
         Ok(Err(CmdError::msg(text)))
     });
-    let _ = redis.raw_set("__raw", Value::Nil);
+    let _ = state.raw_set("raw", Value::Nil);
+    reclaim(&lua);
     outcome.map_err(lua_error)?
 }
 
