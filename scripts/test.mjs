@@ -17,24 +17,28 @@ async function main() {
   const secrets = loadSecrets(DATA);
   const pg = await startPostgres({ dir: path.join(DATA, 'pg-test'), database: 'basalt_test', password: secrets.pgPassword });
   const env = { ...toolEnv(), DATABASE_URL: pg.url, CI: process.env.CI ?? '' };
+  const selected = allSuites().filter((suite) => (!filters.length || filters.some((f) => suite.name.includes(f))) && (!quick || suite.quick));
   const results = [];
   try {
-    for (const suite of allSuites()) {
-      if (filters.length && !filters.some((f) => suite.name.includes(f))) continue;
-      if (quick && !suite.quick) continue;
-      const t = Date.now();
-      console.log(`\n▶ ${suite.name}`);
-      let r;
-      try {
-        r = await suite.run(env, { quick });
-      } catch (err) {
-        r = { passed: 0, failed: 1, notes: [String(err?.stack ?? err)] };
-      }
-      results.push({ name: suite.name, quick: suite.quick, seconds: (Date.now() - t) / 1000, skipped: 0, notes: [], ...r });
+    // Each lane's suites one after another, the lanes beside each other; a lane that comes
+    // `after` others starts when they are done (scripts/lib/suites.mjs says which suite runs
+    // where). Output lines carry their lane's name when more than one lane runs.
+    const lanes = new Map();
+    for (const suite of selected) lanes.set(laneOf(suite), [...(lanes.get(laneOf(suite)) ?? []), suite]);
+    const width = Math.max(...[...lanes.keys()].map((l) => l.length));
+    const done = new Map();
+    for (const [lane, suites] of lanes) {
+      const before = (suites[0].after ?? []).map((l) => done.get(l)).filter(Boolean);
+      done.set(lane, Promise.all(before).then(async () => {
+        const prefix = lanes.size > 1 ? `${lane.padEnd(width)} │ ` : '';
+        for (const suite of suites) results.push(await runSuite(suite, env, { quick, prefix }));
+      }));
     }
+    await Promise.all(done.values());
   } finally {
     await pg.stop().catch(() => {});
   }
+  results.sort((a, b) => selected.indexOf(a.suite) - selected.indexOf(b.suite));
   console.log('\n── summary ──');
   for (const r of results) {
     const mark = r.failed ? 'FAIL' : 'ok  ';
@@ -42,9 +46,10 @@ async function main() {
     for (const n of r.notes) console.log(`     ${n.replace(/\n/g, '\n     ')}`);
   }
   // Where the time of the whole-system suite goes: its files' own seconds, slowest first.
-  for (const r of results.filter((r) => r.files?.length && !r.quick)) {
-    console.log(`\n── ${r.name}: files, slowest first ──`);
-    for (const f of [...r.files].sort((a, b) => b.seconds - a.seconds)) console.log(`${f.seconds.toFixed(0).padStart(6)} s  ${f.name}`);
+  const files = results.filter((r) => !r.quick).flatMap((r) => r.files ?? []);
+  if (files.length) {
+    console.log('\n── whole-system files, slowest first ──');
+    for (const f of files.sort((a, b) => b.seconds - a.seconds)) console.log(`${f.seconds.toFixed(0).padStart(6)} s  ${f.name}`);
   }
   const passed = results.reduce((a, r) => a + r.passed, 0);
   const failed = results.reduce((a, r) => a + r.failed, 0);
@@ -52,6 +57,21 @@ async function main() {
   console.log(`\nnpm test took ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
   process.exit(failed || passed === 0 ? 1 : 0);
+}
+
+const laneOf = (suite) => suite.lane ?? 'units';
+
+async function runSuite(suite, env, opts) {
+  const t = Date.now();
+  console.log(`\n${opts.prefix}▶ ${suite.name}`);
+  let r;
+  try {
+    r = await suite.run(env, opts);
+  } catch (err) {
+    r = { passed: 0, failed: 1, notes: [String(err?.stack ?? err)] };
+  }
+  console.log(`${opts.prefix}■ ${suite.name}: ${r.passed} passed, ${r.failed} failed in ${((Date.now() - t) / 1000).toFixed(0)} s`);
+  return { suite, name: suite.name, quick: suite.quick, seconds: (Date.now() - t) / 1000, skipped: 0, notes: [], ...r };
 }
 
 const USAGE = 'usage: npm test [-- [--quick] [suite-filter ...]]';

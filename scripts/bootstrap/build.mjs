@@ -3,14 +3,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ENGINE_DIR, PROVIDER_DIR, PROVIDER_MIRROR, ROOT, TOOLS_BIN } from '../lib/paths.mjs';
-import { run, tail } from '../lib/proc.mjs';
+import { run, runAsync, tail } from '../lib/proc.mjs';
 import { hashInputs, stampMatches, writeStamp } from '../lib/stamp.mjs';
 import { workspaces } from '../lib/workspaces.mjs';
 
 export async function engine() {
   if (!fs.existsSync(path.join(ENGINE_DIR, 'Cargo.toml'))) return 'skipped: no engine/';
   // cargo is incremental on its own: a build with nothing changed takes a second.
-  const r = run('cargo', ['build', '--release', '--workspace', '--bins'], { cwd: ENGINE_DIR });
+  const r = await runAsync('cargo', ['build', '--release', '--workspace', '--bins'], { cwd: ENGINE_DIR });
   if (r.code !== 0) throw new Error(`cargo build --release in engine/ failed:\n${tail(r.out, 25)}`);
   return 'built';
 }
@@ -20,9 +20,9 @@ export async function provider() {
   const bin = path.join(TOOLS_BIN, 'terraform-provider-basalt');
   // Every module the provider's tests need too (terraform-plugin-testing is imported by test
   // files only, so `go build` leaves it out): `go test` then runs with no registry in reach.
-  const fetched = run('go', ['mod', 'download'], { cwd: PROVIDER_DIR });
+  const fetched = await runAsync('go', ['mod', 'download'], { cwd: PROVIDER_DIR });
   if (fetched.code !== 0) throw new Error(`go mod download for the Terraform provider failed:\n${tail(fetched.out)}`);
-  const r = run('go', ['build', '-o', bin, '.'], { cwd: PROVIDER_DIR });
+  const r = await runAsync('go', ['build', '-o', bin, '.'], { cwd: PROVIDER_DIR });
   if (r.code !== 0) throw new Error(`go build of the Terraform provider failed:\n${tail(r.out)}`);
   // Installed into the filesystem mirror this clone's terraformrc names, at the place the
   // provider itself reports for its address and version, so `terraform init` on a configuration
@@ -49,7 +49,7 @@ export async function workspaceBuilds() {
     const hash = hashInputs([ws.dir, lock, ...deps.map((d) => d.dir)]);
     const output = path.join(ws.dir, ws.name === '@basalt/console' ? '.next' : 'dist');
     if (stampMatches(stamp, hash) && fs.existsSync(output)) continue;
-    const r = run('npm', ['run', 'build', '-w', ws.name], { cwd: ROOT });
+    const r = await runAsync('npm', ['run', 'build', '-w', ws.name], { cwd: ROOT });
     if (r.code !== 0) throw new Error(`npm run build -w ${ws.name} failed:\n${tail(r.out, 25)}`);
     writeStamp(stamp, hash);
     built.push(ws.name);

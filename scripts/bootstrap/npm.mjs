@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../lib/paths.mjs';
-import { run, tail } from '../lib/proc.mjs';
+import { runAsync, tail } from '../lib/proc.mjs';
 import { hashInputs, stampMatches, writeStamp } from '../lib/stamp.mjs';
 import { workspaces } from '../lib/workspaces.mjs';
 
@@ -14,7 +14,7 @@ export async function npmDeps() {
   // A fresh clone installs exactly the lockfile; a tree that already has node_modules is brought
   // up to date in place, so a developer's running processes keep their modules.
   const fresh = !fs.existsSync(path.join(ROOT, 'node_modules'));
-  const r = run('npm', [fresh ? 'ci' : 'install', '--no-audit', '--no-fund'], { cwd: ROOT });
+  const r = await runAsync('npm', [fresh ? 'ci' : 'install', '--no-audit', '--no-fund'], { cwd: ROOT });
   if (r.code !== 0) {
     // npm prints its usage after the cause; show the cause.
     const cause = r.out.split('\n').filter((l) => /npm error (code|`npm ci`|Missing|Invalid|\S.*(ERR|E[A-Z]{3,}))/.test(l));

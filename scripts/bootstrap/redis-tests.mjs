@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { TOOLS } from '../lib/paths.mjs';
-import { run, tail } from '../lib/proc.mjs';
+import { runAsync, tail } from '../lib/proc.mjs';
 import { aptMirror } from './rootfs.mjs';
 
 export const REDIS_SRC = path.join(TOOLS, 'redis-src');
@@ -22,13 +22,13 @@ export async function redisTests() {
     );
   }
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const update = run('apt-get', ['update', '-q'], { env });
+  const update = await runAsync('apt-get', ['update', '-q'], { env });
   if (update.code !== 0) throw new Error(`apt-get update failed:\n${tail(update.out)}`);
   // Unpacked beside the target and renamed at the end, so an interrupted run leaves nothing half.
   const work = `${REDIS_SRC}.fetching`;
   fs.rmSync(work, { recursive: true, force: true });
   fs.mkdirSync(work, { recursive: true });
-  const source = run('apt-get', ['source', '-q', 'redis'], { env, cwd: work });
+  const source = await runAsync('apt-get', ['source', '-q', 'redis'], { env, cwd: work });
   if (source.code !== 0) throw new Error(`apt-get source redis failed:\n${tail(source.out)}`);
   const unpacked = fs.readdirSync(work).find((f) => f.startsWith('redis-') && fs.statSync(path.join(work, f)).isDirectory());
   if (!unpacked) throw new Error('apt-get source redis left no redis-* directory');

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOTFS } from '../lib/paths.mjs';
-import { run, have, tail } from '../lib/proc.mjs';
+import { run, runAsync, have, tail } from '../lib/proc.mjs';
 
 const SUITE = 'bookworm';
 // systemd and sshd so Ansible deploys to a VM exactly as to a cloud VM; python3 for Ansible.
@@ -42,7 +42,7 @@ export async function rootfs() {
   const building = `${ROOTFS}.building`;
   fs.rmSync(building, { recursive: true, force: true });
   fs.mkdirSync(path.dirname(ROOTFS), { recursive: true });
-  const r = run('debootstrap', ['--variant=minbase', `--include=${wanted}`, SUITE, building, mirror]);
+  const r = await runAsync('debootstrap', ['--variant=minbase', `--include=${wanted}`, SUITE, building, mirror]);
   if (r.code !== 0) throw new Error(`debootstrap ${SUITE} failed:\n${tail(r.out)}`);
   // A VM gets its hostname, keys and network from its own state; the image holds none.
   fs.rmSync(path.join(building, 'etc', 'hostname'), { force: true });

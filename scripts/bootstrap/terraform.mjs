@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { TOOLS_BIN, toolEnv } from '../lib/paths.mjs';
-import { run, have, tail } from '../lib/proc.mjs';
+import { run, runAsync, have, tail } from '../lib/proc.mjs';
 import { writeTerraformRc } from '../lib/terraformrc.mjs';
 
 const VERSION = '1.5.7';
@@ -16,7 +16,7 @@ export async function terraform() {
   }
   if (!have('go')) throw new Error('Go is needed to build Terraform: install golang (1.21 or newer)');
   fs.mkdirSync(TOOLS_BIN, { recursive: true });
-  const r = run('go', ['install', `github.com/hashicorp/terraform@v${VERSION}`], {
+  const r = await runAsync('go', ['install', `github.com/hashicorp/terraform@v${VERSION}`], {
     env: { ...process.env, GOBIN: TOOLS_BIN, GOFLAGS: '-trimpath' },
   });
   if (r.code !== 0) throw new Error(`go install terraform@v${VERSION} failed:\n${tail(r.out)}`);

@@ -2,53 +2,39 @@
 // a suite returns {passed, failed, skipped, notes, files?}. The runner adds them up.
 // `quick` marks the suites of the edit-test loop (`npm test -- --quick`): no VM, no platform
 // stack, no compatibility suite; a suite that has a VM-free part runs only that part there.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ENGINE_DIR, PROVIDER_DIR, ROOT, ANSIBLE_VENV } from './paths.mjs';
-import { runStreamed, run, tail } from './proc.mjs';
+import { runAsync, tail } from './proc.mjs';
 import { workspaces } from './workspaces.mjs';
 
-/** Runs a command with its output shown live and captured, for counting. */
-function runCounted(cmd, args, opts) {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const keep = (stream) => (chunk) => { stream.write(chunk); out += chunk; };
-    child.stdout.on('data', keep(process.stdout));
-    child.stderr.on('data', keep(process.stderr));
-    child.on('error', (err) => resolve({ code: 127, out: String(err.message) }));
-    child.on('close', (code) => resolve({ code: code ?? 1, out }));
-  });
-}
+// The e2e workspace's groups (e2e/support/e2e-groups.ts), each a lane: `parallel` from the start,
+// beside the other suites; `ha` and `load` beside each other once `parallel` is done.
+const E2E_LANES = [['parallel', []], ['ha', ['e2e-parallel']], ['load', ['e2e-parallel']]];
 
-// The e2e workspace runs in two groups, one after the other (e2e/vitest.config.ts): files two at
-// a time, then the files that need the host to themselves.
-const E2E_GROUPS = ['parallel', 'serial'];
-
-export function vitestSuite(ws) {
-  const e2e = ws.name === '@basalt/e2e';
-  return {
-    name: `vitest ${ws.name}`,
-    // The e2e workspace starts the platform, VMs and a browser: a whole-system suite.
-    quick: !e2e,
-    async run(env) {
-      const runs = [];
-      for (const group of e2e ? E2E_GROUPS : [undefined]) runs.push(await vitestRun(ws, group ? { ...env, BASALT_E2E_GROUP: group } : env));
-      return runs.reduce((a, r) => ({
-        passed: a.passed + r.passed, failed: a.failed + r.failed, skipped: a.skipped + r.skipped,
-        notes: [...a.notes, ...r.notes], files: [...a.files, ...r.files],
-      }));
-    },
-  };
+/**
+ * A suite runs in a lane: the lanes run beside each other, the suites of a lane one after
+ * another, and a lane starts once the lanes it comes `after` are done. Suites with no lane of
+ * their own share `units`, which runs from the start.
+ */
+export function vitestSuites(ws) {
+  if (ws.name !== '@basalt/e2e') return [{ name: `vitest ${ws.name}`, quick: true, run: (env, opts) => vitestRun(ws, env, opts?.prefix) }];
+  // The e2e workspace starts the platform, VMs and a browser: a whole-system suite.
+  return E2E_LANES.map(([group, after]) => ({
+    name: `vitest ${ws.name} (${group})`,
+    quick: false,
+    lane: `e2e-${group}`,
+    after,
+    run: (env, opts) => vitestRun(ws, { ...env, BASALT_E2E_GROUP: group }, opts?.prefix),
+  }));
 }
 
 /** One `vitest run` of a workspace, counted from its JSON report. */
-async function vitestRun(ws, env) {
+async function vitestRun(ws, env, prefix) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-vitest-'));
   const report = path.join(dir, 'report.json');
-  const r = await runStreamed('npm', ['run', 'test', '-w', ws.name, '--', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], { cwd: ROOT, env });
+  const r = await runAsync('npm', ['run', 'test', '-w', ws.name, '--', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], { cwd: ROOT, env, prefix });
   const j = fs.existsSync(report) ? JSON.parse(fs.readFileSync(report, 'utf8')) : undefined;
   fs.rmSync(dir, { recursive: true, force: true });
   const group = env.BASALT_E2E_GROUP ? ` (${env.BASALT_E2E_GROUP})` : '';
@@ -84,8 +70,8 @@ export const cargoSuite = {
   name: 'cargo test (engine)',
   quick: true,
   enabled: () => fs.existsSync(path.join(ENGINE_DIR, 'Cargo.toml')),
-  async run(env) {
-    const r = await runCounted('cargo', ['test', '--release', '--workspace'], { cwd: ENGINE_DIR, env });
+  async run(env, { prefix } = {}) {
+    const r = await runAsync('cargo', ['test', '--release', '--workspace'], { cwd: ENGINE_DIR, env, prefix });
     let passed = 0, failed = 0, skipped = 0;
     for (const m of r.out.matchAll(/test result: \w+\. (\d+) passed; (\d+) failed; (\d+) ignored/g)) {
       passed += Number(m[1]); failed += Number(m[2]); skipped += Number(m[3]);
@@ -99,10 +85,11 @@ export const goSuite = {
   name: 'go test (terraform provider)',
   quick: true,
   enabled: () => fs.existsSync(path.join(PROVIDER_DIR, 'go.mod')),
-  async run(env, { quick } = {}) {
-    const vet = run('go', ['vet', './...'], { cwd: PROVIDER_DIR, env });
+  async run(env, { quick, prefix } = {}) {
+    const say = (text) => console.log(text.split('\n').map((l) => `${prefix ?? ''}${l}`).join('\n'));
+    const vet = await runAsync('go', ['vet', './...'], { cwd: PROVIDER_DIR, env });
     if (vet.code !== 0) {
-      console.log(tail(vet.out));
+      say(tail(vet.out));
       return { passed: 0, failed: 1, skipped: 0, notes: [`go vet:\n${tail(vet.out)}`] };
     }
     // TF_ACC runs the acceptance tests too: they start their own API and worker on a database of
@@ -110,7 +97,7 @@ export const goSuite = {
     // instances take minutes, hence the timeout above go test's default 10. Without TF_ACC
     // (--quick) they are skipped, as terraform-plugin-testing skips them, and counted so.
     const accEnv = quick ? env : { ...env, TF_ACC: '1', TF_ACC_TERRAFORM_PATH: path.join(ROOT, '.tools', 'bin', 'terraform') };
-    const r = run('go', ['test', '-json', '-timeout', '30m', './...'], { cwd: PROVIDER_DIR, env: accEnv });
+    const r = await runAsync('go', ['test', '-json', '-timeout', '30m', './...'], { cwd: PROVIDER_DIR, env: accEnv });
     let passed = 0, failed = 0, skipped = 0;
     // Each test's own output, so that a failure says which test and why.
     const output = new Map();
@@ -124,9 +111,9 @@ export const goSuite = {
       else if (ev.Action === 'fail') { failed++; failures.push(ev.Test); }
       else if (ev.Action === 'skip') skipped++;
     }
-    for (const name of failures) console.log(`--- FAIL ${name}\n${tail(output.get(name) ?? '', 40)}`);
-    if (r.code !== 0 && failed === 0) { failed = 1; console.log(tail(r.out)); }
-    console.log(`go test: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+    for (const name of failures) say(`--- FAIL ${name}\n${tail(output.get(name) ?? '', 40)}`);
+    if (r.code !== 0 && failed === 0) { failed = 1; say(tail(r.out)); }
+    say(`go test: ${passed} passed, ${failed} failed, ${skipped} skipped`);
     return { passed, failed, skipped };
   },
 };
@@ -156,21 +143,21 @@ export const terraformSuite = {
   name: 'terraform fmt + validate (infra/terraform)',
   quick: true,
   enabled: () => terraformModules().length > 0,
-  async run(env) {
+  async run(env, { prefix = '' } = {}) {
     let passed = 0, failed = 0, skipped = 0;
     const notes = [];
-    const fmt = run('terraform', ['fmt', '-check', '-recursive', '-diff', path.join(ROOT, 'infra', 'terraform')], { env });
+    const fmt = await runAsync('terraform', ['fmt', '-check', '-recursive', '-diff', path.join(ROOT, 'infra', 'terraform')], { env });
     if (fmt.code === 0) passed++; else { failed++; notes.push(`terraform fmt -check:\n${tail(fmt.out)}`); }
     for (const dir of terraformModules()) {
       const rel = path.relative(ROOT, dir);
-      if (needsRegistryProvider(dir)) { skipped++; console.log(`terraform validate ${rel}: skipped (needs a registry provider)`); continue; }
+      if (needsRegistryProvider(dir)) { skipped++; console.log(`${prefix}terraform validate ${rel}: skipped (needs a registry provider)`); continue; }
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-tf-'));
       const tfEnv = { ...env, TF_DATA_DIR: dataDir };
-      const init = run('terraform', ['init', '-backend=false', '-input=false', '-no-color'], { cwd: dir, env: tfEnv });
-      const v = init.code === 0 ? run('terraform', ['validate', '-no-color', '-json'], { cwd: dir, env: tfEnv }) : init;
+      const init = await runAsync('terraform', ['init', '-backend=false', '-input=false', '-no-color'], { cwd: dir, env: tfEnv });
+      const v = init.code === 0 ? await runAsync('terraform', ['validate', '-no-color', '-json'], { cwd: dir, env: tfEnv }) : init;
       fs.rmSync(dataDir, { recursive: true, force: true });
       const ok = v.code === 0 && init.code === 0;
-      console.log(`terraform validate ${rel}: ${ok ? 'ok' : 'FAILED'}`);
+      console.log(`${prefix}terraform validate ${rel}: ${ok ? 'ok' : 'FAILED'}`);
       if (ok) passed++; else { failed++; notes.push(`terraform validate ${rel}:\n${tail(v.out)}`); }
     }
     return { passed, failed, skipped, notes };
@@ -181,24 +168,24 @@ export const ansibleSuite = {
   name: 'ansible syntax-check + lint (infra/ansible)',
   quick: true,
   enabled: () => fs.existsSync(path.join(ROOT, 'infra', 'ansible', 'playbooks')),
-  async run(env) {
+  async run(env, { prefix = '' } = {}) {
     const dir = path.join(ROOT, 'infra', 'ansible');
     let passed = 0, failed = 0, skipped = 0;
     const notes = [];
     const playbooks = fs.readdirSync(path.join(dir, 'playbooks')).filter((f) => f.endsWith('.yml'));
     for (const pb of playbooks) {
-      const r = run(path.join(ANSIBLE_VENV, 'bin', 'ansible-playbook'), ['--syntax-check', '-i', 'localhost,', path.join('playbooks', pb)], { cwd: dir, env });
-      console.log(`ansible-playbook --syntax-check playbooks/${pb}: ${r.code === 0 ? 'ok' : 'FAILED'}`);
+      const r = await runAsync(path.join(ANSIBLE_VENV, 'bin', 'ansible-playbook'), ['--syntax-check', '-i', 'localhost,', path.join('playbooks', pb)], { cwd: dir, env });
+      console.log(`${prefix}ansible-playbook --syntax-check playbooks/${pb}: ${r.code === 0 ? 'ok' : 'FAILED'}`);
       if (r.code === 0) passed++; else { failed++; notes.push(`syntax-check ${pb}:\n${tail(r.out)}`); }
     }
     const lint = path.join(ANSIBLE_VENV, 'bin', 'ansible-lint');
     if (fs.existsSync(lint)) {
-      const r = run(lint, ['--offline', '-q'], { cwd: dir, env });
-      console.log(`ansible-lint: ${r.code === 0 ? 'ok' : 'FAILED'}`);
+      const r = await runAsync(lint, ['--offline', '-q'], { cwd: dir, env });
+      console.log(`${prefix}ansible-lint: ${r.code === 0 ? 'ok' : 'FAILED'}`);
       if (r.code === 0) passed++; else { failed++; notes.push(`ansible-lint:\n${tail(r.out, 30)}`); }
     } else {
       skipped++;
-      console.log('ansible-lint: not installed, skipped');
+      console.log(`${prefix}ansible-lint: not installed, skipped`);
     }
     return { passed, failed, skipped, notes };
   },
@@ -211,8 +198,8 @@ export const ansibleSuite = {
 export const redisTclSuite = {
   name: 'redis 7.0 tcl suite (engine compatibility)',
   enabled: () => fs.existsSync(path.join(ROOT, 'engine', 'compat', 'redis-suite.mjs')),
-  async run(env) {
-    const r = await runCounted(process.execPath, [path.join(ROOT, 'engine', 'compat', 'redis-suite.mjs')], { cwd: ROOT, env });
+  async run(env, { prefix } = {}) {
+    const r = await runAsync(process.execPath, [path.join(ROOT, 'engine', 'compat', 'redis-suite.mjs')], { cwd: ROOT, env, prefix });
     const passed = [...r.out.matchAll(/^unit\/\S+\s+(\d+) passed/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
     const regressions = Number(/redis-suite: (\d+) expected test\(s\) did not pass/.exec(r.out)?.[1] ?? 0);
     if (r.code === 0) return { passed, failed: 0, skipped: 0 };
@@ -227,15 +214,15 @@ export function scriptSuite(name, file) {
   return {
     name,
     enabled: () => fs.existsSync(file),
-    async run(env) {
-      const r = await runStreamed(file, [], { cwd: ROOT, env });
+    async run(env, { prefix } = {}) {
+      const r = await runAsync(file, [], { cwd: ROOT, env, prefix });
       return r.code === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1, notes: [`${name} exited ${r.code}`] };
     },
   };
 }
 
 export function allSuites() {
-  const vitest = workspaces().filter((ws) => ws.scripts.test).map(vitestSuite);
+  const vitest = workspaces().filter((ws) => ws.scripts.test).flatMap(vitestSuites);
   return [
     ...vitest,
     cargoSuite,
