@@ -12,5 +12,8 @@ export default defineConfig({
     environment: 'jsdom',
     globals: true,
     setupFiles: ['./vitest.setup.ts'],
+    // A render of a whole report page takes about a second alone, and several times that while
+    // `npm test` runs the whole-system tests beside this suite (scripts/lib/suites.mjs).
+    testTimeout: 30_000,
   },
 })
