@@ -3,6 +3,8 @@
 // sorted sets for delayed jobs, and blocking pops. A worker processes jobs, failed jobs are
 // retried, a delayed job runs after its delay, and QueueEvents sees every completion. Jobs added
 // before a crash (kill -9 under `fsync always`) are processed after the restart.
+// The engine runs in managed mode, as the platform deploys every instance (issue 43): nothing
+// here needs the platform's commands.
 import fs from 'node:fs';
 import { Queue, QueueEvents, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -41,7 +43,7 @@ afterAll(async () => {
 
 describe('BullMQ with basalt-server', () => {
   it('processes jobs, retries a failing one, runs a delayed one, and QueueEvents sees them complete', async () => {
-    engine = await startEngine(['--fsync', 'always']);
+    engine = await startEngine(['--fsync', 'always'], undefined, { managed: true });
     const queue = new Queue('work', { connection: connection(engine.port) });
     // From the stream's first entry: with the default (`$`), events written before QueueEvents'
     // first XREAD reached the server (it is sent after waitUntilReady resolves) were never read,
@@ -91,7 +93,7 @@ describe('BullMQ with basalt-server', () => {
     await queue.disconnect();
     await engine!.kill9();
 
-    engine = await startEngine(['--fsync', 'always'], dir);
+    engine = await startEngine(['--fsync', 'always'], dir, { managed: true });
     const events = new QueueEvents('crash', { connection: connection(engine.port), lastEventId: '0-0' });
     closers.push(() => events.close());
     await events.waitUntilReady();

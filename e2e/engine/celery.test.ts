@@ -3,6 +3,8 @@
 // results, SETEX, the broker and the results in separate logical databases). Jobs enqueued
 // before a crash (kill -9 under `fsync always`) are processed after the restart: a queue's
 // acknowledged pushes survive.
+// The engine runs in managed mode, as the platform deploys every instance (issue 43): nothing
+// here needs the platform's commands.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -103,7 +105,7 @@ async function python3(script: string, port: number, ...args: string[]): Promise
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-celery-'));
   fs.writeFileSync(path.join(dir, 'tasks.py'), TASKS);
-  engine = await startEngine(['--fsync', 'always']);
+  engine = await startEngine(['--fsync', 'always'], undefined, { managed: true });
 });
 
 afterAll(async () => {
@@ -132,7 +134,7 @@ describe('Celery with basalt-server as broker and result backend', () => {
     const ids = JSON.parse(await python3(ENQUEUE_ONLY, engine.port)) as string[];
     expect(ids).toHaveLength(30);
     await engine.kill9();
-    engine = await startEngine(['--fsync', 'always'], engine.dir);
+    engine = await startEngine(['--fsync', 'always'], engine.dir, { managed: true });
     const cli = async (...args: string[]) => (await run('redis-cli', ['-p', String(engine.port), ...args])).stdout.trim();
     expect(await cli('-n', '1', 'llen', 'celery')).toBe('30');
     startWorker(engine.port);

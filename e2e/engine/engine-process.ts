@@ -1,6 +1,8 @@
 // basalt-server for client tests: the release binary ($BASALT_ENGINE_BIN) on a free loopback
 // port with a fresh temp data dir (or a given one, kept, to restart on it), stopped (SIGTERM,
-// then SIGKILL) or killed with SIGKILL, and cleaned up afterwards.
+// then SIGKILL) or killed with SIGKILL, and cleaned up afterwards. `managed` starts it as the
+// platform deploys every instance (issue 43: the platform's commands refused to customer
+// users), for the tests of what customers' clients do.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -42,14 +44,19 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
+export interface EngineOptions {
+  /** Managed mode (`--managed yes`), as the ansible role renders it for every instance. */
+  managed?: boolean;
+}
+
 /** `existingDir`: a data dir to (re)start on, which the caller removes. */
-export async function startEngine(extraArgs: string[] = [], existingDir?: string): Promise<Engine> {
+export async function startEngine(extraArgs: string[] = [], existingDir?: string, options: EngineOptions = {}): Promise<Engine> {
   const dir = existingDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-engine-e2e-'));
   const port = await freePort();
   let output = '';
   const child: ChildProcess = spawn(
     engineBinary(),
-    ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--threads', '2', ...extraArgs],
+    ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--threads', '2', ...(options.managed ? ['--managed', 'yes'] : []), ...extraArgs],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   child.stdout?.on('data', (d) => { output += d; });

@@ -2,6 +2,8 @@
 // basalt-server: redis-py's pipeline(transaction=True) with WATCH, pubsub() and
 // register_script(), and ioredis' multi(), subscribe/psubscribe and defineCommand, each with
 // a database other than 0 selected as a deployment keeping apps apart would.
+// The engine runs in managed mode, as the platform deploys every instance (issue 43): nothing
+// here needs the platform's commands.
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -14,7 +16,7 @@ const run = promisify(execFile);
 let engine: Engine;
 
 beforeAll(async () => {
-  engine = await startEngine(['--fsync', 'always']);
+  engine = await startEngine(['--fsync', 'always'], undefined, { managed: true });
 });
 
 afterAll(async () => {

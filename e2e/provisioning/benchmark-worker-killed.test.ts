@@ -1,5 +1,5 @@
-// A worker killed in the middle of a benchmark run (issue 13): its client's network namespace,
-// the peer's namespace and cgroup, and their pool addresses are left behind; a new worker's
+// A worker killed in the middle of a benchmark run (issue 13): its client's network namespace
+// and cgroup, the peer's namespace and cgroup, and their pool addresses are left behind; a new worker's
 // reconciler runs the benchmark again, which first removes what the killed one left (the
 // orphaned client process too), and at the end nothing of the run is left on the host.
 // The same for encryption-overhead, whose engines run in the peer's place: the retry kills the
@@ -63,6 +63,9 @@ describe('a worker killed mid-benchmark', () => {
       expect(Date.now()).toBeLessThan(deadline);
       await sleep(50);
     }
+    // The client the killed worker leaves runs in the run's own cgroup (issue 43).
+    const clientCgroup = [`/sys/fs/cgroup/basalt/basalt-bench-${hex}`, `/sys/fs/cgroup/memory/basalt/basalt-bench-${hex}`].find((dir) => fs.existsSync(dir));
+    expect(clientCgroup, 'the client cgroup').toBeDefined();
     await workers[0]!.kill('SIGKILL');
     const [left] = await database.db.select().from(schema.benchmarks).where(eq(schema.benchmarks.id, runId));
     expect(left).toMatchObject({ status: 'running', clientNamespace: `basalt-bench-${hex}`, peerNamespace: `basalt-peer-${hex}` });
@@ -77,8 +80,10 @@ describe('a worker killed mid-benchmark', () => {
     expect(done, JSON.stringify(done)).toMatchObject({ status: 'succeeded', clientAddress: null, clientNamespace: null, peerAddress: null, peerNamespace: null });
     expect(netns()).not.toContain(hex);
     expect(execFileSync('ip', ['-br', 'link'], { encoding: 'utf8' })).not.toContain(hex);
-    // The peer's cgroup is gone with its processes (v2 or v1 layout).
-    for (const dir of [`/sys/fs/cgroup/basalt/basalt-peer-${hex}`, `/sys/fs/cgroup/cpu/basalt/basalt-peer-${hex}`, `/sys/fs/cgroup/memory/basalt/basalt-peer-${hex}`]) expect(fs.existsSync(dir)).toBe(false);
+    // The peer's cgroup and the client's (issue 43) are gone with their processes (v2 or v1 layout).
+    for (const who of ['peer', 'bench']) {
+      for (const dir of [`/sys/fs/cgroup/basalt/basalt-${who}-${hex}`, `/sys/fs/cgroup/cpu/basalt/basalt-${who}-${hex}`, `/sys/fs/cgroup/memory/basalt/basalt-${who}-${hex}`]) expect(fs.existsSync(dir), dir).toBe(false);
+    }
   });
 
   test('encryption-overhead: the retry kills the engine the killed worker left and removes its files', { timeout: 400_000 }, async () => {

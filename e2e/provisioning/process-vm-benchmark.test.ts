@@ -2,7 +2,8 @@
 // with BASALT_LOCAL_VM_KIND=process), through the API and the real worker: the run's other
 // server goes where the instance is, a process on a loopback address of this host. canonical
 // runs beside memcached there, and encryption-overhead starts its engines there (TLS and at rest
-// really on, as the engines' own INFO says); afterwards nothing of them is left running.
+// really on, as the engines' own INFO says); afterwards nothing of them is left running. The
+// client runs in a cgroup of its own named for the run (issue 43), gone when the run ends.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -28,11 +29,14 @@ afterAll(async () => {
   await platform?.stop();
 });
 
-async function runSuite(workload: 'canonical' | 'encryption-overhead') {
+/** `during` runs beside the suite, given the run's id. */
+async function runSuite(workload: 'canonical' | 'encryption-overhead', during?: (benchmarkId: string) => Promise<void>) {
   const path_ = { project: platform.projectId, instance: instanceId };
   const { data, response, error } = await platform.client.POST('/v1/projects/{project}/instances/{instance}/benchmarks', { params: { path: path_ }, body: { workload } });
   expect(response.status, JSON.stringify(error)).toBe(202);
+  const watched = during?.(data!.benchmark.id);
   const operation = await platform.waitForOperation(data!.operation.id, 360_000);
+  await watched;
   expect(operation.status, JSON.stringify(operation.error) + platform.workerLog().slice(-3000)).toBe('succeeded');
   const { data: run } = await platform.client.GET('/v1/projects/{project}/instances/{instance}/benchmarks/{benchmark}', { params: { path: { ...path_, benchmark: data!.benchmark.id } } });
   return run!;
@@ -52,9 +56,34 @@ const slotProcesses = (placement: string | undefined) => {
     .filter((line) => (/^(redis-server|memcached) /.test(line) && onSlot.test(line)) || line.includes(`--config ${path.join(platform.dataDir, 'runs')}/`));
 };
 
+/** The run's client cgroup directories (cgroup v2, or v1's memory and cpu controllers). */
+const clientCgroupDirs = (benchmarkId: string) => {
+  const name = `basalt-bench-${benchmarkId.replace(/-/g, '').slice(0, 12)}`;
+  return { name, dirs: [`/sys/fs/cgroup/basalt/${name}`, `/sys/fs/cgroup/memory/basalt/${name}`, `/sys/fs/cgroup/cpu/basalt/${name}`] };
+};
+
+/** Waits for a client in the run's cgroup and checks it is basalt-bench, in that cgroup by its own account. */
+async function clientInItsCgroup(benchmarkId: string): Promise<void> {
+  const { name, dirs } = clientCgroupDirs(benchmarkId);
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const procs = dirs.map((dir) => path.join(dir, 'cgroup.procs')).find((file) => fs.existsSync(file));
+    const pid = procs ? fs.readFileSync(procs, 'utf8').split('\n').find((line) => /^\d+$/.test(line)) : undefined;
+    // Between scenarios the client may be gone by the time its files are read.
+    const [comm, cgroup] = pid ? [`/proc/${pid}/comm`, `/proc/${pid}/cgroup`].map((file) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '')) : ['', ''];
+    if (comm!.trim() === 'basalt-bench') {
+      expect(cgroup).toMatch(new RegExp(`:/basalt/${name}$`, 'm'));
+      return;
+    }
+    expect(Date.now(), `no basalt-bench in cgroup ${name}`).toBeLessThan(deadline);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 describe('benchmarks of an instance on a process VM', () => {
   test('canonical runs beside memcached on loopback: a peer figure for every scenario', { timeout: 400_000 }, async () => {
-    const run = await runSuite('canonical');
+    const run = await runSuite('canonical', clientInItsCgroup);
+    for (const dir of clientCgroupDirs(run.id).dirs) expect(fs.existsSync(dir), dir).toBe(false);
     const results = run.results as { peer: { server: string; placement: string } | null; client: { network_namespace: boolean } };
     // The instance is a process VM: the client runs on this host, not in a namespace on the bridge.
     expect(results.client.network_namespace).toBe(false);

@@ -34,7 +34,7 @@ export function endpointOf(instance: Instance): { host: string; port: number } {
  * Runs one command on a fresh connection, after AUTH when `user` is given; resolves with the
  * reply, or with the error the engine sent (`WRONGPASS ...`, `NOAUTH ...`) as text.
  */
-export async function commandAs(endpoint: { host: string; port: number }, user: { username: string; password: string } | undefined, ...command: string[]): Promise<unknown> {
+export async function commandAs(endpoint: { host: string; port: number }, user: { username: string; password: string } | undefined, ...command: [string, ...(string | Buffer)[]]): Promise<unknown> {
   const client = new Redis({
     host: endpoint.host,
     port: endpoint.port,
@@ -54,7 +54,7 @@ export async function commandAs(endpoint: { host: string; port: number }, user: 
   });
   try {
     await client.connect();
-    return await client.call(command[0]!, ...command.slice(1));
+    return await client.call(command[0], ...command.slice(1));
   } catch (error) {
     return `error: ${(refused ?? (error as Error)).message}`;
   } finally {

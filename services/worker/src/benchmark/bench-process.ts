@@ -1,10 +1,12 @@
 // One basalt-bench run as a child process: argv only (no shell), the worker's allowlisted
-// environment, a deadline, a cancel signal that stops it within seconds, its once-a-second
-// progress line read for the live ops/s, and its JSON report read from the file it writes.
+// environment, in the run's cgroup (client-cgroup.ts) or else under prlimit, a deadline, a
+// cancel signal that stops it within seconds, its once-a-second progress line read for the
+// live ops/s, and its JSON report read from the file it writes.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { childEnv } from '../child-env.js';
 import { inNamespace } from './client-namespace.js';
+import { inCgroup, type CgroupHost } from './host-cgroup.js';
 
 export interface BenchRunOptions {
   binary: string;
@@ -14,6 +16,8 @@ export interface BenchRunOptions {
   timeoutMs: number;
   /** Run the client inside this network namespace (client-namespace.ts). */
   namespace?: string;
+  /** Run the client in this cgroup (client-cgroup.ts); without one, under prlimit. */
+  cgroup?: { host: CgroupHost; name: string };
   signal: AbortSignal;
   onProgress: (progress: BenchProgress) => void;
 }
@@ -31,17 +35,21 @@ export type BenchOutcome =
   | { kind: 'timed_out' };
 
 /**
- * The client's address space, set with prlimit (RLIMIT_AS) before it starts: the API refuses
- * a run whose buffers (connections × pipeline × value) exceed 256 MiB, and this bounds
- * whatever the client allocates beyond its flags on the worker's host. basalt-bench at its
- * widest (8 threads, 256 connections) maps about 0.8 GiB; a client that needs more fails to
- * allocate instead of pushing the host into swap or the OOM killer. Not a cgroup: no CPU
- * share, and the limit is per process.
+ * Where the run has no cgroup (client-cgroup.ts), the client's address space, set with prlimit
+ * (RLIMIT_AS) before it starts: the API refuses a run whose buffers (connections × pipeline ×
+ * value) exceed 256 MiB, and this bounds whatever the client allocates beyond its flags on the
+ * worker's host. basalt-bench at its widest (8 threads, 256 connections) maps about 0.8 GiB; a
+ * client that needs more fails to allocate instead of pushing the host into swap or the OOM
+ * killer. No CPU bound, and the limit is per process.
  */
 export const BENCH_ADDRESS_SPACE_MAX = 4 * 1024 ** 3;
 
-/** argv of a client run: prlimit's limits, then (in its namespace) basalt-bench; every step execs, so the pid is the client's. */
-export function clientCommand(binary: string, args: string[], namespace?: string): { file: string; args: string[] } {
+/**
+ * argv of a client run: (in its namespace) basalt-bench, entered into its cgroup first or else
+ * under prlimit's limit; every step execs, so the pid is the client's.
+ */
+export function clientCommand(binary: string, args: string[], namespace?: string, cgroup?: BenchRunOptions['cgroup']): { file: string; args: string[] } {
+  if (cgroup) return inCgroup(cgroup.host, cgroup.name, namespace ? inNamespace(namespace, binary, args) : { file: binary, args });
   const limited = [`--as=${BENCH_ADDRESS_SPACE_MAX}`, '--', binary, ...args];
   return namespace ? inNamespace(namespace, 'prlimit', limited) : { file: 'prlimit', args: limited };
 }
@@ -64,7 +72,7 @@ export function parseProgressLine(line: string): BenchProgress | undefined {
 export function runBench(options: BenchRunOptions): Promise<BenchOutcome> {
   return new Promise((resolve) => {
     if (options.signal.aborted) return resolve({ kind: 'cancelled' });
-    const command = clientCommand(options.binary, options.args, options.namespace);
+    const command = clientCommand(options.binary, options.args, options.namespace, options.cgroup);
     const child = spawn(command.file, command.args, { env: childEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     let pending = '';
@@ -97,7 +105,7 @@ export function runBench(options: BenchRunOptions): Promise<BenchOutcome> {
       resolve(outcome);
     };
     child.on('error', (error) => finish({ kind: 'failed', message: `could not run ${options.binary}: ${error.message}`, exitCode: null, stderrTail: '' }));
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
       if (stopped) return finish({ kind: stopped });
       const stderrTail = stderr.split('\n').filter((l) => l.trim() && !parseProgressLine(l)).slice(-20).join('\n');
       let report: Record<string, unknown> | undefined;
@@ -107,7 +115,9 @@ export function runBench(options: BenchRunOptions): Promise<BenchOutcome> {
         report = undefined;
       }
       if (report && (code === 0 || code === 1)) return finish({ kind: 'finished', exitCode: code, report, stderrTail });
-      finish({ kind: 'failed', message: `basalt-bench exited with ${code}${report ? '' : ' without a JSON report'}`, exitCode: code, stderrTail });
+      // SIGKILL from no one here: the kernel's OOM killer, at the cgroup's memory bound.
+      const exit = code ?? `signal ${signal}${signal === 'SIGKILL' && options.cgroup ? ` (its cgroup ${options.cgroup.name} holds it to its memory bound)` : ''}`;
+      finish({ kind: 'failed', message: `basalt-bench exited with ${exit}${report ? '' : ' without a JSON report'}`, exitCode: code, stderrTail });
     });
   });
 }

@@ -14,6 +14,8 @@ import { addressAnswers } from '../address-probe.js';
 import { allocationPool, poolNetwork } from '../ipam.js';
 import { outputTail, runCommand, type RunResult } from '../process.js';
 import { stopPeer } from './peer-server.js';
+import { removeClientCgroup } from './client-cgroup.js';
+import { cgroupHost } from './host-cgroup.js';
 
 const STEP = 'prepare';
 /** Every namespace of a benchmark client starts with this (`ip netns list` is host-wide). */
@@ -168,7 +170,7 @@ export function benchmarkRunDir(ctx: JobContext, instanceId: string, operationId
 }
 
 /**
- * At a worker's start: removes the namespaces of runs that have finished (a worker killed
+ * At a worker's start: removes the namespaces (and the client's cgroup) of runs that have finished (a worker killed
  * after its run's status was written, before its cleanup). A run still pending or running is
  * left to its own retry, which starts by removing what its earlier attempt left. Namespaces
  * of runs this database does not know belong to another control plane on the host: untouched.
@@ -179,6 +181,7 @@ export async function sweepClientNamespaces(ctx: JobContext): Promise<number> {
     if (run.status === 'pending' || run.status === 'running') continue;
     if (run.peerNamespace) await stopPeer(ctx, run.id);
     if (run.namespace) await releaseClientNamespace(ctx, run.id);
+    await removeClientCgroup(cgroupHost(ctx.config.root), run.id);
     // What the killed run wrote (an encryption-overhead engine's data, config and key files).
     if (run.instanceId && run.operationId) fs.rmSync(benchmarkRunDir(ctx, run.instanceId, run.operationId), { recursive: true, force: true });
     removed++;

@@ -20,6 +20,7 @@ import { requireHostRoute } from '../host-route.js';
 import { poolNetwork } from '../ipam.js';
 import { runCommand } from '../process.js';
 import { createClientNamespace, namespaceNames, releaseClientNamespace } from './client-namespace.js';
+import { cgroupHost, inCgroup, runCgroup } from './host-cgroup.js';
 import { loopbackSlotAddress, startLoopbackSlot, stopLoopbackSlot } from './loopback-slot.js';
 import type { ClientTarget } from './scenario-command.js';
 
@@ -39,19 +40,14 @@ const REDIS_PORT = 6379;
 const MEMCACHED_PORT = 11211;
 const STEP = 'prepare';
 
-function cgroupScript(ctx: JobContext): string {
-  return path.join(ctx.config.root, 'infra', 'terraform', 'modules', 'local', 'scripts', 'cgroup.sh');
-}
-
 /** The peer's cgroup, named like a VM's, under the same `basalt` group. */
 function cgroupName(benchmarkId: string): string {
   return namespaceNames(benchmarkId, 'peer').name;
 }
 
-/** Runs a function of cgroup.sh with positional arguments (never customer text). */
-async function cgroup(ctx: JobContext, fn: 'create' | 'kill' | 'remove', name: string, ...args: string[]): Promise<void> {
-  const body = fn === 'create' ? 'cgroup_create "$1" && cgroup_set_limits "$1" "$2" "$3"' : `cgroup_${fn} "$1"`;
-  const result = await runCommand('bash', ['-c', `. "$0" && ${body}`, cgroupScript(ctx), name, ...args], { env: { PATH: process.env.PATH }, timeoutMs: 20_000 });
+/** Runs a function of cgroup.sh (host-cgroup.ts); a cgroup that cannot be made fails the step. */
+async function cgroup(ctx: JobContext, fn: 'create' | 'kill' | 'remove', name: string, ...limits: [string, string] | []): Promise<void> {
+  const result = await runCgroup(cgroupHost(ctx.config.root), fn, name, ...limits);
   if (result.exitCode !== 0 && fn === 'create') throw new StepError(STEP, `peer cgroup ${name}: ${result.stderr.trim() || `exit ${result.exitCode}`}`);
 }
 
@@ -146,7 +142,8 @@ export async function startInServerSlot(
     const dir = makeDir();
     const server = await argvOf(namespace.address, dir);
     // bash enters the cgroup first, then execs the server in the namespace: it never runs outside them.
-    const child = spawn('bash', ['-c', '. "$0" && cgroup_enter "$1" $$ && shift && exec ip netns exec "$@"', cgroupScript(ctx), name, namespace.name, ...server], {
+    const entered = inCgroup(cgroupHost(ctx.config.root), name, { file: 'ip', args: ['netns', 'exec', namespace.name, ...server] });
+    const child = spawn(entered.file, entered.args, {
       env: { PATH: process.env.PATH },
       stdio: 'ignore',
     });

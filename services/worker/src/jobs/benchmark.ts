@@ -10,9 +10,11 @@ import type { BenchmarkJob, BenchmarkRow, BenchmarksRepository } from '@basalt/d
 import type { JobContext } from '../context.js';
 import { StepError } from '../errors.js';
 import type { OperationRun } from '../operation.js';
-import { runBench } from '../benchmark/bench-process.js';
+import { BENCH_ADDRESS_SPACE_MAX, runBench } from '../benchmark/bench-process.js';
 import { waitQuiet, type QuietTarget } from '../benchmark/server-quiet.js';
 import { benchmarkRunDir, releaseClientNamespace } from '../benchmark/client-namespace.js';
+import { createClientCgroup, removeClientCgroup, type ClientCgroup } from '../benchmark/client-cgroup.js';
+import { cgroupHost } from '../benchmark/host-cgroup.js';
 import { prepareTarget, type PreparedTarget } from '../benchmark/client-target.js';
 import { cacheCounters, counterDelta, setMaxmemory, type CacheCounters } from '../benchmark/engine-control.js';
 import { dataHoldsInClear, startEncryptionEngine, type EncryptionEngine } from '../benchmark/encryption-engine.js';
@@ -45,6 +47,7 @@ export async function benchmark(ctx: JobContext, payload: BenchmarkJob): Promise
         // Also after a failure before the namespace was made: a crashed attempt's may be left.
         await stopPeer(ctx, payload.benchmark_id).catch((error: Error) => ctx.log(`[${payload.benchmark_id}] benchmark peer cleanup: ${error.message}`));
         await releaseClientNamespace(ctx, payload.benchmark_id).catch((error: Error) => ctx.log(`[${payload.benchmark_id}] benchmark client cleanup: ${error.message}`));
+        await removeClientCgroup(cgroupHost(ctx.config.root), payload.benchmark_id).catch((error: Error) => ctx.log(`[${payload.benchmark_id}] benchmark client cgroup cleanup: ${error.message}`));
       }
     },
   });
@@ -60,11 +63,15 @@ async function runSuite(ctx: JobContext, benchmarks: BenchmarksRepository, paylo
   const cancel = watchCancel(benchmarks, row.id);
   let peer: Peer | undefined;
   try {
-    const { scenarios, prepared } = await run.step('prepare', async () => ({
+    const { scenarios, prepared, clientCgroup } = await run.step('prepare', async () => ({
       scenarios: planScenarios(row.workload as BenchmarkSuite, type, row.parameters as Record<string, unknown>),
       prepared: await prepareTarget(ctx, instance, region, runDir, row.id),
+      clientCgroup: await createClientCgroup(cgroupHost(ctx.config.root), row.id),
     }), { attempts: 3, baseDelayMs: 1000 });
-    const from = prepared.namespace ? `from ${prepared.clientAddress} (network namespace ${prepared.namespace.name} on ${ctx.config.bridge})` : `from this host (${prepared.clientAddress})`;
+    // The client's runs are placed and bounded alike: its namespace (if any) and its cgroup.
+    const client = { ...prepared, clientCgroup };
+    if (clientCgroup.name === undefined) ctx.log(`[${row.id}] benchmark client: no cgroup available (${clientCgroup.unavailable}); it runs under prlimit --as=${BENCH_ADDRESS_SPACE_MAX} alone, with no CPU bound`);
+    const from = `${prepared.namespace ? `from ${prepared.clientAddress} (network namespace ${prepared.namespace.name} on ${ctx.config.bridge})` : `from this host (${prepared.clientAddress})`}, ${bounds(clientCgroup)}`;
     const measured = scenarios.some((s) => s.encryption)
       ? `engines of the instances' build started for the run beside the instance (not the instance at ${prepared.target.host}:${prepared.target.port}, engine ${prepared.engineVersion})`
       : `${prepared.target.host}:${prepared.target.port}`;
@@ -72,6 +79,7 @@ async function runSuite(ctx: JobContext, benchmarks: BenchmarksRepository, paylo
       scenarios: scenarios.map((s) => s.name),
       client_address: prepared.clientAddress,
       client_namespace: prepared.namespace?.name ?? null,
+      client_cgroup: clientCgroup.name ?? null,
     });
     // The peer column (standard suites): Redis or memcached in the same run.
     const peerKind = peerOf(row.workload as BenchmarkSuite);
@@ -136,7 +144,7 @@ async function runSuite(ctx: JobContext, benchmarks: BenchmarksRepository, paylo
               });
               try {
                 const against: Against = { server: 'basalt', target: engine.target, version: engine.version, recordAfter: () => encryptionRecord(engine) };
-                await runScenario(ctx, run, benchmarks, row, prepared, runDir, scenario, index, scenarios.length, cancel.signal, against, at);
+                await runScenario(ctx, run, benchmarks, row, client, runDir, scenario, index, scenarios.length, cancel.signal, against, at);
               } finally {
                 await stopPeer(ctx, row.id).catch((error: Error) => ctx.log(`[${row.id}] could not stop the engine: ${error.message}`));
               }
@@ -146,13 +154,13 @@ async function runSuite(ctx: JobContext, benchmarks: BenchmarksRepository, paylo
             const before = counted ? await cacheCounters(prepared.engine) : undefined;
             const basalt: Against = { server: 'basalt', target: prepared.target, version: prepared.engineVersion, before };
             await settle(index, basalt.server);
-            await runScenario(ctx, run, benchmarks, row, prepared, runDir, scenario, index, scenarios.length, cancel.signal, basalt, at);
+            await runScenario(ctx, run, benchmarks, row, client, runDir, scenario, index, scenarios.length, cancel.signal, basalt, at);
             if (scenario.mode === 'ycsb-load') loaded = (await cacheCounters(prepared.engine)).used_memory;
             if (peer && !scenario.peerSkip) {
               if (cancel.signal.aborted) throw cancelled();
               const against: Against = { server: peer.kind, target: peer.target, version: peer.version };
               await settle(index, against.server);
-              await runScenario(ctx, run, benchmarks, row, prepared, runDir, scenario, index, scenarios.length, cancel.signal, against, at);
+              await runScenario(ctx, run, benchmarks, row, client, runDir, scenario, index, scenarios.length, cancel.signal, against, at);
             }
           }
         }
@@ -180,6 +188,11 @@ async function runSuite(ctx: JobContext, benchmarks: BenchmarksRepository, paylo
     if (peer) await stopPeer(ctx, row.id).catch((error: Error) => ctx.log(`[${row.id}] could not stop the peer: ${error.message}`));
     fs.rmSync(runDir, { recursive: true, force: true });
   }
+}
+
+/** How the client is bounded on this host, for the run's plan event. */
+function bounds(cgroup: ClientCgroup): string {
+  return cgroup.name !== undefined ? `in cgroup ${cgroup.name} (${cgroup.cpus} CPU, ${cgroup.memoryMb} MiB)` : `under prlimit --as=${BENCH_ADDRESS_SPACE_MAX} (no cgroup: ${cgroup.unavailable})`;
 }
 
 async function loadRun(benchmarks: BenchmarksRepository, id: string): Promise<BenchmarkRow> {
@@ -240,7 +253,7 @@ async function runScenario(
   run: OperationRun,
   benchmarks: BenchmarksRepository,
   row: BenchmarkRow,
-  prepared: PreparedTarget,
+  prepared: PreparedTarget & { clientCgroup: ClientCgroup },
   runDir: string,
   scenario: Scenario,
   index: number,
@@ -264,6 +277,7 @@ async function runScenario(
     jsonFile,
     timeoutMs: scenario.timeoutMs,
     namespace: prepared.namespace?.name,
+    cgroup: prepared.clientCgroup.name ? { host: cgroupHost(ctx.config.root), name: prepared.clientCgroup.name } : undefined,
     signal,
     onProgress: (progress) => {
       if (Date.now() - lastEvent < PROGRESS_EVERY_MS) return;
