@@ -65,18 +65,21 @@ describe('login limits', () => {
   const attempt = (email: string, address: string) =>
     fetch(`${api.baseUrl}/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': address }, body: JSON.stringify({ email, password: 'wrong-guess' }) }).then((r) => r.status);
 
+  // The 12 attempts go at once: the buckets count them as they arrive, while one at a time on a
+  // loaded host (a 32 MiB scrypt each, over a second) they came slower than a bucket of 9 a
+  // minute refills. The first 9 to arrive are answered (401), the rest refused.
+  const answered = (statuses: number[]) => ({ wrongPassword: statuses.filter((s) => s === 401).length, refused: statuses.filter((s) => s === 429).length });
+
   it('limit one account tried from many addresses', async () => {
-    const statuses = [];
-    for (let i = 0; i < 12; i++) statuses.push(await attempt('victim@example.com', `198.51.100.${i + 1}`));
-    expect(statuses.slice(0, 9).every((s) => s === 401)).toBe(true);
-    expect(statuses.slice(9)).toContain(429);
+    const statuses = await Promise.all(Array.from({ length: 12 }, (_, i) => attempt('victim@example.com', `198.51.100.${i + 1}`)));
+    expect(answered(statuses).wrongPassword).toBeGreaterThanOrEqual(9);
+    expect(answered(statuses).refused).toBeGreaterThan(0);
   });
 
   it('limit one address spraying a password over many accounts', async () => {
-    const statuses = [];
-    for (let i = 0; i < 12; i++) statuses.push(await attempt(`spray-${i}@example.com`, '203.0.113.7'));
-    expect(statuses.slice(0, 9).every((s) => s === 401)).toBe(true);
-    expect(statuses.slice(9)).toContain(429);
+    const statuses = await Promise.all(Array.from({ length: 12 }, (_, i) => attempt(`spray-${i}@example.com`, '203.0.113.7')));
+    expect(answered(statuses).wrongPassword).toBeGreaterThanOrEqual(9);
+    expect(answered(statuses).refused).toBeGreaterThan(0);
   });
 
   it('limit all attempts together', async () => {
