@@ -9,8 +9,8 @@
 // allowlist is their only wall), and a cloud's security groups are Terraform's (aws module).
 import type { RegionRow } from '@basalt/db';
 import type { JobContext } from '../context.js';
-import { instanceIdOfTable, renderApply, renderRemove } from './render.js';
-import { listTables, runNftScript } from './nft.js';
+import { instanceIdOfTable, renderApply, renderReleaseAddresses, renderRemove, tableName } from './render.js';
+import { listNodeSets, listTables, runNftScript } from './nft.js';
 
 export function firewallApplies(ctx: JobContext, region: Pick<RegionRow, 'target'>): boolean {
   return region.target === 'local' && ctx.config.vmKind === 'nspawn';
@@ -20,6 +20,7 @@ export function firewallApplies(ctx: JobContext, region: Pick<RegionRow, 'target
 export async function applyInstanceFirewall(ctx: JobContext, instanceId: string, region: Pick<RegionRow, 'target'>): Promise<void> {
   if (!firewallApplies(ctx, region)) return;
   const [addresses, allowlist] = await Promise.all([ctx.repo.listAddresses(instanceId), ctx.repo.listAllowlist(instanceId)]);
+  await releaseFromStaleTables(ctx, instanceId, addresses.map((a) => a.address));
   await runNftScript(
     renderApply({
       instanceId,
@@ -28,6 +29,25 @@ export async function applyInstanceFirewall(ctx: JobContext, instanceId: string,
       allowlist: allowlist.map((entry) => entry.cidr),
     }),
   );
+}
+
+/**
+ * The allocator gave this instance its addresses because nothing on this host uses them (no VM
+ * directory, nothing answering on the bridge), so another table that still names one is stale:
+ * the address leaves that table, and only that address. Best effort: a table that changes
+ * meanwhile is being rewritten by its own worker.
+ */
+async function releaseFromStaleTables(ctx: JobContext, instanceId: string, addresses: string[]): Promise<void> {
+  const own = tableName(instanceId);
+  const held = new Set(addresses);
+  for (const family of ['bridge', 'inet'] as const) {
+    for (const set of await listNodeSets(family)) {
+      const stale = set.addresses.filter((address) => held.has(address));
+      if (set.table === own || stale.length === 0) continue;
+      ctx.log(`[${instanceId}] firewall: ${stale.join(', ')} taken out of stale table ${family} ${set.table}`);
+      await runNftScript(renderReleaseAddresses(family, set.table, stale)).catch((error: Error) => ctx.log(`[${instanceId}] firewall: ${error.message}`));
+    }
+  }
 }
 
 /** Removes the instance's rules; nothing to do when they are gone already. */

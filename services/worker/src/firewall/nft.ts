@@ -34,3 +34,16 @@ export async function listTables(family: 'bridge' | 'inet'): Promise<string[]> {
     return match ? [match[1]!] : [];
   });
 }
+
+/** The `nodes` set of every Basalt table of one family: which addresses each table walls in. */
+export async function listNodeSets(family: 'bridge' | 'inet'): Promise<{ table: string; addresses: string[] }[]> {
+  const result = await runCommand('nft', ['-j', 'list', 'sets', family], { env: { PATH: process.env.PATH }, timeoutMs: 10_000 });
+  if (result.exitCode === null && /ENOENT/.test(result.stderr)) throw new NftMissingError();
+  if (result.exitCode !== 0) throw new Error(`nft -j list sets ${family} failed: ${outputTail(result.stderr, 2)}`);
+  const parsed = JSON.parse(result.stdout) as { nftables?: { set?: { name?: string; table?: string; elem?: unknown[] } }[] };
+  return (parsed.nftables ?? []).flatMap(({ set }) =>
+    set?.name === 'nodes' && typeof set.table === 'string' && set.table.startsWith('basalt_')
+      ? [{ table: set.table, addresses: (set.elem ?? []).filter((e): e is string => typeof e === 'string') }]
+      : [],
+  );
+}

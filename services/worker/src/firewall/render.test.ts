@@ -2,8 +2,8 @@
 // script against the kernel without applying it) where nft runs here.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { FirewallInputError, allowlistNetworks, instanceIdOfTable, renderApply, renderRemove, tableName } from './render.js';
-import { listTables, runNftScript } from './nft.js';
+import { FirewallInputError, allowlistNetworks, instanceIdOfTable, renderApply, renderReleaseAddresses, renderRemove, tableName } from './render.js';
+import { listNodeSets, listTables, runNftScript } from './nft.js';
 
 const ID = '0b7c6a4e-1d2f-4a3b-9c8d-7e6f5a4b3c2d';
 const base = { instanceId: ID, bridge: 'basalt0', addresses: ['10.77.3.4', '10.77.3.5', '10.77.3.6'], allowlist: ['10.77.200.0/24', '192.168.1.7'] };
@@ -85,5 +85,19 @@ describe('tenant firewall rendering', () => {
     const others = (tables: string[]) => tables.filter((t) => !t.startsWith('basalt_'));
     expect(others(await listTables('bridge'))).toEqual(others(before.bridge));
     expect(others(await listTables('inet'))).toEqual(others(before.inet));
+  });
+
+  it.runIf(nftUsable())("takes an address out of a stale table and leaves the table's other addresses", async () => {
+    const stale = 'ffffffff-0000-4000-8000-00000000f43b';
+    try {
+      await runNftScript(renderApply({ ...base, instanceId: stale, addresses: ['10.77.254.201', '10.77.254.202'] }));
+      await runNftScript(renderReleaseAddresses('bridge', tableName(stale), ['10.77.254.201']));
+      const sets = (await listNodeSets('bridge')).filter((set) => set.table === tableName(stale));
+      expect(sets).toEqual([{ table: tableName(stale), addresses: ['10.77.254.202'] }]);
+    } finally {
+      await runNftScript(renderRemove(stale));
+    }
+    expect(() => renderReleaseAddresses('bridge', 'filter', ['10.77.254.201'])).toThrow(FirewallInputError);
+    expect(() => renderReleaseAddresses('bridge', tableName(stale), ['10.77.254.201 }; flush ruleset'])).toThrow(FirewallInputError);
   });
 });

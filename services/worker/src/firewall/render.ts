@@ -190,3 +190,13 @@ export function renderRemove(instanceId: string): string {
   const table = tableName(instanceId);
   return [...replaceTable('bridge', table), ...replaceTable('inet', table), ''].join('\n');
 }
+
+/**
+ * The nft script that takes `addresses` out of another instance's table: a table left by an
+ * instance whose control plane went away without deleting it (a test stack dropped with its
+ * database) must not wall in a VM that now holds one of its addresses.
+ */
+export function renderReleaseAddresses(family: 'bridge' | 'inet', table: string, addresses: string[]): string {
+  if (!instanceIdOfTable(table)) throw new FirewallInputError(`not a Basalt table: ${JSON.stringify(table)}`);
+  return `delete element ${family} ${table} nodes { ${checkedAddresses(addresses).join(', ')} }\n`;
+}
