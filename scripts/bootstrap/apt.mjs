@@ -13,6 +13,7 @@ export const APT_PACKAGES = [
   'debootstrap', // the Debian rootfs that local VMs boot from
   'systemd-container', // systemd-nspawn: one container per local VM
   'iproute2', // bridge and veth for the VMs' network
+  'nftables', // nft: the per-instance firewall the worker keeps on the bridge (services/worker/src/firewall)
   'openssh-client', // Ansible reaches VMs over SSH
   'rsync',
   'tcl', // tclsh runs Redis' own test suite against basalt-server (engine/compat)

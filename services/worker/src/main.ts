@@ -11,6 +11,7 @@ import { QueueDispatcher } from './dispatcher.js';
 import { detectEngineFeatures } from './engine-features.js';
 import { JobSlots } from './job-slots.js';
 import { prepareHostNetwork } from './host-network.js';
+import { reconcileFirewalls } from './firewall/instance-firewall.js';
 import { HealthMonitor } from './health-monitor.js';
 import { FailoverMonitor } from './failover/monitor.js';
 import { startPasswordExpiry } from './password-expiry.js';
@@ -53,6 +54,9 @@ async function main(): Promise<void> {
     engineFeatures: new Set(features),
     log,
   };
+
+  // Every instance's firewall matches PostgreSQL again, whatever a killed worker left.
+  await reconcileFirewalls(ctx).catch((error: Error) => log(`firewall reconcile: ${error.message}`));
 
   if (config.monitoring) {
     // Prometheus scrapes with the token from the first scrape on; targets catch up with

@@ -1,6 +1,14 @@
 # A VM of an `aws` region: an EC2 instance at the address the control plane allocated, an
-# EBS volume for the data, a security group open only to the allowlist (and to the
-# control plane for SSH and the health check), and cloud-init for the SSH user.
+# EBS volume for the data, a security group that says what the host firewall of region
+# `local` says (services/worker/src/firewall/openings.ts, one rule table): the engine ports
+# open to the allowlist and the control plane, SSH and the metrics port to the control plane,
+# and the instance's own nodes to each other (replication); egress only to the instance's own
+# nodes — no 0.0.0.0/0 (replies are let out by the group's state, and the VPC's DNS, time and
+# metadata services are not filtered by security groups). Cloud-init for the SSH user.
+#
+# Only format-checked here (`terraform fmt -check`): this machine has no provider registry, so
+# the AWS provider cannot be installed and `terraform validate` runs only where it can
+# (README.md, "Checking it here").
 
 locals {
   nodes       = { for node in var.nodes : node.name => node }
@@ -21,15 +29,23 @@ resource "aws_security_group" "this" {
   }
 }
 
+locals {
+  # The engine's client ports: RESP, RESP over TLS, memcached (openings.ts DATA_PORTS).
+  data_ports = toset([var.engine_port, var.engine_tls_port, var.engine_memcached_port])
+  # One rule per (source, port): the customer's allowlist and the control plane on every data port.
+  engine_sources = toset(concat(var.allowlist, var.control_plane_cidrs))
+  engine_rules   = { for pair in setproduct(local.engine_sources, local.data_ports) : "${pair[0]}:${pair[1]}" => { cidr = pair[0], port = pair[1] } }
+}
+
 resource "aws_vpc_security_group_ingress_rule" "engine" {
-  for_each = toset(concat(var.allowlist, var.control_plane_cidrs))
+  for_each = local.engine_rules
 
   security_group_id = aws_security_group.this.id
-  description       = "Engine clients"
+  description       = "clients-from-allowlist / control-plane-engine"
   ip_protocol       = "tcp"
-  from_port         = var.engine_port
-  to_port           = var.engine_port
-  cidr_ipv4         = each.value
+  from_port         = each.value.port
+  to_port           = each.value.port
+  cidr_ipv4         = each.value.cidr
   tags              = local.tags
 }
 
@@ -37,7 +53,7 @@ resource "aws_vpc_security_group_ingress_rule" "ssh" {
   for_each = toset(var.control_plane_cidrs)
 
   security_group_id = aws_security_group.this.id
-  description       = "Ansible from the Basalt workers"
+  description       = "control-plane-ssh: Ansible from the Basalt workers"
   ip_protocol       = "tcp"
   from_port         = 22
   to_port           = 22
@@ -45,12 +61,33 @@ resource "aws_vpc_security_group_ingress_rule" "ssh" {
   tags              = local.tags
 }
 
-resource "aws_vpc_security_group_egress_rule" "all" {
+resource "aws_vpc_security_group_ingress_rule" "metrics" {
+  for_each = toset(var.control_plane_cidrs)
+
   security_group_id = aws_security_group.this.id
-  description       = "Outbound (packages, time)"
-  ip_protocol       = "-1"
-  cidr_ipv4         = "0.0.0.0/0"
+  description       = "metrics-scrape: Prometheus scrapes the admin /metrics port"
+  ip_protocol       = "tcp"
+  from_port         = var.engine_admin_port
+  to_port           = var.engine_admin_port
+  cidr_ipv4         = each.value
   tags              = local.tags
+}
+
+# The instance's own nodes reach each other (replication, failover), and nothing else.
+resource "aws_vpc_security_group_ingress_rule" "own_nodes" {
+  security_group_id            = aws_security_group.this.id
+  description                  = "own-nodes: replication between the instance's VMs"
+  ip_protocol                  = "-1"
+  referenced_security_group_id = aws_security_group.this.id
+  tags                         = local.tags
+}
+
+resource "aws_vpc_security_group_egress_rule" "own_nodes" {
+  security_group_id            = aws_security_group.this.id
+  description                  = "own-nodes: a VM opens connections to its own instance's nodes only"
+  ip_protocol                  = "-1"
+  referenced_security_group_id = aws_security_group.this.id
+  tags                         = local.tags
 }
 
 resource "aws_instance" "this" {

@@ -85,9 +85,27 @@ variable "control_plane_cidrs" {
 }
 
 variable "engine_port" {
-  description = "TCP port the engine listens on."
+  description = "TCP port the engine listens on (RESP)."
   type        = number
   default     = 6379
+}
+
+variable "engine_tls_port" {
+  description = "TCP port of the engine's TLS listener."
+  type        = number
+  default     = 6380
+}
+
+variable "engine_memcached_port" {
+  description = "TCP port of the engine's memcached text protocol listener."
+  type        = number
+  default     = 11211
+}
+
+variable "engine_admin_port" {
+  description = "TCP port of the engine's admin listener (/metrics), reached by the control plane only."
+  type        = number
+  default     = 9121
 }
 
 variable "data_dir" {

@@ -19,6 +19,12 @@ import { cacheCounters, type EngineControl } from './engine-control.js';
 import type { ClientTarget } from './scenario-command.js';
 
 const STEP = 'prepare';
+/**
+ * Where a client on this host connects from to a process VM (a loopback twin, 127.x.y.z): the
+ * kernel's source for loopback, so the engine sees it, and the allowlist must admit it as it
+ * would any client's own address (no loopback is admitted for free: issue 43).
+ */
+const LOOPBACK_CLIENT = '127.0.0.1';
 
 export interface PreparedTarget {
   target: ClientTarget;
@@ -56,7 +62,7 @@ export async function prepareTarget(ctx: JobContext, instance: InstanceRow, regi
   }
   const onBridge = region.target === 'local' && ctx.config.vmKind !== 'process';
   const namespace = onBridge ? await createClientNamespace(ctx, benchmarkId, region, host) : undefined;
-  const clientAddress = namespace?.address ?? poolNetwork(region.addressPool).gateway;
+  const clientAddress = namespace?.address ?? (ctx.config.vmKind === 'process' ? LOOPBACK_CLIENT : poolNetwork(region.addressPool).gateway);
   if (ctx.engineFeatures.has('allowlist')) {
     const cidrs = (await ctx.repo.listAllowlist(instance.id)).map((entry) => entry.cidr);
     if (!allowlistAdmits(cidrs, clientAddress)) {

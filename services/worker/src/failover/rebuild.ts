@@ -9,6 +9,7 @@ import type { JobContext } from '../context.js';
 import type { OperationRun } from '../operation.js';
 import type { Node } from '../stack.js';
 import { applyStack } from '../stack.js';
+import { applyInstanceFirewall } from '../firewall/instance-firewall.js';
 import { deployEngine, floatingAddressesOf, readonlyHolder } from '../engine-deploy.js';
 import { vmSizeOf } from '../engine-settings.js';
 import { poolAddresses } from '../jobs/nodes.js';
@@ -31,6 +32,9 @@ export async function rebuildReplica(ctx: JobContext, run: OperationRun, instanc
   const old = instance.nodes.find((node) => node.name === nodeName);
   if (old) await clearFencedVmNetwork(ctx, old);
   const current = { ...instance, nodes: rebuilding };
+  // The node made again keeps its instance's rules (its address is the instance's); applied
+  // again so they hold whatever a killed worker left.
+  await applyInstanceFirewall(ctx, instance.id, region);
   let applied: Node[];
   try {
     applied = await applyStack(ctx, run, current, region, vmSizeOf(type), await poolAddresses(ctx, instance.id), [nodeName]);
@@ -42,6 +46,8 @@ export async function rebuildReplica(ctx: JobContext, run: OperationRun, instanc
     await run.event('failover', 'terraform_apply', `${taken} of ${nodeName} is in use by another VM on the bridge; giving ${nodeName} another address`);
     if (taken) await ctx.repo.releaseAddresses(instance.id, [taken]);
     await allocate(ctx, instance, region);
+    // The address given back is no longer walled in as this instance's; the new one is.
+    await applyInstanceFirewall(ctx, instance.id, region);
     applied = await applyStack(ctx, run, current, region, vmSizeOf(type), await poolAddresses(ctx, instance.id), [nodeName]);
   }
   await deployEngine(ctx, run, current, region, applied);

@@ -5,6 +5,7 @@ import type { JobContext } from '../context.js';
 import { runOperation, type Outcome } from './run-operation.js';
 import { checkEndpoints, deployEngine } from '../engine-deploy.js';
 import { requireNodes } from './nodes.js';
+import { applyInstanceFirewall } from '../firewall/instance-firewall.js';
 
 export function applyConfig(ctx: JobContext, payload: ApplyUsersJob | ApplyAllowlistJob, what: 'users' | 'allowlist'): Promise<Outcome> {
   return runOperation(ctx, payload, {
@@ -15,6 +16,8 @@ export function applyConfig(ctx: JobContext, payload: ApplyUsersJob | ApplyAllow
         await run.event('notice', null, `the deployed engine does not support ${what} yet; they are kept in PostgreSQL for the next deploy`);
       }
       const nodes = requireNodes(instance, 'load');
+      // The host's network layer admits what the engine will: the allowlist as PostgreSQL holds it.
+      if (what === 'allowlist') await applyInstanceFirewall(ctx, instance.id, region);
       await deployEngine(ctx, run, instance, region, nodes, 'live-config.yml');
       await checkEndpoints(ctx, run, instance, region, nodes);
       await ctx.repo.updateInstance(instance.id, { status: 'running', health: 'healthy', fault: null });

@@ -8,6 +8,7 @@ import { runOperation, type Outcome } from './run-operation.js';
 import { destroyStack } from '../stack.js';
 import { vmSizeOf } from '../engine-settings.js';
 import { poolAddresses } from './nodes.js';
+import { removeInstanceFirewall } from '../firewall/instance-firewall.js';
 
 export function deleteInstance(ctx: JobContext, payload: DeleteJob): Promise<Outcome> {
   return runOperation(ctx, payload, {
@@ -22,6 +23,8 @@ export function deleteInstance(ctx: JobContext, payload: DeleteJob): Promise<Out
         await run.event('notice', null, 'no addresses were ever allocated: nothing to destroy');
       }
       await run.step('cleanup', async () => {
+        // Only once its VMs are gone: until then the rules still wall them in.
+        await removeInstanceFirewall(ctx, instance.id, region);
         await fs.rm(path.join(ctx.config.runsDir, instance.id), { recursive: true, force: true });
         await fs.rm(path.join(ctx.config.terraformDir, instance.id), { recursive: true, force: true });
       });

@@ -14,6 +14,7 @@ import { applyStack } from '../stack.js';
 import { deployAndCheck } from '../engine-deploy.js';
 import { vmSizeOf } from '../engine-settings.js';
 import { StepError } from '../errors.js';
+import { applyInstanceFirewall } from '../firewall/instance-firewall.js';
 
 export const PROVISION_STEPS = ['allocate_addresses', 'terraform_init', 'terraform_apply', 'ansible_deploy', 'health_check'];
 
@@ -91,6 +92,9 @@ export function provision(ctx: JobContext, payload: ProvisionJob): Promise<Outco
       }
       const held = await run.step('allocate_addresses', () => allocate(ctx, instance, region));
       const addresses = held.filter((a) => a.kind === 'node').map((a) => a.address);
+      // The instance's network is walled off before its VMs boot, so its engine is never
+      // reachable without the rules (a rerun replaces them whole).
+      await applyInstanceFirewall(ctx, instance.id, region);
       const nodes = await applyStack(ctx, run, instance, region, vmSizeOf(type), addresses);
       await ctx.repo.updateInstance(instance.id, { nodes });
       await ctx.repo.updateInstance(instance.id, await deployAndCheck(ctx, run, instance, region, nodes));

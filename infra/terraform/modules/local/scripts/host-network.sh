@@ -11,6 +11,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 if [ "${1:-}" != "--check" ]; then
   command -v ip >/dev/null || fail "the ip command (iproute2) is not installed"
+  # The worker walls each instance's VMs in with nftables (services/worker/src/firewall): a
+  # bridge without it would hand out VMs that reach everything.
+  command -v nft >/dev/null || fail "the nft command (nftables) is not installed: the tenant firewall cannot be set up"
   [ "$(id -u)" = 0 ] || fail "setting up bridge $VM_BRIDGE needs root"
   bridge_up
 fi
