@@ -1,10 +1,18 @@
-// The Instance types page against the whole platform as `npm start` runs it (API, the real
-// worker with Terraform, Ansible and local VMs, console): the catalog without reports says so;
-// an administrator publishes a shortened report (memtier-standard only) from the page, follows
-// its progress, and sees the type's figures, charts, tables and commands, which are the API's;
-// the catalog then shows Basalt's own figures with the report's date; a viewer sees them too but
-// is offered no Publish action. Nothing here writes a report or a benchmark row: the worker's
-// report job does (a temporary instance and a peer of the type, deleted with the run).
+// The Instance types page and the per-type benchmark report (issue 13) against the whole
+// platform as `npm start` runs it (API, the real worker with Terraform, Ansible and local VMs,
+// console): the catalog without reports says so; an administrator publishes a shortened report
+// (memtier-standard only: 6 scenarios, each beside Redis) from the page, follows its progress,
+// and sees the type's figures, charts, tables and commands, which are the API's; the catalog
+// then shows Basalt's own figures with the report's date; a viewer sees them too but is offered
+// no Publish action. The same report through the API: only an administrator may ask for one; its
+// runs, headline (the rows' figures), report.md and the catalog's reference are served to any
+// signed-in caller; its temporary instance is deleted, in no project, and nothing of it or of
+// the run is left on the host. One report serves both (it was two files, each making its own).
+// Nothing here writes a report or a benchmark row: the worker's report job does (a temporary
+// instance and a peer of the type, deleted with the run).
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import type { BasaltClient, Schemas } from '@basalt/api-client';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
@@ -159,5 +167,82 @@ describe('instance types', () => {
     const { api: asViewer } = await apiSession(ui.platform.apiUrl, viewer);
     const refused = await asViewer.POST('/v1/instance-types/{id}/benchmarks', { ...typePath, body: {} });
     expect(refused.response.status).toBe(403);
+  });
+});
+
+describe('a per-type benchmark report', () => {
+  let customer: BasaltClient;
+  beforeAll(async () => {
+    const user = { email: `customer-${Date.now()}@e2e.test`, password: `pw-${Math.random().toString(36).slice(2)}-x` };
+    expect((await api.POST('/v1/users', { body: user })).response.status).toBe(201);
+    ({ api: customer } = await apiSession(ui.platform.apiUrl, user));
+  });
+
+  test('only an administrator may ask for one', async () => {
+    const refused = await customer.POST('/v1/instance-types/{id}/benchmarks', { ...typePath, body: { suites: ['memtier-standard'] } });
+    expect(refused.response.status).toBe(403);
+    expect(refused.error?.code).toBe('forbidden');
+  });
+
+  test('is made on a temporary instance, served with its runs and headline, and the instance is gone after', async () => {
+    // The report the page published above, as any signed-in caller reads it.
+    expect(published, 'the page published no report').toBeDefined();
+    const latest = (await customer.GET('/v1/instance-types/{id}/benchmarks/latest', typePath)).data!.report;
+    expect(latest.id).toBe(published.id);
+    expect(latest.status).toBe('succeeded');
+    const instanceId = latest.instance!.id;
+    expect(latest.suites).toEqual(['memtier-standard']);
+    expect(latest.runs).toHaveLength(1);
+    const run = latest.runs[0]!;
+    expect(run).toMatchObject({ workload: 'memtier-standard', status: 'succeeded', instance_id: instanceId });
+    const mine = run.scenarios.filter((s) => s.server === 'basalt');
+    expect(mine).toHaveLength(6);
+    expect(run.scenarios.filter((s) => s.server === 'redis')).toHaveLength(6);
+    expect(latest.peers).toEqual([{ server: 'redis', version: expect.stringMatching(/^Redis 7/) }]);
+    expect(latest.engine_version).toBe(mine[0]!.engine_version);
+    expect(latest.environment).toMatch(/shared host/);
+    // The headline is the rows' figures, not anything written by hand.
+    const read = mine.find((s) => s.workload === 'read-only' && s.value_size === 128)!;
+    const write = mine.find((s) => s.workload === 'write-only' && s.value_size === 128)!;
+    expect(latest.headline).toMatchObject({ reads_per_sec: read.qps, writes_per_sec: write.qps, p99_latency_ms: read.p99_latency_ms });
+    expect(latest.headline!.peer_ratio).toBeGreaterThan(0);
+    for (const s of mine) expect(s.errors).toBe(0);
+
+    // The white paper.
+    const markdown = await customer.GET('/v1/instance-types/{id}/benchmarks/latest/report.md', { ...typePath, parseAs: 'text' });
+    expect(markdown.response.status).toBe(200);
+    expect(markdown.response.headers.get('content-type')).toMatch(/^text\/markdown/);
+    const text = markdown.data as unknown as string;
+    expect(text).toContain(`# Basalt benchmark report: ${TYPE}`);
+    expect(text).toContain('## Conclusions (computed from the tables)');
+    expect(text).toMatch(/memtier-standard: Basalt's throughput was [\d.]+× Redis 7/);
+    expect(text).toContain(read.command_line);
+    const byId = await customer.GET('/v1/instance-types/{id}/benchmarks/{report}/report.md', { params: { path: { id: TYPE, report: latest.id } }, parseAs: 'text' });
+    expect(byId.data).toBe(text);
+
+    // The catalog's figures are this report's; a type without a report shows none.
+    const catalog = (await customer.GET('/v1/instance-types')).data!.items;
+    expect(catalog.find((t) => t.id === TYPE)!.reference).toEqual({
+      report_id: latest.id,
+      published_at: latest.finished_at,
+      reads_per_sec: read.qps,
+      writes_per_sec: write.qps,
+      p99_latency_ms: read.p99_latency_ms,
+    });
+    expect(catalog.find((t) => t.id === 'kv.standard.large')!.reference).toBeNull();
+
+    // The temporary instance is deleted, in no project the admin or the customer sees, and
+    // nothing of it or of the run is left on the host.
+    expect(latest.instance).toEqual({ id: instanceId, status: 'deleted' });
+    for (const client of [api, customer]) {
+      for (const project of (await client.GET('/v1/projects')).data!.items) {
+        const instances = (await client.GET('/v1/projects/{project}/instances', { params: { path: { project: project.id } } })).data!.items;
+        expect(instances.map((i) => i.id)).not.toContain(instanceId);
+      }
+    }
+    const vms = path.join(ui.platform.dataDir, 'vms');
+    expect(fs.existsSync(vms) ? fs.readdirSync(vms).filter((vm) => vm.startsWith(instanceId)) : []).toEqual([]);
+    const hex = run.id.replace(/-/g, '').slice(0, 12);
+    expect(execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' })).not.toMatch(new RegExp(`basalt-(bench|peer)-${hex}`));
   });
 });

@@ -3,7 +3,7 @@
 // per-type report pipeline (POST /v1/instance-types/{id}/benchmarks as the administrator:
 // every standard suite on a temporary instance, each beside its peer, rendered by the worker
 // from the stored runs, the instance deleted), and the served report.md written to docs/.
-// type-report.test.ts checks the pipeline itself in every run of the suite.
+// browser/instance-types.test.ts checks the pipeline itself in every run of the suite.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';

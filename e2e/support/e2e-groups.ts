@@ -8,17 +8,13 @@
 //   once would each take twice as long and gain nothing), a throughput compared within 15 %
 //   (instance-monitoring), a cancel that must stop a client within seconds, the opt-in matrices.
 export const ALONE_LANES = {
-  ha: [
-    'ha/**/*.test.ts',
-    // A shortened report's suite on a temporary instance: load, but one at a time, and the
-    // load lane is the longer one.
-    'browser/instance-types.test.ts',
-  ],
+  ha: ['ha/**/*.test.ts'],
   load: [
     'browser/instance-monitoring.test.ts',
+    // A shortened report's suite on a temporary instance, checked in the page and through the API.
+    'browser/instance-types.test.ts',
     'provisioning/benchmark.test.ts',
     'provisioning/encryption-overhead.test.ts',
-    'provisioning/type-report.test.ts',
     'provisioning/provisioning-benchmark.test.ts',
     'provisioning/publish-report.test.ts',
     'provisioning/recheck-report.test.ts',

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { ROOT } from './env.js';
 import { createDatabase } from './database.js';
 
-type Platform = { apiUrl: string; consoleUrl: string | null; admin: { email: string; password: string }; stop: () => Promise<void> };
+type Platform = { apiUrl: string; consoleUrl: string | null; admin: { email: string; password: string }; dataDir: string; stop: () => Promise<void> };
 
 /** `env` goes to every process (e.g. BASALT_PROMETHEUS_URL of a Prometheus the test started). */
 export async function startTestPlatform(opts: { worker?: boolean; console?: boolean; env?: Record<string, string> } = {}): Promise<Platform> {
@@ -24,6 +24,7 @@ export async function startTestPlatform(opts: { worker?: boolean; console?: bool
     apiUrl: platform.apiUrl,
     consoleUrl: platform.consoleUrl,
     admin,
+    dataDir,
     stop: async () => {
       await platform.stop();
       await db.drop();
