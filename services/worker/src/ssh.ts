@@ -14,11 +14,12 @@ export interface RegionSsh {
 const creating = new Map<string, Promise<RegionSsh>>();
 
 export function regionSsh(sshDir: string, region: string): Promise<RegionSsh> {
-  let pending = creating.get(region);
+  const key = path.join(sshDir, region);
+  let pending = creating.get(key);
   if (!pending) {
     pending = ensureKey(sshDir, region);
-    creating.set(region, pending);
-    pending.catch(() => creating.delete(region));
+    creating.set(key, pending);
+    pending.catch(() => creating.delete(key));
   }
   return pending;
 }
@@ -27,41 +28,64 @@ async function ensureKey(sshDir: string, region: string): Promise<RegionSsh> {
   const dir = path.join(sshDir, region);
   const privateKeyFile = path.join(dir, 'id_ed25519');
   const ssh = { privateKeyFile, publicKeyFile: `${privateKeyFile}.pub`, knownHostsFile: path.join(sshDir, 'known_hosts') };
-  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  if (await isWholePair(ssh)) return ssh;
+  await fs.mkdir(sshDir, { recursive: true, mode: 0o700 });
+  await repairHalfPair(dir, ssh);
+  if (await isWholePair(ssh)) return ssh;
+  // The pair is made in a directory of its own and renamed into place in one step, so a
+  // worker killed at any point leaves either no region directory or a whole pair; of two
+  // workers making it at once, the first rename wins and both use its pair.
+  const temp = await fs.mkdtemp(path.join(sshDir, `.${region}-`));
   try {
-    await fs.access(ssh.publicKeyFile);
-    return ssh;
-  } catch {
-    // Not there yet: made below. Another worker may race; ssh-keygen into a temp name, then rename.
-  }
-  const temp = `${privateKeyFile}.${process.pid}.${Date.now()}`;
-  const result = await runCommand('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', `basalt-${region}`, '-f', temp]);
-  if (result.exitCode !== 0) throw new StepError('ssh_key', `ssh-keygen failed: ${result.stderr.trim()}`, result.exitCode);
-  // Public key first, by a link that fails when it exists: of two workers making the key
-  // at once, exactly one wins and both use its pair.
-  try {
-    await fs.link(`${temp}.pub`, ssh.publicKeyFile);
-    await fs.rename(temp, privateKeyFile);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    await fs.rm(temp, { force: true });
-    await waitFor(privateKeyFile);
+    const result = await runCommand('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', `basalt-${region}`, '-f', path.join(temp, 'id_ed25519')]);
+    if (result.exitCode !== 0) throw new StepError('ssh_key', `ssh-keygen failed: ${result.stderr.trim()}`, result.exitCode);
+    await fs.rmdir(dir).catch(() => {}); // an empty directory left by an older worker
+    await fs.rename(temp, dir).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
+    });
   } finally {
-    await fs.rm(`${temp}.pub`, { force: true });
+    await fs.rm(temp, { recursive: true, force: true });
   }
+  if (!(await isWholePair(ssh))) throw new StepError('ssh_key', `${dir} holds no whole key pair`);
   return ssh;
 }
 
-async function waitFor(file: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    try {
-      await fs.access(file);
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 50));
+/** Both keys are there and the public one is the private one's. */
+async function isWholePair(ssh: RegionSsh): Promise<boolean> {
+  const publicKey = await fs.readFile(ssh.publicKeyFile, 'utf8').catch(() => undefined);
+  if (publicKey === undefined) return false;
+  return (await derivedPublicKey(ssh.privateKeyFile)) === keyOf(publicKey);
+}
+
+/** The `type base64` part of the public key of a private key file (undefined: none there). */
+async function derivedPublicKey(file: string): Promise<string | undefined> {
+  const result = await runCommand('ssh-keygen', ['-y', '-f', file]);
+  return result.exitCode === 0 ? keyOf(result.stdout) : undefined;
+}
+
+const keyOf = (line: string) => line.trim().split(/\s+/).slice(0, 2).join(' ');
+
+/**
+ * A region directory an older worker left half made: it linked the public key before it
+ * renamed the private one from a temporary name, and a kill between the two left a public key
+ * (which VMs may already authorize) beside `id_ed25519.<pid>.<time>`. The matching private key
+ * is put in place; a directory that cannot be completed is set aside (never deleted: it is
+ * the only copy of that key) for a new pair to take its place.
+ */
+async function repairHalfPair(dir: string, ssh: RegionSsh): Promise<void> {
+  const names = await fs.readdir(dir).catch(() => undefined);
+  if (names === undefined || names.length === 0) return;
+  const publicKey = await fs.readFile(ssh.publicKeyFile, 'utf8').catch(() => undefined);
+  if (publicKey !== undefined) {
+    for (const name of names.filter((n) => /^id_ed25519\.\d+\.\d+$/.test(n))) {
+      if ((await derivedPublicKey(path.join(dir, name))) !== keyOf(publicKey)) continue;
+      await fs.rename(path.join(dir, name), ssh.privateKeyFile).catch(() => {});
+      if (await isWholePair(ssh)) return;
     }
   }
-  throw new StepError('ssh_key', `${file} did not appear`);
+  // Checked again: another worker may have completed it meanwhile.
+  if (await isWholePair(ssh)) return;
+  await fs.rename(dir, `${dir}.half-made-${Date.now()}`).catch(() => {});
 }
 
 /** ssh options for Ansible: the project's known_hosts, new hosts accepted once. */

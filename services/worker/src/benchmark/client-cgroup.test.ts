@@ -69,7 +69,7 @@ describe.runIf(canMakeCgroups)('the client cgroup on this host', () => {
     const jsonFile = path.join(work, `${name}.json`);
     const outcome = await runIn(name, '/bin/sh', ['-c', `printf '{"cgroup": "%s", "as_kib": "%s"}' "$(tr '\\n' ' ' < /proc/self/cgroup)" "$(ulimit -v)" > '${jsonFile}'`], jsonFile);
     expect(outcome.kind).toBe('finished');
-    const report = (outcome as { report: { cgroup: string; as_kib: string } }).report;
+    const report = (outcome as unknown as { report: { cgroup: string; as_kib: string } }).report;
     if (v2) expect(report.cgroup).toContain(`0::/basalt/${name}`);
     else {
       expect(report.cgroup).toMatch(new RegExp(`:memory:/basalt/${name}( |$)`));
