@@ -50,7 +50,12 @@ async function main() {
       retention: process.env.BASALT_PROMETHEUS_RETENTION || '15d',
       logDir: path.join(dataDir, 'logs'),
     });
-    platform = await startPlatform({ dataDir, databaseUrl: pg.url, apiPort, consolePort, secrets, env: prometheus.env });
+    // A process that dies once all are up is started again; the others go on meanwhile.
+    const onRestart = (proc, code, delayMs) => {
+      if (stopping) return;
+      console.error(`\n${proc.name} exited (${code}); starting it again in ${delayMs / 1000} s. Its last lines:\n${logTail(proc)}`);
+    };
+    platform = await startPlatform({ dataDir, databaseUrl: pg.url, apiPort, consolePort, secrets, env: prometheus.env, onRestart });
   } catch (err) {
     console.error(err.message);
     return shutdown(1);
@@ -68,13 +73,6 @@ async function main() {
   console.log(`\n${'='.repeat(width)}\n Basalt is up (${((Date.now() - t0) / 1000).toFixed(1)} s)\n${'-'.repeat(width)}`);
   for (const [k, v] of lines) console.log(` ${k.padEnd(10)}  ${v}`);
   console.log(`${'='.repeat(width)}\n Ctrl-C stops everything.\n`);
-  for (const proc of platform.procs) {
-    proc.child.on('exit', () => {
-      if (stopping) return;
-      console.error(`\n${proc.name} exited (${proc.code}); its last lines:\n${logTail(proc)}`);
-      shutdown(1);
-    });
-  }
 }
 
 main().catch((err) => {

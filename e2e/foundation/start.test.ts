@@ -1,6 +1,7 @@
 // `npm start` as a user runs it: it prints one block with the URLs and a login, both answer, the
 // login works, Ctrl-C stops everything, and a second run reuses the same data and login. No
-// process it starts holds a secret in its environment or on its command line.
+// process it starts holds a secret in its environment or on its command line. A worker or an
+// API killed under it is started again, and it goes on.
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -10,7 +11,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { ROOT } from '../support/env.js';
 import { createDatabase } from '../support/database.js';
 
-type Started = { pid: number; block: string; exit: Promise<number | null>; stop: () => void };
+type Started = { pid: number; block: string; output: () => string; exit: Promise<number | null>; stop: () => void };
 
 async function npmStart(env: NodeJS.ProcessEnv): Promise<Started> {
   const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'start.mjs'), '--no-bootstrap'], { cwd: ROOT, env });
@@ -24,7 +25,7 @@ async function npmStart(env: NodeJS.ProcessEnv): Promise<Started> {
     if (Date.now() > deadline) { child.kill('SIGKILL'); throw new Error(`npm start printed no block:\n${out}`); }
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { pid: child.pid!, block: out, exit, stop: () => child.kill('SIGINT') };
+  return { pid: child.pid!, block: out, output: () => out, exit, stop: () => child.kill('SIGINT') };
 }
 
 /** Every live process under `pid` (children of children too), with its environment and command line. */
@@ -90,6 +91,7 @@ describe('npm start', () => {
         expect(res.headers.get('set-cookie')).toMatch(/HttpOnly/i);
         logins.push(`${login[1]} / ${login[2]}`);
         if (run === 0) expectNoSecretHeld(started.pid, [env.BASALT_MASTER_KEY, login[2]!, decodeURIComponent(new URL(db.url).password)]);
+        if (run === 0) await expectRestarted(started, apiUrl);
       } finally {
         started.stop();
       }
@@ -98,6 +100,26 @@ describe('npm start', () => {
     expect(logins[1]).toBe(logins[0]);
   });
 });
+
+const mainPid = (startPid: number, main: string) => descendants(startPid).find((p) => p.cmdline.includes(main))?.pid;
+
+/** A process that dies under npm start is started again and npm start goes on (issue 45): the worker, then the API. */
+async function expectRestarted(started: Started, apiUrl: string): Promise<void> {
+  for (const [name, main] of [['worker', 'services/worker/dist/main.js'], ['api', 'services/api/dist/main.js']] as const) {
+    const before = mainPid(started.pid, main)!;
+    process.kill(before, 'SIGKILL');
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const after = mainPid(started.pid, main);
+      const healthy = name !== 'api' || (await fetch(`${apiUrl}/health`).then((r) => r.status === 200, () => false));
+      if (after !== undefined && after !== before && healthy) break;
+      expect(Date.now(), `${name} was not started again:\n${started.output()}`).toBeLessThan(deadline);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(started.output()).toContain(`${name} exited (SIGKILL); starting it again in 1 s.`);
+  }
+  expect((await fetch(`${apiUrl}/health`)).status).toBe(200);
+}
 
 /** The API, the worker and the console run under npm start, and none holds a secret where others can read it. */
 function expectNoSecretHeld(startPid: number, secrets: string[]): void {

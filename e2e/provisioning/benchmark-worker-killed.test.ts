@@ -5,8 +5,9 @@
 // The same for encryption-overhead, whose engines run in the peer's place: the retry kills the
 // engine the killed worker left, and its data and key files go with the run's directory.
 // The same for a per-type report killed mid-suite: the next worker finishes the report and
-// deletes its temporary instance; and a report that fails (a worker with no VM image) deletes
-// it too.
+// deletes its temporary instance; killed again while it deletes it, the one after that
+// finishes the report as made; and a report that fails (a worker with no VM image) deletes it
+// too.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -142,6 +143,19 @@ describe('a worker killed mid-benchmark', () => {
     expect((await platform.client.GET('/v1/instance-types/{id}/benchmarks/{report}', reportPath)).data!.report.status).toBe('running');
 
     workers.push(startWorker(platform.databaseUrl, platform.dataDir, 'after-report-kill'));
+    // That worker is killed too once the report is made and stored, while it deletes the
+    // temporary instance (issue 45: the next attempt marked such a report failed, as if the
+    // instance had gone before the report was made).
+    const operationPath = { params: { path: { id: asked.data!.operation.id } } };
+    for (;;) {
+      expect(Date.now()).toBeLessThan(deadline + 300_000);
+      const steps = (await platform.client.GET('/v1/operations/{id}', operationPath)).data!;
+      expect(steps.status, 'the report ended before its delete could be interrupted').toBe('running');
+      if (steps.steps.find((s) => s.name === 'delete_instance')?.status === 'running') break;
+      await sleep(50);
+    }
+    await workers[workers.length - 1]!.kill('SIGKILL');
+    workers.push(startWorker(platform.databaseUrl, platform.dataDir, 'after-delete-kill'));
     const operation = await platform.waitForOperation(asked.data!.operation.id, 400_000);
     const next = workers[workers.length - 1]!;
     expect(operation.status, `${JSON.stringify(operation.error)}\n${next.log().slice(-3000)}`).toBe('succeeded');

@@ -774,7 +774,10 @@ export interface components {
              * @example local
              */
             target: string;
+            /** @description False while the workers cannot place VMs in the region; creates there are refused */
             available: boolean;
+            /** @description Why the region is unavailable, as its workers found at their start; null when available */
+            unavailable_reason: string | null;
         };
         RegionListDto: {
             items: components["schemas"]["RegionDto"][];

@@ -140,7 +140,10 @@ export const regions = pgTable('regions', {
   name: text('name').notNull(),
   target: text('target').notNull(),
   addressPool: text('address_pool').notNull(),
+  // Written by the workers at their start (host-network.ts): false, with the reason, while they
+  // cannot serve the region (no bridge); the API refuses new instances there.
   available: boolean('available').notNull().default(true),
+  unavailableReason: text('unavailable_reason'),
   createdAt: createdAt(),
 });
 

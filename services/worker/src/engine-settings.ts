@@ -21,6 +21,9 @@ export function vmSizeOf(type: InstanceTypeRow): VmSize {
   return { cpus: type.vcpu, memory_mb: Math.round(type.memoryGib * 1024) };
 }
 
+/** The engine's cache bound on a VM of `size`, MB: a quarter of its memory is left to the OS, the page cache and connections. */
+export const engineMaxmemoryMb = (size: VmSize): number => Math.floor(size.memory_mb * 0.75);
+
 const FSYNC = ['always', 'everysec', 'no'];
 
 /** A whole number in [min, max] from the instance's parameters, or undefined (engine default). */
@@ -77,8 +80,7 @@ export function engineVars(options: {
     engine_binary_src: options.engineBinary,
     engine_fsync: fsync,
     engine_port: ENGINE_PORT,
-    // Leave a quarter of the VM's memory to the OS, the page cache and connections.
-    engine_maxmemory_mb: Math.floor(size.memory_mb * 0.75),
+    engine_maxmemory_mb: engineMaxmemoryMb(size),
     engine_threads: Math.max(1, Math.floor(size.cpus)),
     // Unset: as many clients as the instance type allows; idle clients are never closed.
     engine_maxclients: maxclients ?? options.type.maxConnections,

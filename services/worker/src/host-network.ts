@@ -1,9 +1,10 @@
 // Region `local`'s host network, set up when the worker starts and before it takes a job:
 // the same script the bootstrap runs (infra/terraform/modules/local/scripts/host-network.sh)
 // makes the project bridge, its gateway address and the pool's route of last resort. A
-// worker that cannot set it up says so in one line and takes no job of that region.
+// worker that cannot set it up says so in one line, takes no job of that region, and marks it
+// unavailable in the catalog (main.ts), so that the API creates no instance there.
 import path from 'node:path';
-import { LOCAL_REGION, type RegionRow } from '@basalt/db';
+import type { RegionRow } from '@basalt/db';
 import type { WorkerConfig } from './config.js';
 import { poolNetwork } from './ipam.js';
 import { outputTail, runCommand } from './process.js';
@@ -11,11 +12,14 @@ import { outputTail, runCommand } from './process.js';
 /** Regions this worker cannot serve, with the reason, by region id. */
 export type UnavailableRegions = Map<string, string>;
 
-export async function prepareHostNetwork(config: WorkerConfig, regions: Pick<RegionRow, 'id' | 'target' | 'addressPool'>[]): Promise<UnavailableRegions> {
+type HostRegion = Pick<RegionRow, 'id' | 'target' | 'addressPool'>;
+
+/** The regions whose VMs live on this host (target `local`): the ones a worker here serves. */
+export const hostRegions = <R extends HostRegion>(regions: R[]): R[] => regions.filter((region) => region.target === 'local');
+
+export async function prepareHostNetwork(config: WorkerConfig, regions: HostRegion[]): Promise<UnavailableRegions> {
   const unavailable: UnavailableRegions = new Map();
-  const local = regions.filter((region) => region.target === 'local');
-  // A worker may start before the API has seeded the catalog: the seed's region is the one to prepare.
-  for (const region of local.length ? local : [LOCAL_REGION]) {
+  for (const region of hostRegions(regions)) {
     // Process VMs listen on loopback twins of their addresses: no bridge to set up.
     if (config.vmKind === 'process') continue;
     const network = poolNetwork(region.addressPool);

@@ -6,11 +6,11 @@ import { CatalogRepository, createDatabase, createQueues, LeaseConnection, migra
 import { ConfigError, loadConfig } from './config.js';
 import type { JobContext } from './context.js';
 import { handle, HANDLERS, queueName, type HandledQueue } from './handlers.js';
-import { reconcile } from './reconcile.js';
+import { Reconciler } from './reconcile.js';
 import { QueueDispatcher } from './dispatcher.js';
 import { detectEngineFeatures } from './engine-features.js';
 import { JobSlots } from './job-slots.js';
-import { prepareHostNetwork } from './host-network.js';
+import { hostRegions, prepareHostNetwork } from './host-network.js';
 import { reconcileFirewalls } from './firewall/instance-firewall.js';
 import { HealthMonitor } from './health-monitor.js';
 import { FailoverMonitor } from './failover/monitor.js';
@@ -43,8 +43,13 @@ async function main(): Promise<void> {
 
   const features = [...(await detectEngineFeatures(config.engineBinary))];
   const catalog = new CatalogRepository(database.db);
-  const unavailableRegions = await prepareHostNetwork(config, await catalog.listRegions());
-  for (const [region, reason] of unavailableRegions) log(`region ${region}: ${reason}; taking none of its jobs`);
+  // The catalog may not be seeded yet (the API seeds it too): the region's row must be there
+  // for this worker's verdict on it to be written.
+  await catalog.seed();
+  const regions = await catalog.listRegions();
+  const unavailableRegions = await prepareHostNetwork(config, regions);
+  for (const [region, reason] of unavailableRegions) log(`region ${region}: ${reason}; taking none of its jobs, and the API creates no instance there`);
+  for (const region of hostRegions(regions)) await catalog.setRegionAvailability(region.id, unavailableRegions.get(region.id) ?? null);
   const ctx: JobContext = {
     config,
     repo: new ProvisioningRepository(database.db, database.pool),
@@ -66,12 +71,13 @@ async function main(): Promise<void> {
     log(`monitoring: scrape targets in ${config.monitoring.sdDir}, Prometheus at ${config.monitoring.prometheusUrl}`);
   }
 
+  const reconciler = new Reconciler(ctx, (work) => slots.run(work));
   let reconciling = false;
   const reconcileNow = async () => {
     if (reconciling) return;
     reconciling = true;
     try {
-      await reconcile(ctx, (work) => slots.run(work));
+      await reconciler.pass();
     } catch (error) {
       log(`reconcile failed: ${(error as Error).message}`);
     } finally {

@@ -15,27 +15,46 @@ const PENDING_GRACE_MS = 60_000;
 /** Runs one piece of work in one of the worker's job slots (JobSlots.run). */
 export type InSlot = <T>(work: () => Promise<T>) => Promise<T>;
 
-export async function reconcile(ctx: JobContext, inSlot: InSlot): Promise<number> {
-  // A benchmark client's namespace a killed worker left after its run had finished.
-  const swept = await sweepClientNamespaces(ctx).catch((error: Error) => (ctx.log(`benchmark client sweep: ${error.message}`), 0));
-  if (swept) ctx.log(`removed ${swept} benchmark client namespace(s) of finished runs`);
-  // A peer or engine a killed worker left on loopback (process VMs) after its run had finished.
-  const stopped = await sweepLoopbackSlots(ctx).catch((error: Error) => (ctx.log(`benchmark loopback sweep: ${error.message}`), 0));
-  if (stopped) ctx.log(`stopped ${stopped} benchmark server(s) on loopback of finished runs`);
-  const types = Object.keys(OPERATION_QUEUES) as OperationRow['type'][];
-  const unfinished = await ctx.repo.listUnfinishedOperations(types);
-  const now = Date.now();
-  const orphans = unfinished.filter(
-    (op) => op.instanceId && (op.status === 'running' || now - op.createdAt.getTime() > PENDING_GRACE_MS),
-  );
-  const outcomes = await Promise.all(
-    orphans.map(async (operation) => {
+/**
+ * One worker's recovery passes. A pass starts the orphans it finds and returns: it does not
+ * wait for them, so a long one (an hour-long report taken over from a dead worker) never holds
+ * up the next pass, which takes up a failover orphaned meanwhile within one interval. An
+ * orphan still being handled from an earlier pass is not started again.
+ */
+export class Reconciler {
+  private readonly inFlight = new Set<string>();
+
+  constructor(
+    private readonly ctx: JobContext,
+    private readonly inSlot: InSlot,
+  ) {}
+
+  /** Sweeps what killed runs left and starts the orphaned operations; returns how many it started. */
+  async pass(): Promise<number> {
+    const { ctx } = this;
+    // A benchmark client's namespace a killed worker left after its run had finished.
+    const swept = await sweepClientNamespaces(ctx).catch((error: Error) => (ctx.log(`benchmark client sweep: ${error.message}`), 0));
+    if (swept) ctx.log(`removed ${swept} benchmark client namespace(s) of finished runs`);
+    // A peer or engine a killed worker left on loopback (process VMs) after its run had finished.
+    const stopped = await sweepLoopbackSlots(ctx).catch((error: Error) => (ctx.log(`benchmark loopback sweep: ${error.message}`), 0));
+    if (stopped) ctx.log(`stopped ${stopped} benchmark server(s) on loopback of finished runs`);
+    const types = Object.keys(OPERATION_QUEUES) as OperationRow['type'][];
+    const unfinished = await ctx.repo.listUnfinishedOperations(types);
+    const now = Date.now();
+    const orphans = unfinished.filter(
+      (op) => op.instanceId && !this.inFlight.has(op.id) && (op.status === 'running' || now - op.createdAt.getTime() > PENDING_GRACE_MS),
+    );
+    for (const operation of orphans) {
+      this.inFlight.add(operation.id);
       const key = OPERATION_QUEUES[operation.type]!;
       // Bounded like the queues' jobs: however many orphans there are, they share the slots.
-      const outcome = await inSlot(() => handle(ctx, key, payloadOf(operation)));
-      if (outcome !== 'busy') ctx.log(`reconciled ${operation.type} operation ${operation.id}: ${outcome}`);
-      return outcome;
-    }),
-  );
-  return outcomes.filter((o) => o === 'succeeded' || o === 'failed').length;
+      void this.inSlot(() => handle(ctx, key, payloadOf(operation)))
+        .then((outcome) => {
+          if (outcome !== 'busy') ctx.log(`reconciled ${operation.type} operation ${operation.id}: ${outcome}`);
+        })
+        .catch((error: Error) => ctx.log(`reconcile of ${operation.type} operation ${operation.id} failed: ${error.message}`))
+        .finally(() => this.inFlight.delete(operation.id));
+    }
+    return orphans.length;
+  }
 }

@@ -12,6 +12,8 @@ type Region struct {
 	Name      string `json:"name"`
 	Target    string `json:"target"`
 	Available bool   `json:"available"`
+	// UnavailableReason is why its workers cannot serve it (nil when available).
+	UnavailableReason *string `json:"unavailable_reason"`
 }
 
 // InstanceType is InstanceTypeDto (without the reference QPS).

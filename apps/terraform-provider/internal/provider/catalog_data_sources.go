@@ -45,6 +45,7 @@ type regionModel struct {
 	Name      types.String `tfsdk:"name"`
 	Target    types.String `tfsdk:"target"`
 	Available types.Bool   `tfsdk:"available"`
+	Reason    types.String `tfsdk:"unavailable_reason"`
 }
 
 func (d *RegionsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -63,6 +64,7 @@ func (d *RegionsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 					"name":      schema.StringAttribute{MarkdownDescription: "Display name.", Computed: true},
 					"target":    schema.StringAttribute{MarkdownDescription: "Where its VMs run (`local`, `aws`).", Computed: true},
 					"available": schema.BoolAttribute{MarkdownDescription: "Whether new instances can be created in it.", Computed: true},
+					"unavailable_reason": schema.StringAttribute{MarkdownDescription: "Why it is unavailable, as its workers found; null when available.", Computed: true},
 				}},
 			},
 		},
@@ -79,6 +81,7 @@ func (d *RegionsDataSource) Read(ctx context.Context, _ datasource.ReadRequest, 
 	for _, r := range regions {
 		state.Regions = append(state.Regions, regionModel{
 			ID: types.StringValue(r.ID), Name: types.StringValue(r.Name), Target: types.StringValue(r.Target), Available: types.BoolValue(r.Available),
+			Reason: types.StringPointerValue(r.UnavailableReason),
 		})
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)

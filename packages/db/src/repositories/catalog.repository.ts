@@ -22,6 +22,14 @@ export class CatalogRepository {
     }
   }
 
+  /**
+   * A worker's verdict on a region it serves, at its start: null is available. Workers of one
+   * region share its host network, so the last verdict holds for all of them.
+   */
+  async setRegionAvailability(id: string, unavailableReason: string | null): Promise<void> {
+    await this.db.update(regions).set({ available: unavailableReason === null, unavailableReason }).where(eq(regions.id, id));
+  }
+
   listRegions(): Promise<RegionRow[]> {
     return this.db.select().from(regions).orderBy(asc(regions.id));
   }

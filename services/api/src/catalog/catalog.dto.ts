@@ -6,7 +6,9 @@ export class RegionDto {
   @ApiProperty({ example: 'local' }) id: string;
   @ApiProperty() name: string;
   @ApiProperty({ example: 'local', description: 'Terraform target module the region maps to' }) target: string;
-  @ApiProperty() available: boolean;
+  @ApiProperty({ description: 'False while the workers cannot place VMs in the region; creates there are refused' }) available: boolean;
+  @ApiProperty({ nullable: true, type: String, description: 'Why the region is unavailable, as its workers found at their start; null when available' })
+  unavailable_reason: string | null;
 }
 
 export class RegionListDto {
@@ -52,7 +54,7 @@ export class InstanceTypeQuery {
 }
 
 export function toRegionDto(row: RegionRow): RegionDto {
-  return { id: row.id, name: row.name, target: row.target, available: row.available };
+  return { id: row.id, name: row.name, target: row.target, available: row.available, unavailable_reason: row.available ? null : row.unavailableReason };
 }
 
 export function toInstanceTypeDto(row: InstanceTypeRow, report?: TypeReportRow): InstanceTypeDto {

@@ -78,7 +78,8 @@ export class InstanceService {
   async create(auth: AuthContext, projectId: string, body: CreateInstanceDto): Promise<CreatedInstanceDto> {
     await this.access.require(auth, projectId, 'member');
     const region = await this.catalog.getRegion(body.region);
-    if (!region || !region.available) throw new Invalid(`Unknown or unavailable region: ${body.region}`, [{ field: 'region', problems: ['unknown region'] }]);
+    if (!region) throw new Invalid(`Unknown region: ${body.region}`, [{ field: 'region', problems: ['unknown region'] }]);
+    if (!region.available) throw new Conflict(`Region ${region.id} is unavailable: ${region.unavailableReason ?? 'its workers cannot place VMs there'}`, 'region_unavailable', [{ field: 'region', problems: ['region unavailable'] }]);
     const type = await this.catalog.getInstanceType(body.instance_type);
     if (!type) throw new Invalid(`Unknown instance type: ${body.instance_type}`, [{ field: 'instance_type', problems: ['unknown instance type'] }]);
     if (!type.regions.includes(region.id)) throw new Invalid(`${type.id} is not offered in region ${region.id}`);

@@ -10,12 +10,13 @@ import { decryptSecret, type InstanceRow, type RegionRow } from '@basalt/db';
 import type { JobContext } from '../context.js';
 import { storedCaCertificate, type Endpoint } from '../engine-deploy.js';
 import { CONTROL_USER } from '../engine-users.js';
+import { engineMaxmemoryMb, vmSizeOf } from '../engine-settings.js';
 import { StepError } from '../errors.js';
 import { requireHostRoute } from '../host-route.js';
 import { allowlistAdmits, poolNetwork } from '../ipam.js';
 import { infoAs } from '../resp.js';
 import { createClientNamespace, type ClientNamespace } from './client-namespace.js';
-import { cacheCounters, type EngineControl } from './engine-control.js';
+import { cacheCounters, setMaxmemory, type EngineControl } from './engine-control.js';
 import type { ClientTarget } from './scenario-command.js';
 
 const STEP = 'prepare';
@@ -36,7 +37,7 @@ export interface PreparedTarget {
   clientAddress: string;
   /** The engine as the control plane's user (cache counters, the cache bound). */
   engine: EngineControl;
-  /** The instance's own cache bound, put back after a suite changed it. */
+  /** The instance's own cache bound (its type's, bytes), put back after a suite changed it. */
   maxmemory: number;
 }
 
@@ -80,14 +81,22 @@ export async function prepareTarget(ctx: JobContext, instance: InstanceRow, regi
   const engine: EngineControl = { host, port, user: CONTROL_USER, password: control.current, secure: caPem ? { caPem } : undefined };
   let engineVersion: string;
   let memcachedPort: number | undefined;
-  let maxmemory: number;
+  // The bound to put back is the one the instance is deployed with, never the engine's
+  // current value: a run killed while a memory:data scenario had lowered it left that one.
+  const type = await ctx.catalog.getInstanceType(instance.instanceType);
+  if (!type) throw new StepError(STEP, `instance type ${instance.instanceType} does not exist`);
+  const maxmemory = engineMaxmemoryMb(vmSizeOf(type)) * 1024 * 1024;
   try {
     const server = await infoAs(host, port, CONTROL_USER, control.current, 'server', engine.secure);
     engineVersion = server.basalt_version ?? server.redis_version ?? 'unknown';
     // The memcached port the engine listens on (0 or absent: off, as with TLS).
     const security = await infoAs(host, port, CONTROL_USER, control.current, 'security', engine.secure);
     memcachedPort = Number(security.memcached_port) > 0 ? Number(security.memcached_port) : undefined;
-    maxmemory = (await cacheCounters(engine)).maxmemory;
+    const current = (await cacheCounters(engine)).maxmemory;
+    if (current !== maxmemory) {
+      ctx.log(`[${benchmarkId}] ${instance.id}: maxmemory was ${current} bytes (a killed run's bound), put back to ${maxmemory}`);
+      await setMaxmemory(engine, maxmemory);
+    }
   } catch (error) {
     throw new StepError(STEP, `${host}:${port}: ${(error as Error).message}`, null, '', true);
   }

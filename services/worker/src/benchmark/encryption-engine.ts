@@ -13,7 +13,7 @@ import path from 'node:path';
 import { encryptionVariantLabel, type EncryptionVariant } from '@basalt/api-client/rules';
 import type { InstanceTypeRow, RegionRow } from '@basalt/db';
 import type { JobContext } from '../context.js';
-import { ENGINE_PORT, ENGINE_TLS_PORT, vmSizeOf } from '../engine-settings.js';
+import { ENGINE_PORT, ENGINE_TLS_PORT, engineMaxmemoryMb, vmSizeOf } from '../engine-settings.js';
 import { StepError } from '../errors.js';
 import { certificateNames, issueCertificate, type CertificateAndKey } from '../instance-ca.js';
 import { infoAs, type TlsTarget } from '../resp.js';
@@ -109,8 +109,7 @@ export async function startEncryptionEngine(
     }
     const config = path.join(dir, 'basalt.toml');
     const size = vmSizeOf(type);
-    // Like the role: a quarter of the VM's memory left to the OS, the page cache and connections.
-    fs.writeFileSync(config, engineConfig({ address, dir, fsync, maxmemoryMb: size.memory_mb * 0.75, threads: size.cpus, password, tls, keyFile }), { mode: 0o600 });
+    fs.writeFileSync(config, engineConfig({ address, dir, fsync, maxmemoryMb: engineMaxmemoryMb(size), threads: size.cpus, password, tls, keyFile }), { mode: 0o600 });
     return [ctx.config.engineBinary, '--config', config];
   });
   try {
@@ -124,7 +123,7 @@ export async function startEncryptionEngine(
       version: server.basalt_version ?? server.redis_version ?? 'unknown',
       security,
       dataDir: path.join(started.dir, 'data'),
-      placement: `basalt-server (${ctx.config.engineBinary}, the build the worker deploys) ${started.where}, fsync ${fsync}, maxmemory ${Math.floor(started.size.memory_mb * 0.75)} MB`,
+      placement: `basalt-server (${ctx.config.engineBinary}, the build the worker deploys) ${started.where}, fsync ${fsync}, maxmemory ${engineMaxmemoryMb(started.size)} MB`,
     };
   } catch (error) {
     await stopPeer(ctx, benchmarkId).catch(() => {});

@@ -14,7 +14,7 @@ import net from 'node:net';
 import path from 'node:path';
 import type { InstanceTypeRow, RegionRow } from '@basalt/db';
 import type { JobContext } from '../context.js';
-import { vmSizeOf, type VmSize } from '../engine-settings.js';
+import { engineMaxmemoryMb, vmSizeOf, type VmSize } from '../engine-settings.js';
 import { StepError } from '../errors.js';
 import { requireHostRoute } from '../host-route.js';
 import { poolNetwork } from '../ipam.js';
@@ -184,8 +184,8 @@ export async function startPeer(
   runDir: string,
 ): Promise<Peer> {
   const size = vmSizeOf(type);
-  // Like the engine: a quarter of the VM's memory left to the OS and connections.
-  const dataMb = Math.floor(size.memory_mb * 0.75);
+  // The engine's bound on a VM of the size.
+  const dataMb = engineMaxmemoryMb(size);
   const password = randomBytes(18).toString('base64url');
   const port = kind === 'redis' ? REDIS_PORT : MEMCACHED_PORT;
   const started = await startInServerSlot(ctx, benchmarkId, region, type, place, runDir, 'peer', port, (address, dir) => {

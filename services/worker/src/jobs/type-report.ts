@@ -35,25 +35,34 @@ export async function typeReport(ctx: JobContext, payload: TypeReportJob, handle
     await reports.update(report.id, { status: 'running', startedAt, finishedAt: null });
     const load = new LoadSampler();
     let failure: unknown;
+    // Rendered and stored by an earlier attempt whose worker died after it (while deleting the
+    // instance, or before it could mark the report): only the delete is left.
+    const alreadyMade = report.markdown !== null;
+    if (alreadyMade) {
+      await run.event('notice', null, 'the report was made by an earlier attempt; what is left is deleting its temporary instance');
+      for (const step of ['create_instance', 'run_suites', 'render_report']) await run.step(step, async () => {});
+    }
     try {
-      const instance = await ctx.repo.getInstance(payload.instance_id);
-      if (!instance) throw new StepError('create_instance', `the report's instance ${payload.instance_id} does not exist`);
-      const type = await ctx.catalog.getInstanceType(instance.instanceType);
-      if (!type) throw new StepError('create_instance', `instance type ${instance.instanceType} does not exist`);
-      if (instance.status === 'deleting' || instance.status === 'deleted') throw new StepError('create_instance', 'the temporary instance was deleted before the report was made');
-      await run.step('create_instance', () => runLifecycle(ctx, handle, 'create_instance', instance, 'create'));
-      const measured = await run.step('run_suites', async () => {
-        const rows = [];
-        for (const suite of report.suites) {
-          await run.event('report_suite', 'run_suites', `suite ${rows.length + 1} of ${report.suites.length}: ${suite}`, { suite });
-          const current = (await ctx.repo.getInstance(instance.id))!;
-          // Each suite starts on an empty engine, as a rerun on a fresh instance does.
-          rows.push(await runSuite(ctx, handle, 'run_suites', current, suite, () => emptyReportInstance(ctx, 'run_suites', current, report.id)));
-        }
-        return rows;
-      });
-      const made = await run.step('render_report', async () => renderReport(ctx, instance, type, measured, startedAt, load.describe()));
-      await reports.update(report.id, made);
+      if (!alreadyMade) {
+        const instance = await ctx.repo.getInstance(payload.instance_id);
+        if (!instance) throw new StepError('create_instance', `the report's instance ${payload.instance_id} does not exist`);
+        const type = await ctx.catalog.getInstanceType(instance.instanceType);
+        if (!type) throw new StepError('create_instance', `instance type ${instance.instanceType} does not exist`);
+        if (instance.status === 'deleting' || instance.status === 'deleted') throw new StepError('create_instance', 'the temporary instance was deleted before the report was made');
+        await run.step('create_instance', () => runLifecycle(ctx, handle, 'create_instance', instance, 'create'));
+        const measured = await run.step('run_suites', async () => {
+          const rows = [];
+          for (const suite of report.suites) {
+            await run.event('report_suite', 'run_suites', `suite ${rows.length + 1} of ${report.suites.length}: ${suite}`, { suite });
+            const current = (await ctx.repo.getInstance(instance.id))!;
+            // Each suite starts on an empty engine, as a rerun on a fresh instance does.
+            rows.push(await runSuite(ctx, handle, 'run_suites', current, suite, () => emptyReportInstance(ctx, 'run_suites', current, report.id)));
+          }
+          return rows;
+        });
+        const made = await run.step('render_report', async () => renderReport(ctx, instance, type, measured, startedAt, load.describe()));
+        await reports.update(report.id, made);
+      }
     } catch (error) {
       failure = error;
     } finally {

@@ -47,10 +47,13 @@ export function InstanceForm({ projectId, onCreated }: { projectId: string; onCr
   const errors = useMemo(() => validateInstanceForm(values, type), [values, type])
   const shown = submitted ? errors : {}
 
-  // Sensible defaults once the catalog arrives: the first region and the first type offered there.
+  // Sensible defaults once the catalog arrives: the first available region and the first type offered there.
   useEffect(() => {
-    if (!values.region && regions.data?.length) set({ region: regions.data[0].id })
+    const first = regions.data?.find((r) => r.available)
+    if (!values.region && first) set({ region: first.id })
   }, [regions.data, values.region])
+  // The workers' reason for each region they cannot serve: a disabled option alone does not say why.
+  const unavailable = regions.data?.filter((r) => !r.available) ?? []
   useEffect(() => {
     if (values.instanceType || !types.data?.length) return
     const first = types.data.find((t) => !values.region || !t.regions.length || t.regions.includes(values.region))
@@ -94,7 +97,12 @@ export function InstanceForm({ projectId, onCreated }: { projectId: string; onCr
               onChange={(e) => set({ name: e.target.value })}
             />
           </Field>
-          <Field id="region" label="Region" error={shown.region}>
+          <Field
+            id="region"
+            label="Region"
+            error={shown.region}
+            hint={unavailable.length ? unavailable.map((r) => `${r.name || r.id} is unavailable: ${r.unavailable_reason ?? 'its workers cannot place VMs there'}`).join('; ') : undefined}
+          >
             <Select value={values.region} onValueChange={(region) => set({ region })}>
               <SelectTrigger id="region" aria-invalid={Boolean(shown.region) || undefined}>
                 <SelectValue placeholder="Choose a region" />

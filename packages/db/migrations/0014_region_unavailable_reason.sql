@@ -1,0 +1,1 @@
+ALTER TABLE "regions" ADD COLUMN "unavailable_reason" text;
