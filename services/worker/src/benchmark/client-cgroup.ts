@@ -14,13 +14,15 @@ import { namespaceNames } from './client-namespace.js';
 import { runCgroup, type CgroupHost } from './host-cgroup.js';
 
 /**
- * The client's memory bound: four times the buffers the API allows, and 256 MiB for the rest
+ * The client's memory bound: eight times the buffers the API allows, and 256 MiB for the rest
  * (threads, histograms, the JSON report). basalt-bench holds more than one copy of a pipeline
- * of values per connection: at the API's cap its resident peak measured 0.9 GiB (one connection,
- * --pipeline=256 of 1 MiB values), 0.6 GiB with 256 connections of one 1 MiB value. Past the
- * bound the kernel's OOM killer ends the client alone, and the run fails with its exit.
+ * of values per connection, and how many depends on how its buffers grew: at the API's cap
+ * (one connection, --pipeline=256 of 1 MiB values) its resident peak measured 0.4-0.9 GiB from
+ * run to run, 0.6 GiB with 256 connections of one 1 MiB value, and four times the buffers
+ * (1.25 GiB) was once too few for it in its cgroup of one CPU. Past the bound the kernel's OOM
+ * killer ends the client alone, and the run fails with its exit.
  */
-export const CLIENT_CGROUP_MEMORY_MB = (4 * BENCHMARK_CLIENT_MEMORY_MAX) / 1024 ** 2 + 256;
+export const CLIENT_CGROUP_MEMORY_MB = (8 * BENCHMARK_CLIENT_MEMORY_MAX) / 1024 ** 2 + 256;
 /** One core's worth of CPU (the cgroup's quota per period), whatever its --threads. */
 export const CLIENT_CGROUP_CPUS = 1;
 
