@@ -9,13 +9,13 @@ const run = (events: AnsibleEvent[]) => ({ exitCode: 0, events, stats: {}, chang
 
 describe('the instance CA certificate from the deploy events', () => {
   it('is the output of the role task, one copy per distinct CA', () => {
-    const events = [ok('n1', "engine : Read the instance's CA certificate", pem), ok('n2', "engine : Read the instance's CA certificate", pem)];
+    const events = [ok('n1', 'engine : Keep the engine as the control plane wants it', pem), ok('n2', 'engine : Keep the engine as the control plane wants it', pem)];
     expect(caCertificateOf(run(events))).toBe(`${pem}\n`);
   });
 
   it('ignores other tasks and output that is no certificate', () => {
-    expect(caCertificateOf(run([ok('n1', 'engine : Render the engine configuration', pem)]))).toBeUndefined();
-    expect(caCertificateOf(run([ok('n1', "engine : Read the instance's CA certificate", 'cat: no such file')]))).toBeUndefined();
+    expect(caCertificateOf(run([ok('n1', 'engine : Something else', pem)]))).toBeUndefined();
+    expect(caCertificateOf(run([ok('n1', 'engine : Keep the engine as the control plane wants it', 'cat: no such file')]))).toBeUndefined();
   });
 
   it('makes TLS endpoints on port 6380 that carry it', () => {

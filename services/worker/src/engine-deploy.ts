@@ -96,7 +96,8 @@ export async function deployEngine(
           if (event.event === 'runner_on_failed' || event.event === 'runner_on_unreachable') {
             void run.event('ansible', step, `${event.host}: ${event.task}: failed`, event.result).catch(() => {});
           } else if (event.event === 'runner_on_ok' && event.changed) {
-            void run.event('ansible', step, `${event.host}: ${event.task}: changed`).catch(() => {});
+            // The role is one task: its msg says what changed (files written, a restart, a reload).
+            void run.event('ansible', step, `${event.host}: ${event.task}: changed: ${String(event.result?.msg ?? '')}`).catch(() => {});
           }
         },
       }),
@@ -192,8 +193,9 @@ export function replicationModeOf(instance: InstanceRow): ReplicationMode {
   return mode === 'async' ? 'async' : DEFAULT_REPLICATION_MODE;
 }
 
-/** The task of the role whose output is the instance's CA certificate (public); Ansible prefixes `engine : `. */
-const CA_TASK = "Read the instance's CA certificate";
+/** The role's one task (infra/ansible/roles/engine/tasks/main.yml), whose stdout is a standalone
+ * TLS instance's CA certificate (public); Ansible prefixes `engine : `. */
+const CA_TASK = 'Keep the engine as the control plane wants it';
 
 /**
  * The CA certificate a standalone instance's node made, as the deploy printed it (read from
