@@ -11,6 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/env.js';
+import { freePort } from '../support/ports.js';
 import { startEngine, type Engine } from './engine-process.js';
 
 const run = promisify(execFile);
@@ -18,16 +19,6 @@ const run = promisify(execFile);
 const python = process.env.BASALT_TEST_PYTHON ?? path.join(process.env.BASALT_ROOT ?? ROOT, '.tools', 'py', 'bin', 'python');
 const PASSWORD = 'admin-s3cret';
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** Runs a Python script with the test venv; its stdout, trimmed. */
 async function py(script: string, ...args: string[]): Promise<string> {

@@ -1,3 +1,4 @@
+
 // Redis 7.0's own test suite against basalt-server: each Tcl file runs with `--host/--port`
 // (the harness' external-server mode) against a fresh server on a free loopback port. The
 // tests that pass are compared with redis-suite-expected.txt: a test listed there that does
@@ -13,6 +14,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../scripts/lib/net.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SUITE = path.join(ROOT, '.tools', 'redis-src');
@@ -54,16 +56,6 @@ const RACY = new Set([
 /** One file may take this long before it is stopped (its unfinished tests count as not passed). */
 const FILE_TIMEOUT_MS = 240_000;
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 async function waitForPort(port, ms) {
   const deadline = Date.now() + ms;

@@ -4,9 +4,9 @@
 // per range, made atomically, holding the holder's pid) and gives it to every worker it starts
 // as BASALT_ADDRESS_RANGE, so stacks that run side by side never share an address. `npm start`
 // takes no lease: it allocates from the bottom of the whole pool, below every leased range.
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { releaseOnExit, takeLease } from './lease.mjs';
 import { localNetwork } from './local-network.mjs';
 
 // BASALT_ADDRESS_LEASES: another directory of leases (address-range.test.ts's own, so that no
@@ -39,46 +39,8 @@ export function takeRange(third) {
   const [base, bits] = pool.split('/');
   if (Number(bits) !== 16) throw new Error(`address ranges: the pool ${pool} is not a /16`);
   const [a, b] = base.split('.');
-  fs.mkdirSync(LEASES, { recursive: true });
   const dir = path.join(LEASES, String(third));
-  if (!take(dir)) return undefined;
-  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  if (!takeLease(dir)) return undefined;
+  releaseOnExit(dir);
   return `${a}.${b}.${third}.0/24`;
-}
-
-/** Makes the lease directory, or takes over one whose holder has died. */
-function take(dir) {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      fs.mkdirSync(dir);
-      fs.writeFileSync(path.join(dir, 'pid'), String(process.pid));
-      return true;
-    } catch (error) {
-      if (error.code !== 'EEXIST') throw error;
-      if (!stale(dir)) return false;
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  }
-  return false;
-}
-
-/** A lease whose holder is gone; one without a pid file is being made unless it is old. */
-function stale(dir) {
-  let pid;
-  try {
-    pid = Number(fs.readFileSync(path.join(dir, 'pid'), 'utf8'));
-  } catch (error) {
-    if (error.code !== 'ENOENT') throw error;
-    try {
-      return Date.now() - fs.statSync(dir).mtimeMs > 10_000;
-    } catch {
-      return false;
-    }
-  }
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    return error.code === 'ESRCH';
-  }
 }

@@ -1,14 +1,53 @@
 // Small network helpers: free loopback ports and waiting for an HTTP endpoint.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { release, releaseOnExit, takeLease } from './lease.mjs';
 
-export function freePort() {
-  return new Promise((resolve, reject) => {
+const PORT_LEASES = path.join(os.tmpdir(), 'basalt-port-leases');
+const PORT_SPAN = 12_000;
+
+/**
+ * A loopback port nothing listens on, leased to this process until it exits. A port the kernel
+ * picks (listen on 0) is free only until the listener closes: two stacks starting side by side
+ * were given the same one, and the second API's health check was answered by the first API.
+ * So ports come from below the kernel's ephemeral range (no outgoing connection takes one
+ * between here and the child's bind), each leased host-wide (lease.mjs) before it is tried.
+ */
+export async function freePort() {
+  const last = ephemeralLow() - 1;
+  const first = Math.max(1024, last - PORT_SPAN + 1);
+  const span = last - first + 1;
+  const start = crypto.randomInt(span);
+  for (let i = 0; i < span; i++) {
+    const port = first + ((start + i) % span);
+    const dir = path.join(PORT_LEASES, String(port));
+    if (!takeLease(dir)) continue;
+    if (await canListen(port)) {
+      releaseOnExit(dir);
+      return port;
+    }
+    release(dir);
+  }
+  throw new Error(`freePort: no free port in ${first}-${last} (leases in ${PORT_LEASES})`);
+}
+
+/** The lowest port the kernel gives outgoing connections (ip_local_port_range). */
+function ephemeralLow() {
+  try {
+    return Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32768;
+  } catch {
+    return 32768;
+  }
+}
+
+function canListen(port) {
+  return new Promise((resolve) => {
     const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
   });
 }
 

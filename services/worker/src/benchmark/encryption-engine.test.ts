@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ENCRYPTION_VARIANTS, encryptionOverhead, type EncryptionVariant } from '@basalt/api-client/rules';
 import type { InstanceTypeRow } from '@basalt/db';
@@ -67,13 +68,10 @@ describe('encryption-overhead plan', () => {
   });
 });
 
+// Leased host-wide (scripts/lib/net.mjs): suites run beside the end-to-end files.
 async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
+  const url = pathToFileURL(path.resolve(import.meta.dirname, '../../../../scripts/lib/net.mjs')).href;
+  return ((await import(url)) as { freePort(): Promise<number> }).freePort();
 }
 
 const refuses = (port: number) =>
