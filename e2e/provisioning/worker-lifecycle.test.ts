@@ -1,7 +1,8 @@
 // The worker drives one instance through its whole life on a real `local` VM: create →
 // running, write and read with redis-cli, the cgroup matches the type, a second deploy
-// changes nothing, resize and restart keep the data, delete leaves nothing behind.
-// Jobs are written as the API writes them (rows + pg-boss job through @basalt/db).
+// changes nothing, resize and restart keep the data, operations run in the order they were
+// asked, delete leaves nothing behind. Operations are started as the API starts them
+// (@basalt/db's startOperation).
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -91,12 +92,9 @@ describe('an instance on a local VM, driven by the worker', () => {
 
   test('resize to kv.standard.large changes the limits and keeps the data', async () => {
     const bootPid = ssh('cat /proc/1/stat').split(' ')[21];
-    await stack.database.db
-      .update((await import('@basalt/db')).schema.instances)
-      .set({ instanceType: 'kv.standard.large', status: 'modifying' })
-      .where((await import('drizzle-orm')).eq((await import('@basalt/db')).schema.instances.id, instance.id));
     const operationId = await requestOperation(stack, instance.id, 'modify', {
       changes: { instance_type: { from: 'kv.standard.small', to: 'kv.standard.large' } },
+      target: { instance_type: 'kv.standard.large', disk_gib: 10, parameters: {} },
     });
     const operation = await waitForOperation(stack, operationId);
     expect(operation.status, JSON.stringify(operation.error)).toBe('succeeded');
@@ -116,6 +114,36 @@ describe('an instance on a local VM, driven by the worker', () => {
     const after = ssh('systemctl show -p MainPID --value basalt-server');
     expect(after).not.toBe(before);
     expect(redisCli(endpoint.host, endpoint.port, instance, 'GET', 'greeting')).toBe('hello');
+  });
+
+  test('operations asked one after another run in that order; a failed modify's error outlives a users apply', async () => {
+    // Asked at once, on three queues: a modify that fails (its target type does not exist),
+    // a users apply (what the password-expiry pass starts), a restart.
+    const modifyId = await requestOperation(stack, instance.id, 'modify', { changes: {}, target: { instance_type: 'kv.no-such-type', disk_gib: 10, parameters: {} } });
+    const usersId = await requestOperation(stack, instance.id, 'applyUsers');
+    const restartId = await requestOperation(stack, instance.id, 'restart');
+    const [modify, users, restart] = [await waitForOperation(stack, modifyId), await waitForOperation(stack, usersId), await waitForOperation(stack, restartId)];
+    expect([modify.status, users.status, restart.status], JSON.stringify([modify.error, users.error, restart.error])).toEqual(['failed', 'succeeded', 'succeeded']);
+    // Each started only once the one asked before it had finished.
+    expect(users.startedAt!.getTime()).toBeGreaterThanOrEqual(modify.finishedAt!.getTime());
+    expect(restart.startedAt!.getTime()).toBeGreaterThanOrEqual(users.finishedAt!.getTime());
+    // The restart, last, owns the status it leaves.
+    expect(await getInstance(stack, instance.id)).toMatchObject({ status: 'running', fault: null });
+    expect(redisCli(endpoint.host, endpoint.port, instance, 'GET', 'greeting')).toBe('hello');
+  });
+
+  test('a failed modify stays error with its fault through the next users apply', async () => {
+    const modify = await waitForOperation(stack, await requestOperation(stack, instance.id, 'modify', { changes: {}, target: { instance_type: 'kv.no-such-type', disk_gib: 10, parameters: {} } }));
+    expect(modify.status).toBe('failed');
+    const users = await waitForOperation(stack, await requestOperation(stack, instance.id, 'applyUsers'));
+    expect(users.status, JSON.stringify(users.error)).toBe('succeeded');
+    // The users apply owns no status (operation-kinds.ts): it leaves the modify's error and fault.
+    const row = await getInstance(stack, instance.id);
+    expect(row.status).toBe('error');
+    expect(row.fault).toMatchObject({ step: 'load', operation_id: modify.id });
+    const restart = await waitForOperation(stack, await requestOperation(stack, instance.id, 'restart'));
+    expect(restart.status, JSON.stringify(restart.error)).toBe('succeeded');
+    expect(await getInstance(stack, instance.id)).toMatchObject({ status: 'running', fault: null });
   });
 
   test('the engine comes back by itself when it dies', async () => {

@@ -8,11 +8,11 @@ import {
   createDatabase,
   createQueues,
   encryptSecret,
-  enqueue,
   generatePassword,
   migrate,
   parseMasterKey,
   schema,
+  startOperation,
   type Database,
   type QueueKey,
 } from '@basalt/db';
@@ -82,23 +82,20 @@ export async function createInstance(cp: ControlPlane, name: string, instanceTyp
   return { id: instance!.id, operationId, username: 'default', password };
 }
 
-/** Writes an operation row and enqueues its job, as the API does for every change. */
+/**
+ * Starts an operation as the API does for every change: @basalt/db's one starter writes the
+ * operation, points the instance at it, moves its status (the one the kind owns) and enqueues
+ * the job, in one transaction.
+ */
 export async function requestOperation(
   cp: ControlPlane,
   instanceId: string,
   key: Exclude<QueueKey, 'benchmark' | 'failover' | 'typeReport'>,
   params: Record<string, unknown> = {},
 ): Promise<string> {
-  const [operation] = await cp.database.db
-    .insert(schema.operations)
-    .values({ projectId: cp.projectId, instanceId, type: OPERATION_TYPES[key], params })
-    .returning();
-  await cp.database.db
-    .update(schema.instances)
-    .set({ currentOperationId: operation!.id })
-    .where(eq(schema.instances.id, instanceId));
-  await enqueue(cp.boss, key, { instance_id: instanceId, operation_id: operation!.id, ...params } as never);
-  return operation!.id;
+  const instance = await getInstance(cp, instanceId);
+  const { operation } = await startOperation(cp.database.pool, cp.boss, { instance, type: OPERATION_TYPES[key], queue: key, userId: null, params, job: params as never });
+  return operation.id;
 }
 
 export async function getInstance(cp: ControlPlane, id: string) {

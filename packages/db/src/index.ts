@@ -13,6 +13,7 @@
 // leases.ts        one connection holding a worker's advisory-lock leases on operations and instances
 // type-report.ts   the typed contract of a per-type benchmark report's JSON columns
 // operation-start.ts  startOperation: operation row + instance pointer + job, in one transaction
+// operation-kinds.ts   which status each kind of operation owns, and which kinds take turns
 export * as schema from './schema.js';
 export * from './client.js';
 export * from './migrate.js';
@@ -26,5 +27,6 @@ export * from './instance-topology.js';
 export * from './type-report.js';
 export * from './leases.js';
 export * from './operation-start.js';
+export * from './operation-kinds.js';
 export * from './master-key-check.js';
 export * from './host-route.js';

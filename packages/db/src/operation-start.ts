@@ -6,9 +6,10 @@ import type pg from 'pg';
 import type PgBoss from 'pg-boss';
 import { inTransaction, type Db } from './client.js';
 import { enqueue, type JobPayloads, type QueueKey } from './jobs.js';
-import type { InstanceRow, InstanceStatus, OperationRow } from './provisioning.js';
+import type { InstanceRow, OperationRow } from './provisioning.js';
 import { InstancesRepository } from './repositories/instances.repository.js';
 import { OperationsRepository } from './repositories/operations.repository.js';
+import { STATUS_OWNERS } from './operation-kinds.js';
 
 export interface StartOperation<K extends QueueKey> {
   instance: InstanceRow;
@@ -16,8 +17,6 @@ export interface StartOperation<K extends QueueKey> {
   queue: K;
   /** Who asked; null when the control plane starts it by itself. */
   userId: string | null;
-  /** New instance status, e.g. `modifying`; unchanged when absent. */
-  status?: InstanceStatus;
   params?: Record<string, unknown>;
   job?: Omit<JobPayloads[K], 'instance_id' | 'operation_id'>;
   /** Row changes made in the same transaction before the job is enqueued. */
@@ -34,9 +33,11 @@ export function startOperation<K extends QueueKey>(pool: pg.Pool, boss: PgBoss, 
       params: request.params ?? {},
       createdBy: request.userId,
     });
+    // The status the kind owns while it is asked for and runs (operation-kinds.ts), if any.
+    const status = STATUS_OWNERS[request.type]?.during;
     const instance = await new InstancesRepository(db).update(request.instance.projectId, request.instance.id, {
       currentOperationId: operation.id,
-      ...(request.status ? { status: request.status } : {}),
+      ...(status ? { status } : {}),
     });
     const payload = { ...(request.job ?? {}), instance_id: request.instance.id, operation_id: operation.id } as JobPayloads[K];
     await enqueue(boss, request.queue, payload, executor);

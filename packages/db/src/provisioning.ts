@@ -11,6 +11,7 @@ import { ControlCredentialsRepository } from './repositories/control-credentials
 import { BenchmarksRepository } from './repositories/benchmarks.repository.js';
 import { OperationsRepository } from './repositories/operations.repository.js';
 import { TypeReportsRepository } from './repositories/type-reports.repository.js';
+import { STATUS_FIELDS, STATUS_OWNERS, type OperationType } from './operation-kinds.js';
 
 export type InstanceRow = typeof instances.$inferSelect;
 export type OperationRow = typeof operations.$inferSelect;
@@ -82,6 +83,31 @@ export class ProvisioningRepository {
       .update(instances)
       .set({ ...patch, updatedAt: new Date() } as Partial<InstanceRow>)
       .where(guarded ? and(eq(instances.id, id), notInArray(instances.status, DELETE_STATUSES)) : eq(instances.id, id))
+      .returning({ id: instances.id });
+    return rows.length > 0;
+  }
+
+  /**
+   * Writes what an operation of `type` leaves on the instance: every field of the patch, but
+   * status, health and fault only while the instance is still in the status the operation owns
+   * (operation-kinds.ts); a kind that owns no status never writes them. False when the status
+   * was not written.
+   */
+  async updateInstanceAs(type: OperationType, id: string, patch: InstancePatch): Promise<boolean> {
+    const owned: InstancePatch = {};
+    const rest: InstancePatch = {};
+    for (const [key, value] of Object.entries(patch)) {
+      if (value === undefined) continue;
+      ((STATUS_FIELDS as readonly string[]).includes(key) ? owned : rest)[key as keyof InstancePatch] = value as never;
+    }
+    if (Object.keys(rest).length > 0) await this.updateInstance(id, rest);
+    const owner = STATUS_OWNERS[type];
+    if (!owner || Object.keys(owned).length === 0) return false;
+    if (owned.health !== undefined && owned.healthReason === undefined) owned.healthReason = null;
+    const rows = await this.db
+      .update(instances)
+      .set({ ...owned, updatedAt: new Date() } as Partial<InstanceRow>)
+      .where(and(eq(instances.id, id), eq(instances.status, owner.during)))
       .returning({ id: instances.id });
     return rows.length > 0;
   }

@@ -14,4 +14,9 @@ export interface JobContext {
   /** Engine features the deployed binary supports (users, allowlist, tls). */
   engineFeatures: ReadonlySet<string>;
   log: (message: string) => void;
+  /**
+   * Starts the instance's next operation in turn, after the one before it finished
+   * (jobs/instance-turn.ts); set once the worker's recovery passes exist (reconcile.ts).
+   */
+  handOver?: (instanceId: string) => void;
 }

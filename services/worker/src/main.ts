@@ -72,6 +72,7 @@ async function main(): Promise<void> {
   }
 
   const reconciler = new Reconciler(ctx, (work) => slots.run(work));
+  ctx.handOver = (instanceId) => void reconciler.startNext(instanceId).catch((error: Error) => log(`handing instance ${instanceId} over: ${error.message}`));
   let reconciling = false;
   const reconcileNow = async () => {
     if (reconciling) return;

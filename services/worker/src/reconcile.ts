@@ -2,7 +2,8 @@
 // `pending` long after it was queued) while no live worker holds its lease has lost its
 // worker: the handler runs it again — every step is idempotent (Terraform converges,
 // the Ansible role changes only what differs) — and the late retry of the dead worker's
-// job then finds the operation finished and does nothing.
+// job then finds the operation finished and does nothing. It also starts the operation
+// whose turn on an instance has come (startNext: what a finished operation hands over).
 import type { JobContext } from './context.js';
 import { handle, OPERATION_QUEUES, payloadOf } from './handlers.js';
 import type { OperationRow } from '@basalt/db';
@@ -44,17 +45,30 @@ export class Reconciler {
     const orphans = unfinished.filter(
       (op) => op.instanceId && !this.inFlight.has(op.id) && (op.status === 'running' || now - op.createdAt.getTime() > PENDING_GRACE_MS),
     );
-    for (const operation of orphans) {
-      this.inFlight.add(operation.id);
-      const key = OPERATION_QUEUES[operation.type]!;
-      // Bounded like the queues' jobs: however many orphans there are, they share the slots.
-      void this.inSlot(() => handle(ctx, key, payloadOf(operation)))
-        .then((outcome) => {
-          if (outcome !== 'busy') ctx.log(`reconciled ${operation.type} operation ${operation.id}: ${outcome}`);
-        })
-        .catch((error: Error) => ctx.log(`reconcile of ${operation.type} operation ${operation.id} failed: ${error.message}`))
-        .finally(() => this.inFlight.delete(operation.id));
-    }
+    for (const operation of orphans) this.start(operation, 'reconciled');
     return orphans.length;
+  }
+
+  /**
+   * Starts the instance's next operation in turn when it waits (pending): what an operation
+   * that has just finished hands over (jobs/instance-turn.ts). One already being started here
+   * is left alone; one another worker holds ends `busy` at once.
+   */
+  async startNext(instanceId: string): Promise<void> {
+    const next = await this.ctx.repo.operations().firstInTurn(instanceId);
+    if (next?.status === 'pending' && !this.inFlight.has(next.id)) this.start(next, 'handed over to');
+  }
+
+  private start(operation: OperationRow, how: string): void {
+    const { ctx } = this;
+    this.inFlight.add(operation.id);
+    const key = OPERATION_QUEUES[operation.type]!;
+    // Bounded like the queues' jobs: however many there are, they share the slots.
+    void this.inSlot(() => handle(ctx, key, payloadOf(operation)))
+      .then((outcome) => {
+        if (outcome !== 'busy') ctx.log(`${how} ${operation.type} operation ${operation.id}: ${outcome}`);
+      })
+      .catch((error: Error) => ctx.log(`${how} ${operation.type} operation ${operation.id} failed: ${error.message}`))
+      .finally(() => this.inFlight.delete(operation.id));
   }
 }

@@ -1,9 +1,10 @@
 // Operations as the API sees them (scoped by project) and their event stream.
-import { and, asc, desc, eq, getTableColumns, gt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gt, inArray, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.js';
 import { operationEvents, operations } from '../schema.js';
 import type { OperationRow } from '../provisioning.js';
 import { isoText } from './iso-text.js';
+import { OUT_OF_TURN } from '../operation-kinds.js';
 
 export type NewOperation = typeof operations.$inferInsert;
 export type OperationEventRow = typeof operationEvents.$inferSelect;
@@ -51,6 +52,20 @@ export class OperationsRepository {
       .where(and(eq(operationEvents.operationId, operationId), gt(operationEvents.id, afterId)))
       .orderBy(asc(operationEvents.id))
       .limit(limit);
+  }
+
+  /**
+   * The instance's oldest unfinished operation of the kinds that take turns (operation-kinds.ts):
+   * the one whose turn it is. Oldest by the time it was asked for (the starter's transaction).
+   */
+  async firstInTurn(instanceId: string): Promise<OperationRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(operations)
+      .where(and(eq(operations.instanceId, instanceId), inArray(operations.status, ['pending', 'running']), notInArray(operations.type, OUT_OF_TURN)))
+      .orderBy(asc(operations.createdAt), asc(operations.id))
+      .limit(1);
+    return row;
   }
 
   async getById(id: string): Promise<OperationRow | undefined> {

@@ -238,7 +238,6 @@ export class InstanceService {
         instance,
         type: 'modify',
         queue: 'modify',
-        status: 'modifying',
         userId: auth.user.id,
         params: job as unknown as Record<string, unknown>,
         job,
@@ -260,7 +259,7 @@ export class InstanceService {
   async restart(auth: AuthContext, projectId: string, instanceId: string): Promise<InstanceAcceptedDto> {
     const instance = await this.load(auth, projectId, instanceId, 'member');
     if (instance.status !== 'running' && instance.status !== 'error') throw new Conflict(`Cannot restart while ${instance.status}`, 'invalid_state');
-    const { operation } = await this.starter.start({ instance, type: 'restart', queue: 'restart', status: 'restarting', userId: auth.user.id });
+    const { operation } = await this.starter.start({ instance, type: 'restart', queue: 'restart', userId: auth.user.id });
     return { instance: await this.present(projectId, instance.id), operation: toOperationDto(operation) };
   }
 
@@ -286,7 +285,7 @@ export class InstanceService {
     if (instance.status === 'deleting' && (await this.deleteUnderWay(projectId, instance))) {
       throw new Conflict('Instance is already being deleted', 'invalid_state');
     }
-    const { operation } = await this.starter.start({ instance, type: 'delete', queue: 'delete', status: 'deleting', userId: auth.user.id });
+    const { operation } = await this.starter.start({ instance, type: 'delete', queue: 'delete', userId: auth.user.id });
     return { instance: await this.present(projectId, instance.id), operation: toOperationDto(operation) };
   }
 

@@ -33,7 +33,9 @@ export function failover(ctx: JobContext, payload: FailoverJob): Promise<Outcome
   const switchover = payload.mode === 'switchover';
   return runOperation(ctx, payload, {
     steps: switchover ? SWITCHOVER_STEPS : payload.mode === 'rebuild' ? REBUILD_STEPS : FAILOVER_STEPS,
-    failureStatus: null,
+    // A switchover asked for through the API takes its turn; a failover or rebuild the monitor
+    // started does not wait behind the work it rescues (only for the instance's lease).
+    inTurn: switchover,
     work: async ({ instance, region, run }) => {
       if (instance.architecture !== 'standard') throw new StepError('load', 'only a standard instance has replicas to fail over to');
       const nodes = requireNodes(instance, 'load');

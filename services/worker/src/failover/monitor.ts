@@ -133,6 +133,8 @@ export class FailoverMonitor {
       }
     } finally {
       await lease.release();
+      // An operation whose turn came while the monitor held the instance waits for this.
+      this.ctx.handOver?.(instance.id);
     }
   }
 

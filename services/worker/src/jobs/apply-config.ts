@@ -10,7 +10,6 @@ import { applyInstanceFirewall } from '../firewall/instance-firewall.js';
 export function applyConfig(ctx: JobContext, payload: ApplyUsersJob | ApplyAllowlistJob, what: 'users' | 'allowlist'): Promise<Outcome> {
   return runOperation(ctx, payload, {
     steps: ['ansible_apply', 'health_check'],
-    failureStatus: 'error',
     work: async ({ instance, region, run }) => {
       if (!ctx.engineFeatures.has(what)) {
         await run.event('notice', null, `the deployed engine does not support ${what} yet; they are kept in PostgreSQL for the next deploy`);
@@ -19,8 +18,9 @@ export function applyConfig(ctx: JobContext, payload: ApplyUsersJob | ApplyAllow
       // The host's network layer admits what the engine will: the allowlist as PostgreSQL holds it.
       if (what === 'allowlist') await applyInstanceFirewall(ctx, instance.id, region);
       await deployEngine(ctx, run, instance, region, nodes, 'live-config.yml');
+      // The instance's status and fault are not this job's (operation-kinds.ts): a failed
+      // modify's `error` stays until a modify or restart succeeds.
       await checkEndpoints(ctx, run, instance, region, nodes);
-      await ctx.repo.updateInstance(instance.id, { status: 'running', health: 'healthy', fault: null });
     },
   });
 }

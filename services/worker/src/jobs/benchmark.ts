@@ -38,7 +38,6 @@ export async function benchmark(ctx: JobContext, payload: BenchmarkJob): Promise
   const benchmarks = ctx.repo.benchmarks();
   return runOperation(ctx, payload, {
     steps: ['prepare', 'run_scenarios'],
-    failureStatus: null,
     settle: (outcome) => recordStatus(benchmarks, payload.benchmark_id, outcome),
     work: async (args) => {
       try {

@@ -13,8 +13,7 @@ import { removeInstanceFirewall } from '../firewall/instance-firewall.js';
 export function deleteInstance(ctx: JobContext, payload: DeleteJob): Promise<Outcome> {
   return runOperation(ctx, payload, {
     steps: ['terraform_init', 'terraform_destroy', 'cleanup'],
-    failureStatus: 'error',
-    work: async ({ instance, region, type, run }) => {
+    work: async ({ instance, region, type, run, write }) => {
       await ctx.repo.updateInstance(instance.id, { status: 'deleting', fault: null });
       const addresses = await poolAddresses(ctx, instance.id);
       if (addresses.length > 0) {
@@ -28,7 +27,7 @@ export function deleteInstance(ctx: JobContext, payload: DeleteJob): Promise<Out
         await fs.rm(path.join(ctx.config.runsDir, instance.id), { recursive: true, force: true });
         await fs.rm(path.join(ctx.config.terraformDir, instance.id), { recursive: true, force: true });
       });
-      await ctx.repo.updateInstance(instance.id, {
+      await write({
         status: 'deleted',
         deletedAt: new Date(),
         health: null,

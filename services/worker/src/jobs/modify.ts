@@ -22,8 +22,7 @@ function currentTarget(instance: InstanceRow): ModifyTarget {
 export function modify(ctx: JobContext, payload: ModifyJob): Promise<Outcome> {
   return runOperation(ctx, payload, {
     steps: ['terraform_init', 'terraform_apply', 'ansible_deploy', 'health_check'],
-    failureStatus: 'error',
-    work: async ({ instance, region, run }) => {
+    work: async ({ instance, region, run, write }) => {
       const target = payload.target ?? currentTarget(instance);
       const type = await ctx.catalog.getInstanceType(target.instance_type);
       if (!type) throw new StepError('load', `instance type ${target.instance_type} does not exist`);
@@ -43,7 +42,7 @@ export function modify(ctx: JobContext, payload: ModifyJob): Promise<Outcome> {
         // Every node has its new limits and disk by now: the whole stack has nothing left to change.
         if (grows) await applyStack(ctx, run, desired, region, size, addresses);
         await checkEndpoints(ctx, run, desired, region, rolled);
-        await ctx.repo.updateInstance(instance.id, {
+        await write({
           status: 'running',
           health: 'healthy',
           fault: null,
@@ -54,7 +53,7 @@ export function modify(ctx: JobContext, payload: ModifyJob): Promise<Outcome> {
         return;
       }
       const nodes = await applyStack(ctx, run, desired, region, size, addresses);
-      await ctx.repo.updateInstance(instance.id, {
+      await write({
         ...(await deployAndCheck(ctx, run, desired, region, nodes)),
         instanceType: type.id,
         diskGib: target.disk_gib,

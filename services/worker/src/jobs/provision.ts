@@ -81,8 +81,7 @@ function loopbackTwin(ip: string): string {
 export function provision(ctx: JobContext, payload: ProvisionJob): Promise<Outcome> {
   return runOperation(ctx, payload, {
     steps: PROVISION_STEPS,
-    failureStatus: 'create_failed',
-    work: async ({ instance, region, type, run }) => {
+    work: async ({ instance, region, type, run, write }) => {
       // Guarded in the same statement: a delete asked for since the job was queued wins.
       if (!(await ctx.repo.updateInstance(instance.id, { status: 'creating', fault: null }))) {
         throw new StepError('load', `instance ${instance.id} is being deleted; not provisioning it`);
@@ -97,7 +96,7 @@ export function provision(ctx: JobContext, payload: ProvisionJob): Promise<Outco
       await applyInstanceFirewall(ctx, instance.id, region);
       const nodes = await applyStack(ctx, run, instance, region, vmSizeOf(type), addresses);
       await ctx.repo.updateInstance(instance.id, { nodes });
-      await ctx.repo.updateInstance(instance.id, await deployAndCheck(ctx, run, instance, region, nodes));
+      await write(await deployAndCheck(ctx, run, instance, region, nodes));
     },
   });
 }

@@ -12,18 +12,17 @@ import { rollingDeploy } from '../failover/rolling-deploy.js';
 export function restart(ctx: JobContext, payload: RestartJob): Promise<Outcome> {
   return runOperation(ctx, payload, {
     steps: ['ansible_restart', 'health_check'],
-    failureStatus: 'error',
-    work: async ({ instance, region, run }) => {
+    work: async ({ instance, region, run, write }) => {
       const nodes = requireNodes(instance, 'load');
       if (instance.architecture === 'standard') {
         const rolled = await rollingDeploy(ctx, run, instance, region, nodes, 'restart.yml');
         await checkEndpoints(ctx, run, instance, region, rolled);
-        await ctx.repo.updateInstance(instance.id, { status: 'running', health: 'healthy', fault: null });
+        await write({ status: 'running', health: 'healthy', fault: null });
         return;
       }
       await deployEngine(ctx, run, instance, region, nodes, 'restart.yml');
       await checkEndpoints(ctx, run, instance, region, nodes);
-      await ctx.repo.updateInstance(instance.id, { status: 'running', health: 'healthy', fault: null });
+      await write({ status: 'running', health: 'healthy', fault: null });
     },
   });
 }
