@@ -116,7 +116,7 @@ describe('an instance on a local VM, driven by the worker', () => {
     expect(redisCli(endpoint.host, endpoint.port, instance, 'GET', 'greeting')).toBe('hello');
   });
 
-  test('operations asked one after another run in that order; a failed modify's error outlives a users apply', async () => {
+  test('operations asked one after another run in that order, each after the one before has finished', async () => {
     // Asked at once, on three queues: a modify that fails (its target type does not exist),
     // a users apply (what the password-expiry pass starts), a restart.
     const modifyId = await requestOperation(stack, instance.id, 'modify', { changes: {}, target: { instance_type: 'kv.no-such-type', disk_gib: 10, parameters: {} } });

@@ -778,6 +778,14 @@ export interface components {
             available: boolean;
             /** @description Why the region is unavailable, as its workers found at their start; null when available */
             unavailable_reason: string | null;
+            /**
+             * @description The architectures its workers place; a create with another is refused (409 architecture_unavailable)
+             * @example [
+             *       "standalone",
+             *       "standard"
+             *     ]
+             */
+            architectures: ("standalone" | "standard")[];
         };
         RegionListDto: {
             items: components["schemas"]["RegionDto"][];

@@ -144,6 +144,9 @@ export const regions = pgTable('regions', {
   // cannot serve the region (no bridge); the API refuses new instances there.
   available: boolean('available').notNull().default(true),
   unavailableReason: text('unavailable_reason'),
+  // The architectures its workers can place (a worker on process VMs gives each node no VM of
+  // its own, so no standard instance), written with `available`; the API refuses the others.
+  architectures: text('architectures').array().notNull().default(sql`'{standalone,standard}'::text[]`),
   createdAt: createdAt(),
 });
 

@@ -5,6 +5,7 @@
 // unavailable in the catalog (main.ts), so that the API creates no instance there.
 import path from 'node:path';
 import type { RegionRow } from '@basalt/db';
+import { ARCHITECTURES, type Architecture } from '@basalt/api-client/rules';
 import type { WorkerConfig } from './config.js';
 import { poolNetwork } from './ipam.js';
 import { outputTail, runCommand } from './process.js';
@@ -16,6 +17,14 @@ type HostRegion = Pick<RegionRow, 'id' | 'target' | 'addressPool'>;
 
 /** The regions whose VMs live on this host (target `local`): the ones a worker here serves. */
 export const hostRegions = <R extends HostRegion>(regions: R[]): R[] => regions.filter((region) => region.target === 'local');
+
+/**
+ * The architectures this worker places in its host's regions: a standard instance needs a VM
+ * of its own per node (an address that moves on failover); process VMs give it none.
+ */
+export function architecturesServed(config: Pick<WorkerConfig, 'vmKind'>): Architecture[] {
+  return config.vmKind === 'nspawn' ? [...ARCHITECTURES] : ARCHITECTURES.filter((architecture) => architecture !== 'standard');
+}
 
 export async function prepareHostNetwork(config: WorkerConfig, regions: HostRegion[]): Promise<UnavailableRegions> {
   const unavailable: UnavailableRegions = new Map();

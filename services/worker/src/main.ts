@@ -10,7 +10,7 @@ import { Reconciler } from './reconcile.js';
 import { QueueDispatcher } from './dispatcher.js';
 import { detectEngineFeatures } from './engine-features.js';
 import { JobSlots } from './job-slots.js';
-import { hostRegions, prepareHostNetwork } from './host-network.js';
+import { architecturesServed, hostRegions, prepareHostNetwork } from './host-network.js';
 import { reconcileFirewalls } from './firewall/instance-firewall.js';
 import { HealthMonitor } from './health-monitor.js';
 import { FailoverMonitor } from './failover/monitor.js';
@@ -49,7 +49,10 @@ async function main(): Promise<void> {
   const regions = await catalog.listRegions();
   const unavailableRegions = await prepareHostNetwork(config, regions);
   for (const [region, reason] of unavailableRegions) log(`region ${region}: ${reason}; taking none of its jobs, and the API creates no instance there`);
-  for (const region of hostRegions(regions)) await catalog.setRegionAvailability(region.id, unavailableRegions.get(region.id) ?? null);
+  const architectures = architecturesServed(config);
+  for (const region of hostRegions(regions)) {
+    await catalog.setRegionCapabilities(region.id, { unavailableReason: unavailableRegions.get(region.id) ?? null, architectures });
+  }
   const ctx: JobContext = {
     config,
     repo: new ProvisioningRepository(database.db, database.pool),

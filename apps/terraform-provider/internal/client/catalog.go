@@ -14,6 +14,8 @@ type Region struct {
 	Available bool   `json:"available"`
 	// UnavailableReason is why its workers cannot serve it (nil when available).
 	UnavailableReason *string `json:"unavailable_reason"`
+	// Architectures are the ones its workers place (standalone only on process VMs).
+	Architectures []string `json:"architectures"`
 }
 
 // InstanceType is InstanceTypeDto (without the reference QPS).

@@ -41,11 +41,12 @@ type RegionsDataSourceModel struct {
 }
 
 type regionModel struct {
-	ID        types.String `tfsdk:"id"`
-	Name      types.String `tfsdk:"name"`
-	Target    types.String `tfsdk:"target"`
-	Available types.Bool   `tfsdk:"available"`
-	Reason    types.String `tfsdk:"unavailable_reason"`
+	ID            types.String `tfsdk:"id"`
+	Name          types.String `tfsdk:"name"`
+	Target        types.String `tfsdk:"target"`
+	Available     types.Bool   `tfsdk:"available"`
+	Reason        types.String `tfsdk:"unavailable_reason"`
+	Architectures types.List   `tfsdk:"architectures"`
 }
 
 func (d *RegionsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -60,11 +61,12 @@ func (d *RegionsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 				MarkdownDescription: "Every region, in the API's order.",
 				Computed:            true,
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"id":        schema.StringAttribute{MarkdownDescription: "Region ID, the value of `basalt_instance.region`.", Computed: true},
-					"name":      schema.StringAttribute{MarkdownDescription: "Display name.", Computed: true},
-					"target":    schema.StringAttribute{MarkdownDescription: "Where its VMs run (`local`, `aws`).", Computed: true},
-					"available": schema.BoolAttribute{MarkdownDescription: "Whether new instances can be created in it.", Computed: true},
+					"id":                 schema.StringAttribute{MarkdownDescription: "Region ID, the value of `basalt_instance.region`.", Computed: true},
+					"name":               schema.StringAttribute{MarkdownDescription: "Display name.", Computed: true},
+					"target":             schema.StringAttribute{MarkdownDescription: "Where its VMs run (`local`, `aws`).", Computed: true},
+					"available":          schema.BoolAttribute{MarkdownDescription: "Whether new instances can be created in it.", Computed: true},
 					"unavailable_reason": schema.StringAttribute{MarkdownDescription: "Why it is unavailable, as its workers found; null when available.", Computed: true},
+					"architectures":      schema.ListAttribute{MarkdownDescription: "The `basalt_instance.architecture` values its workers place (`standalone` only where they run process VMs).", ElementType: types.StringType, Computed: true},
 				}},
 			},
 		},
@@ -79,9 +81,11 @@ func (d *RegionsDataSource) Read(ctx context.Context, _ datasource.ReadRequest, 
 	}
 	state := RegionsDataSourceModel{Regions: []regionModel{}}
 	for _, r := range regions {
+		architectures, diags := types.ListValueFrom(ctx, types.StringType, r.Architectures)
+		resp.Diagnostics.Append(diags...)
 		state.Regions = append(state.Regions, regionModel{
 			ID: types.StringValue(r.ID), Name: types.StringValue(r.Name), Target: types.StringValue(r.Target), Available: types.BoolValue(r.Available),
-			Reason: types.StringPointerValue(r.UnavailableReason),
+			Reason: types.StringPointerValue(r.UnavailableReason), Architectures: architectures,
 		})
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)

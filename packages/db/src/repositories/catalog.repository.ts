@@ -26,8 +26,12 @@ export class CatalogRepository {
    * A worker's verdict on a region it serves, at its start: null is available. Workers of one
    * region share its host network, so the last verdict holds for all of them.
    */
-  async setRegionAvailability(id: string, unavailableReason: string | null): Promise<void> {
-    await this.db.update(regions).set({ available: unavailableReason === null, unavailableReason }).where(eq(regions.id, id));
+  /** What a worker found at its start: whether it can serve the region, and which architectures it places there. */
+  async setRegionCapabilities(id: string, found: { unavailableReason: string | null; architectures: string[] }): Promise<void> {
+    await this.db
+      .update(regions)
+      .set({ available: found.unavailableReason === null, unavailableReason: found.unavailableReason, architectures: found.architectures })
+      .where(eq(regions.id, id));
   }
 
   listRegions(): Promise<RegionRow[]> {

@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsOptional, Matches, MaxLength } from 'class-validator';
 import type { InstanceTypeRow, RegionRow, TypeReportRow } from '@basalt/db';
+import { ARCHITECTURES, type Architecture } from '@basalt/api-client/rules';
 
 export class RegionDto {
   @ApiProperty({ example: 'local' }) id: string;
@@ -9,6 +10,8 @@ export class RegionDto {
   @ApiProperty({ description: 'False while the workers cannot place VMs in the region; creates there are refused' }) available: boolean;
   @ApiProperty({ nullable: true, type: String, description: 'Why the region is unavailable, as its workers found at their start; null when available' })
   unavailable_reason: string | null;
+  @ApiProperty({ enum: ARCHITECTURES, isArray: true, example: ['standalone', 'standard'], description: 'The architectures its workers place; a create with another is refused (409 architecture_unavailable)' })
+  architectures: Architecture[];
 }
 
 export class RegionListDto {
@@ -54,7 +57,14 @@ export class InstanceTypeQuery {
 }
 
 export function toRegionDto(row: RegionRow): RegionDto {
-  return { id: row.id, name: row.name, target: row.target, available: row.available, unavailable_reason: row.available ? null : row.unavailableReason };
+  return {
+    id: row.id,
+    name: row.name,
+    target: row.target,
+    available: row.available,
+    unavailable_reason: row.available ? null : row.unavailableReason,
+    architectures: ARCHITECTURES.filter((architecture) => row.architectures.includes(architecture)),
+  };
 }
 
 export function toInstanceTypeDto(row: InstanceTypeRow, report?: TypeReportRow): InstanceTypeDto {

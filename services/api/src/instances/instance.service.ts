@@ -89,6 +89,13 @@ export class InstanceService {
     }
     this.checkMaxClients(body.parameters?.maxclients, type.maxConnections);
     const topology = topologyOf(body);
+    if (!region.architectures.includes(topology.architecture)) {
+      throw new Conflict(
+        `Region ${region.id} places ${region.architectures.join(', ') || 'no'} instances only: its workers run process VMs, which give a standard instance's nodes no VM of their own`,
+        'architecture_unavailable',
+        [{ field: 'architecture', problems: ['not offered in this region'] }],
+      );
+    }
     const allowlist = normaliseAllowlist(body.allowlist ?? []);
     if (await this.instances.nameTaken(projectId, body.name)) throw new Conflict(`An instance named ${body.name} exists in this project`, 'duplicate_name');
     const password = body.password ?? generatePassword();

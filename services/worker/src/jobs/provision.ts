@@ -15,6 +15,7 @@ import { deployAndCheck } from '../engine-deploy.js';
 import { vmSizeOf } from '../engine-settings.js';
 import { StepError } from '../errors.js';
 import { applyInstanceFirewall } from '../firewall/instance-firewall.js';
+import { architecturesServed } from '../host-network.js';
 
 export const PROVISION_STEPS = ['allocate_addresses', 'terraform_init', 'terraform_apply', 'ansible_deploy', 'health_check'];
 
@@ -86,7 +87,7 @@ export function provision(ctx: JobContext, payload: ProvisionJob): Promise<Outco
       if (!(await ctx.repo.updateInstance(instance.id, { status: 'creating', fault: null }))) {
         throw new StepError('load', `instance ${instance.id} is being deleted; not provisioning it`);
       }
-      if (instance.architecture === 'standard' && ctx.config.vmKind !== 'nspawn') {
+      if (!architecturesServed(ctx.config).includes(instance.architecture)) {
         throw new StepError('allocate_addresses', 'a standard instance needs VMs with addresses of their own (nspawn); this host runs process VMs');
       }
       const held = await run.step('allocate_addresses', () => allocate(ctx, instance, region));

@@ -54,6 +54,11 @@ export function InstanceForm({ projectId, onCreated }: { projectId: string; onCr
   }, [regions.data, values.region])
   // The workers' reason for each region they cannot serve: a disabled option alone does not say why.
   const unavailable = regions.data?.filter((r) => !r.available) ?? []
+  // The architectures the chosen region's workers place (process VMs: standalone only).
+  const offered = regions.data?.find((r) => r.id === values.region)?.architectures
+  useEffect(() => {
+    if (offered && !offered.includes(values.architecture)) set({ architecture: 'standalone' })
+  }, [offered, values.architecture])
   useEffect(() => {
     if (values.instanceType || !types.data?.length) return
     const first = types.data.find((t) => !values.region || !t.regions.length || t.regions.includes(values.region))
@@ -162,7 +167,7 @@ export function InstanceForm({ projectId, onCreated }: { projectId: string; onCr
         </CardBody>
       </Card>
 
-      <ArchitectureSettings values={values} onChange={set} error={shown.architecture} />
+      <ArchitectureSettings values={values} onChange={set} error={shown.architecture} offered={offered} />
 
       <Card>
         <CardHeader>

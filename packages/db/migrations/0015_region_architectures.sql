@@ -1,0 +1,1 @@
+ALTER TABLE "regions" ADD COLUMN "architectures" text[] DEFAULT '{standalone,standard}'::text[] NOT NULL;
