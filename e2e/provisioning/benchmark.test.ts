@@ -20,7 +20,8 @@ let endpoint: { host: string; port: number };
 let instanceId = '';
 
 beforeAll(async () => {
-  platform = await startProvisioningPlatform('prov_bench');
+  // 1 s per memtier-standard run instead of 4: these tests check counts and rows, not speed.
+  platform = await startProvisioningPlatform('prov_bench', { BASALT_BENCHMARK_SCENARIO_SECONDS: '1' });
   database = createDatabase(platform.databaseUrl, { max: 2 });
   const { data, response } = await platform.client.POST('/v1/projects/{project}/instances', {
     params: { path: { project: platform.projectId } },

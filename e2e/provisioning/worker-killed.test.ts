@@ -1,6 +1,8 @@
-// A worker killed in the middle of a provisioning: the operation stays `running`, no live
-// worker holds its lease, and a new worker finishes it on start (reconcile), so the
-// instance still reaches `running` and serves clients.
+// A worker killed in the middle of a provisioning: the Terraform or Ansible run it started dies
+// with it (none goes on beside the retry), the operation stays `running`, no live worker holds
+// its lease, and a new worker finishes it on start (reconcile), so the instance still reaches
+// `running` and serves clients.
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startWorkerStack, type WorkerStack } from './support/stack.js';
 import { createInstance, getInstance, getOperation, waitForOperation } from './support/fixtures.js';
@@ -28,13 +30,35 @@ async function waitForStep(operationId: string, names: string[], timeoutMs = 120
   throw new Error(`no step of ${names.join(', ')} started within ${timeoutMs} ms`);
 }
 
+/** Terraform and Ansible runs of this stack still alive: their working dir or arguments name its data dir. */
+function toolRuns(dataDir: string): string[] {
+  const left: string[] = [];
+  for (const pid of fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      if (!/^(terraform|ansible)/.test(fs.readFileSync(`/proc/${pid}/comm`, 'utf8'))) continue;
+      const args = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      if (fs.readlinkSync(`/proc/${pid}/cwd`).startsWith(dataDir) || args.includes(dataDir)) left.push(`${pid} ${args}`);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return left;
+}
+
 describe('a worker killed mid-provision', () => {
   test('leaves an operation that a new worker finishes', async () => {
     const first = stack.startWorker('first');
     const instance = await createInstance(stack, 'killed', 'kv.standard.small');
     const step = await waitForStep(instance.operationId, ['terraform_apply', 'ansible_deploy']);
+    const started = Date.now() + 10_000;
+    while (toolRuns(stack.dataDir).length === 0 && Date.now() < started) await new Promise((r) => setTimeout(r, 50));
+    expect(toolRuns(stack.dataDir).length, 'a Terraform or Ansible run to kill').toBeGreaterThan(0);
     await first.kill('SIGKILL');
     console.log(`killed the first worker during ${step}`);
+    // The kernel ends its children at once, the rest of their process groups within seconds.
+    const deadline = Date.now() + 10_000;
+    while (toolRuns(stack.dataDir).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    expect(toolRuns(stack.dataDir)).toEqual([]);
 
     const left = await getOperation(stack, instance.operationId);
     expect(left.status).toBe('running');

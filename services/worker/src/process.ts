@@ -2,6 +2,7 @@
 // line, a tail kept for faults, a deadline enforced. Never goes through a shell.
 import { spawn } from 'node:child_process';
 import { childEnv } from './child-env.js';
+import { groupDiesWithWorker } from './child-lifetime.js';
 
 export interface RunOptions {
   cwd?: string;
@@ -27,8 +28,11 @@ export function runCommand(file: string, args: string[], options: RunOptions = {
   const started = Date.now();
   const command = [file, ...args].join(' ');
   return new Promise((resolve) => {
-    const child = spawn(file, args, {
+    const lifetime = groupDiesWithWorker(file, args);
+    const child = spawn(lifetime.file, lifetime.args, {
       cwd: options.cwd,
+      // A process group of its own, which the keeper ends whole (child-lifetime.ts).
+      detached: true,
       // Never the worker's own environment (master key, database URL): see child-env.ts.
       env: options.env ?? childEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],

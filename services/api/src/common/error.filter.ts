@@ -1,8 +1,10 @@
 // The one place errors become HTTP: DomainError keeps its status; Nest's own HttpExceptions (unknown
-// route, etc.) keep theirs; anything else is a 500 that is logged without the request body.
+// route, etc.) keep theirs; PostgreSQL out of reach is a 503 the client may retry
+// (database-unavailable.ts); anything else is a 500 that is logged without the request body.
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { DomainError, TooManyRequests } from './errors.js';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from './database-unavailable.js';
 
 export interface ErrorBody {
   code: string;
@@ -42,6 +44,12 @@ export function toErrorResponse(error: unknown, requestId: string): { status: nu
           : (parserError.message ?? 'Bad request');
     return { status: parserError.status, body: { code: CODES_BY_STATUS[parserError.status] ?? 'invalid_request', message, request_id: requestId } };
   }
+  if (isDatabaseUnavailable(error)) {
+    return {
+      status: 503,
+      body: { code: 'database_unavailable', message: `The control plane's database is unreachable; try again in ${DATABASE_RETRY_AFTER_SECONDS} s`, request_id: requestId },
+    };
+  }
   return { status: 500, body: { code: 'internal', message: 'Internal error', request_id: requestId } };
 }
 
@@ -54,7 +62,10 @@ export class ErrorFilter implements ExceptionFilter {
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
     const { status, body } = toErrorResponse(error, request.requestId ?? 'unknown');
-    if (status >= 500) {
+    if (body.code === 'database_unavailable') {
+      this.logger.warn(`${request.method} ${request.path} answered 503 (${body.request_id}): ${(error as Error)?.message ?? String(error)}`);
+      response.setHeader('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+    } else if (status >= 500) {
       this.logger.error(`${request.method} ${request.path} failed (${body.request_id}): ${(error as Error)?.stack ?? String(error)}`);
     }
     if (error instanceof TooManyRequests) response.setHeader('Retry-After', String(error.retryAfterSeconds));

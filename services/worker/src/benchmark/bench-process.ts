@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import { childEnv } from '../child-env.js';
 import { inNamespace } from './client-namespace.js';
 import { inCgroup, type CgroupHost } from './host-cgroup.js';
+import { diesWithWorker } from '../child-lifetime.js';
 
 export interface BenchRunOptions {
   binary: string;
@@ -73,7 +74,8 @@ export function runBench(options: BenchRunOptions): Promise<BenchOutcome> {
   return new Promise((resolve) => {
     if (options.signal.aborted) return resolve({ kind: 'cancelled' });
     const command = clientCommand(options.binary, options.args, options.namespace, options.cgroup);
-    const child = spawn(command.file, command.args, { env: childEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
+    const lifetime = diesWithWorker(command.file, command.args);
+    const child = spawn(lifetime.file, lifetime.args, { env: childEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     let pending = '';
     let stopped: 'cancelled' | 'timed_out' | undefined;

@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { JobContext } from '../context.js';
+import { diesWithWorker } from '../child-lifetime.js';
 
 /** The slot's loopback address: 127.78.x.y, x and y (1-254) from the run's id. */
 export function loopbackSlotAddress(benchmarkId: string): string {
@@ -28,7 +29,8 @@ function pidFile(ctx: JobContext, benchmarkId: string): string {
 
 /** Starts `argv` on this host (no namespace, no cgroup) and records its pid and start time. */
 export function startLoopbackSlot(ctx: JobContext, benchmarkId: string, argv: string[]): ChildProcess {
-  const child = spawn(argv[0]!, argv.slice(1), { env: { PATH: process.env.PATH }, stdio: 'ignore' });
+  const lifetime = diesWithWorker(argv[0]!, argv.slice(1));
+  const child = spawn(lifetime.file, lifetime.args, { env: { PATH: process.env.PATH }, stdio: 'ignore' });
   if (child.pid !== undefined) {
     fs.mkdirSync(slotsDir(ctx), { recursive: true, mode: 0o700 });
     fs.writeFileSync(pidFile(ctx, benchmarkId), JSON.stringify({ pid: child.pid, started: startTime(child.pid) }), { mode: 0o600 });

@@ -23,6 +23,7 @@ import { createClientNamespace, namespaceNames, releaseClientNamespace } from '.
 import { cgroupHost, inCgroup, runCgroup } from './host-cgroup.js';
 import { loopbackSlotAddress, startLoopbackSlot, stopLoopbackSlot } from './loopback-slot.js';
 import type { ClientTarget } from './scenario-command.js';
+import { diesWithWorker } from '../child-lifetime.js';
 
 export type PeerKind = 'redis' | 'memcached';
 
@@ -143,7 +144,8 @@ export async function startInServerSlot(
     const server = await argvOf(namespace.address, dir);
     // bash enters the cgroup first, then execs the server in the namespace: it never runs outside them.
     const entered = inCgroup(cgroupHost(ctx.config.root), name, { file: 'ip', args: ['netns', 'exec', namespace.name, ...server] });
-    const child = spawn(entered.file, entered.args, {
+    const lifetime = diesWithWorker(entered.file, entered.args);
+    const child = spawn(lifetime.file, lifetime.args, {
       env: { PATH: process.env.PATH },
       stdio: 'ignore',
     });

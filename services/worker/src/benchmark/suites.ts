@@ -64,7 +64,7 @@ export function peerOf(suite: BenchmarkSuite): 'redis' | 'memcached' | undefined
  * 128 and 512 connections, write-only / read-only after a load / mixed 1:1) cut to what this
  * 2-core host measures in seconds per scenario: 128 B and 4 KB; write-only over the key
  * range (ping-pong, random keys: it is the load, every key written many times over), read-only
- * over it (ping-pong), mixed 1:1 at pipeline 32, each a run of STANDARD_SECONDS in each of
+ * over it (ping-pong), mixed 1:1 at pipeline 32, each a run of a few seconds in each of
  * STANDARD_ROUNDS rounds (the whole list once per round, Basalt then the peer), the figure the
  * median round's. Runs bounded by a request count were a fraction of a second here (20 000
  * reads at 100 000 ops/s) and moved by up to 2x from one run to the next; the aggregate of 3
@@ -81,7 +81,8 @@ export function peerOf(suite: BenchmarkSuite): 'redis' | 'memcached' | undefined
 const STANDARD_SIZES = [128, 4096];
 /** Keys the writes and the reads draw from. */
 const STANDARD_KEYS = 20_000;
-const STANDARD_SECONDS = 4;
+/** The default of BASALT_BENCHMARK_SCENARIO_SECONDS (config.ts): what the reports here ran. */
+export const STANDARD_SCENARIO_SECONDS = 4;
 const STANDARD_ROUNDS = 3;
 const STANDARD_TIMEOUT_MS = 120_000;
 /** A custom run gives its own bounds (flags rules); this is the job's hard stop. */
@@ -91,11 +92,11 @@ export function standardConnections(type: Pick<InstanceTypeRow, 'vcpu'>): number
   return Math.min(64, 8 * Math.max(1, type.vcpu));
 }
 
-function memtierStandard(type: InstanceTypeRow): Scenario[] {
+function memtierStandard(type: InstanceTypeRow, seconds: number): Scenario[] {
   const connections = standardConnections(type);
-  const common = ['--threads=1', `--clients=${connections}`, '--random-data', '--distinct-client-seed', '--key-prefix=memtier-', '--key-minimum=1', `--key-maximum=${STANDARD_KEYS}`, '--key-pattern=R:R', `--test-time=${STANDARD_SECONDS}`];
+  const common = ['--threads=1', `--clients=${connections}`, '--random-data', '--distinct-client-seed', '--key-prefix=memtier-', '--key-minimum=1', `--key-maximum=${STANDARD_KEYS}`, '--key-pattern=R:R', `--test-time=${seconds}`];
   return STANDARD_SIZES.flatMap((size): Scenario[] => {
-    const scaling = `${connections} connections (8 per vCPU of the type's ${type.vcpu}, at most 64; the papers' 128 and 512 are for 8-52 vCPU machines), 1 client thread, ${STANDARD_KEYS} keys, a run of ${STANDARD_SECONDS} s per scenario in each of ${STANDARD_ROUNDS} rounds of the suite (the list once per round), the figure the median round's (the papers run millions of requests; requests bounded by count were under a second here and moved by up to 2x run to run, and the aggregate of 3 runs of a command in a row by up to 40 % from one rerun to the next), each server measured with no background work of either running (log compaction, AOF rewrite)`;
+    const scaling = `${connections} connections (8 per vCPU of the type's ${type.vcpu}, at most 64; the papers' 128 and 512 are for 8-52 vCPU machines), 1 client thread, ${STANDARD_KEYS} keys, a run of ${seconds} s per scenario in each of ${STANDARD_ROUNDS} rounds of the suite (the list once per round), the figure the median round's (the papers run millions of requests; requests bounded by count were under a second here and moved by up to 2x run to run, and the aggregate of 3 runs of a command in a row by up to 40 % from one rerun to the next), each server measured with no background work of either running (log compaction, AOF rewrite)`;
     const base = { mode: 'memtier' as const, valueSize: size, connections, timeoutMs: STANDARD_TIMEOUT_MS, rounds: STANDARD_ROUNDS, scaling };
     const label = size >= 1024 ? `${size / 1024} KB` : `${size} B`;
     return [
@@ -146,10 +147,11 @@ function custom(flags: unknown): Scenario[] {
   ];
 }
 
-export function planScenarios(suite: BenchmarkSuite, type: InstanceTypeRow, parameters: Record<string, unknown>): Scenario[] {
+/** `standardSeconds`: each memtier-standard run's length (the worker's setting). */
+export function planScenarios(suite: BenchmarkSuite, type: InstanceTypeRow, parameters: Record<string, unknown>, standardSeconds = STANDARD_SCENARIO_SECONDS): Scenario[] {
   switch (suite) {
     case 'memtier-standard':
-      return memtierStandard(type);
+      return memtierStandard(type, standardSeconds);
     case 'custom':
       return custom(parameters.flags);
     case 'canonical':

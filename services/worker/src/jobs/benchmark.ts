@@ -63,7 +63,7 @@ async function runSuite(ctx: JobContext, benchmarks: BenchmarksRepository, paylo
   let peer: Peer | undefined;
   try {
     const { scenarios, prepared, clientCgroup } = await run.step('prepare', async () => ({
-      scenarios: planScenarios(row.workload as BenchmarkSuite, type, row.parameters as Record<string, unknown>),
+      scenarios: planScenarios(row.workload as BenchmarkSuite, type, row.parameters as Record<string, unknown>, ctx.config.standardScenarioSeconds),
       prepared: await prepareTarget(ctx, instance, region, runDir, row.id),
       clientCgroup: await createClientCgroup(cgroupHost(ctx.config.root), row.id),
     }), { attempts: 3, baseDelayMs: 1000 });
