@@ -40,7 +40,7 @@ export async function typeReport(ctx: JobContext, payload: TypeReportJob, handle
     const alreadyMade = report.markdown !== null;
     if (alreadyMade) {
       await run.event('notice', null, 'the report was made by an earlier attempt; what is left is deleting its temporary instance');
-      for (const step of ['create_instance', 'run_suites', 'render_report']) await run.step(step, async () => {});
+      for (const step of TYPE_REPORT_STEPS.filter((name) => name !== 'delete_instance')) await run.step(step, async () => {});
     }
     try {
       if (!alreadyMade) {
