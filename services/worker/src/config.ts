@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { LOCAL_NETWORK, parseMasterKey, secretFromEnv } from '@basalt/db';
 import { cidrWithin } from './ipam.js';
 import { monitoringConfigOf, type MonitoringConfig } from './monitoring/monitoring-config.js';
-import { STANDARD_SCENARIO_SECONDS } from './benchmark/suites.js';
+import { STANDARD_SCENARIO_SECONDS, STANDARD_SCENARIO_SECONDS_MAX } from './benchmark/suites.js';
 
 export interface WorkerConfig {
   databaseUrl: string;
@@ -85,7 +85,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
     reconcileIntervalMs: positiveInt(env.BASALT_RECONCILE_INTERVAL_MS, 30_000, 'BASALT_RECONCILE_INTERVAL_MS'),
     healthIntervalMs: positiveInt(env.BASALT_HEALTH_INTERVAL_MS, 5_000, 'BASALT_HEALTH_INTERVAL_MS'),
     failoverIntervalMs: positiveInt(env.BASALT_FAILOVER_INTERVAL_MS, 1_000, 'BASALT_FAILOVER_INTERVAL_MS'),
-    standardScenarioSeconds: positiveInt(env.BASALT_BENCHMARK_SCENARIO_SECONDS, STANDARD_SCENARIO_SECONDS, 'BASALT_BENCHMARK_SCENARIO_SECONDS'),
+    standardScenarioSeconds: positiveInt(env.BASALT_BENCHMARK_SCENARIO_SECONDS, STANDARD_SCENARIO_SECONDS, 'BASALT_BENCHMARK_SCENARIO_SECONDS', STANDARD_SCENARIO_SECONDS_MAX),
     monitoring: monitoringConfigOf(env),
   };
 }
@@ -114,9 +114,11 @@ function addressRangeOf(text: string | undefined): string | undefined {
   return text;
 }
 
-function positiveInt(text: string | undefined, fallback: number, name: string): number {
+function positiveInt(text: string | undefined, fallback: number, name: string, max = Number.MAX_SAFE_INTEGER): number {
   if (text === undefined || text === '') return fallback;
   const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) throw new ConfigError(`${name} must be a positive integer, not ${text}`);
+  if (!Number.isInteger(value) || value < 1 || value > max) {
+    throw new ConfigError(`${name} must be a whole number from 1${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ''}, not ${text}`);
+  }
   return value;
 }

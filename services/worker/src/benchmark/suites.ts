@@ -85,6 +85,8 @@ const STANDARD_KEYS = 20_000;
 export const STANDARD_SCENARIO_SECONDS = 4;
 const STANDARD_ROUNDS = 3;
 const STANDARD_TIMEOUT_MS = 120_000;
+/** The longest run BASALT_BENCHMARK_SCENARIO_SECONDS may ask for: half the scenario's hard stop. */
+export const STANDARD_SCENARIO_SECONDS_MAX = STANDARD_TIMEOUT_MS / 2_000;
 /** A custom run gives its own bounds (flags rules); this is the job's hard stop. */
 const CUSTOM_TIMEOUT_MS = 300_000;
 

@@ -8,7 +8,7 @@
 import { instanceLeaseKey, type Lease, type OperationRow } from '@basalt/db';
 import type { JobContext } from '../context.js';
 
-/** Why an operation may not run now; undefined when it holds the instance (the lease). */
+/** The instance's lease when the operation may run now, else why it waits. */
 export type Turn = { lease: Lease } | { waiting: 'turn' | 'lease' };
 
 /**
@@ -32,9 +32,8 @@ async function isTurnOf(ctx: JobContext, operation: OperationRow): Promise<boole
  * between the first look and the release; without this second look nobody would start it.
  */
 export async function turnCameMeanwhile(ctx: JobContext, operation: OperationRow, inTurn: boolean): Promise<boolean> {
-  if (inTurn && !(await isTurnOf(ctx, operation))) return false;
-  const lease = await ctx.leases.tryLease(instanceLeaseKey(operation.instanceId!));
-  if (!lease) return false;
-  await lease.release();
+  const turn = await takeTurn(ctx, operation, inTurn);
+  if (!('lease' in turn)) return false;
+  await turn.lease.release();
   return true;
 }
