@@ -27,6 +27,82 @@ const OP_SWAP_DB: u8 = 6;
 pub(crate) const OP_REPL_POS: u8 = 200;
 /// Bytes of a replication position op.
 pub(crate) const REPL_POS_LEN: usize = 1 + 40 + 8;
+/// `8 time_ms (u64)`: the wall-clock time (unix ms) of this record; a record without one has
+/// the time of the last record before it in its segment that had one (log format 2, see
+/// `stamp`). Always the first op of its record.
+pub(crate) const OP_TIME: u8 = 8;
+/// `9 format (u8) first_lsn (u64) time_ms (u64)`: the head of a segment, first op of its first
+/// record (log format 2): the format the segment is written in, the LSN of this record (so
+/// LSNs stay the same across restarts and compaction), and its time.
+pub(crate) const OP_SEGMENT_HEAD: u8 = 9;
+/// The log format new segments are written in: 2 = records carry their time (`OP_TIME`,
+/// `OP_SEGMENT_HEAD`). A segment whose first record has no head op is format 1 (written
+/// before), its records' times unknown (0).
+pub const LOG_FORMAT: u8 = 2;
+
+/// What `Wal::append` puts at the start of a record: a segment's head, a time, or nothing.
+#[derive(Clone, Copy)]
+pub(crate) enum Stamp {
+    Head { lsn: u64, time_ms: u64 },
+    Time(u64),
+}
+
+/// Appends `record` (finished, CRC unsalted) to `out` with `stamp` as its first op: the op
+/// count and length grow and the CRC is computed again. Returns the bytes the op added, which
+/// every position in `record` moves by. Only a record whose millisecond differs from the one
+/// before it (or that starts a segment) is stamped, so under load most records are copied as
+/// they are and the CRC is computed again for about one record per millisecond.
+pub(crate) fn stamp(out: &mut Vec<u8>, record: &[u8], stamp: Stamp) -> usize {
+    let start = out.len();
+    let mut op = [0u8; 18];
+    let op: &[u8] = match stamp {
+        Stamp::Head { lsn, time_ms } => {
+            op[0] = OP_SEGMENT_HEAD;
+            op[1] = LOG_FORMAT;
+            op[2..10].copy_from_slice(&lsn.to_le_bytes());
+            op[10..18].copy_from_slice(&time_ms.to_le_bytes());
+            &op[..18]
+        }
+        Stamp::Time(time_ms) => {
+            op[0] = OP_TIME;
+            op[1..9].copy_from_slice(&time_ms.to_le_bytes());
+            &op[..9]
+        }
+    };
+    let len = u32::from_le_bytes(record[4..8].try_into().unwrap()) + op.len() as u32;
+    let nops = u32::from_le_bytes(record[HEADER..HEADER + 4].try_into().unwrap()) + 1;
+    out.extend_from_slice(&[0u8; 4]);
+    out.extend_from_slice(&len.to_le_bytes());
+    out.extend_from_slice(&nops.to_le_bytes());
+    out.extend_from_slice(op);
+    out.extend_from_slice(&record[HEADER + 4..]);
+    let crc = crc32fast::hash(&out[start + 4..]);
+    out[start..start + 4].copy_from_slice(&crc.to_le_bytes());
+    op.len()
+}
+
+/// The record `record` (CRC unsalted) without its leading time or head op, and the time that
+/// op held: a replica logs its primary's records stamped by its own log, with the primary's time.
+pub(crate) fn unstamp(record: &[u8]) -> (std::borrow::Cow<'_, [u8]>, Option<u64>) {
+    let (op_len, time_at) = match record.get(HEADER + 4) {
+        Some(&OP_TIME) => (9, HEADER + 5),
+        Some(&OP_SEGMENT_HEAD) => (18, HEADER + 4 + 10),
+        _ => return (std::borrow::Cow::Borrowed(record), None),
+    };
+    let Some(time) = record.get(time_at..time_at + 8) else { return (std::borrow::Cow::Borrowed(record), None) };
+    let time = u64::from_le_bytes(time.try_into().unwrap());
+    let nops = u32::from_le_bytes(record[HEADER..HEADER + 4].try_into().unwrap()).saturating_sub(1);
+    let mut buf = Vec::with_capacity(record.len() - op_len);
+    buf.extend_from_slice(&record[..HEADER]);
+    buf.extend_from_slice(&nops.to_le_bytes());
+    buf.extend_from_slice(&record[HEADER + 4 + op_len..]);
+    let len = (buf.len() - HEADER) as u32;
+    buf[4..8].copy_from_slice(&len.to_le_bytes());
+    let crc = crc32fast::hash(&buf[4..]);
+    buf[0..4].copy_from_slice(&crc.to_le_bytes());
+    (std::borrow::Cow::Owned(buf), Some(time))
+}
+
 /// `7 key-len key body-len body`: element-level changes of the collection under `key`
 /// (`delta::Encoded`), applied to the value the key holds at that point of the log.
 const OP_DELTA: u8 = 7;
@@ -301,6 +377,10 @@ pub(crate) enum Op<'a> {
     SwapDb(usize, usize),
     /// Where the replication stream stood (replicas only; no effect on data).
     ReplPos { replid: &'a [u8], offset: u64 },
+    /// The record's time (format 2; no effect on data).
+    Time(u64),
+    /// A segment's head: its format, the LSN of this record, its time (no effect on data).
+    Head { format: u8, first_lsn: u64, time_ms: u64 },
 }
 
 /// Why a record could not be read.
@@ -389,6 +469,12 @@ pub(crate) fn parse_record(data: &[u8], pos: usize, salt: u32) -> Result<(Vec<Op
             OP_REPL_POS => {
                 let replid = r.take(40)?;
                 ops.push(Op::ReplPos { replid, offset: r.u64()? });
+            }
+            OP_TIME => ops.push(Op::Time(r.u64()?)),
+            OP_SEGMENT_HEAD => {
+                let format = r.u8()?;
+                let first_lsn = r.u64()?;
+                ops.push(Op::Head { format, first_lsn, time_ms: r.u64()? });
             }
             _ => return Err(BadRecord::Malformed("unknown op")),
         }

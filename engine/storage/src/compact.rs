@@ -45,6 +45,11 @@ pub(crate) fn maybe_compact(inner: &Inner, scratch: &mut Vec<u8>, may_seal: bool
     if !compaction_pending(inner) {
         return Ok(false);
     }
+    // Archiving on: the oldest segment stays until it is archived (`archive.rs`).
+    let oldest_on_disk = inner.wal.files.read().unwrap_or_else(|e| e.into_inner()).keys().next().copied();
+    if oldest_on_disk.is_some_and(|seg| !crate::archive::may_remove(&inner.wal, seg)) {
+        return Ok(false);
+    }
     let oldest = match oldest_sealed(inner) {
         Some(oldest) => oldest,
         None if may_seal => {

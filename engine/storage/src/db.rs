@@ -63,6 +63,14 @@ pub(crate) struct Inner {
     pub swapped_lsn: AtomicU64,
     /// The shard the next eviction starts with (`maybe_evict`).
     pub evict_next: AtomicUsize,
+    /// Held while a segment is marked archived (`archive.rs`).
+    pub archive_lock: Mutex<()>,
+    /// `Options::archive_seal_interval_ms`, changed at run time.
+    pub seal_interval_ms: AtomicU64,
+    /// On a replica, the primary's time of the last record it sent (`apply_replicated`).
+    pub repl_time: AtomicU64,
+    /// What a recovery to a target did at open, if there was one (`recovery_target.rs`).
+    pub recovery: Option<crate::recovery_target::Stopped>,
     /// Held (flock) for the life of the store so no second process opens the directory.
     _dir_lock: File,
 }
@@ -328,8 +336,15 @@ impl Db {
             rec.unsalted,
             rec.lsn,
             rec.log_bytes,
+            rec.metas,
+            opts.archive,
+            crate::archive::read_archived(&opts.dir)?,
         ));
         *lock(&wal.recovered_repl_pos) = rec.repl_pos;
+        if rec.stopped.is_some() {
+            finish_recovery_to_target(&wal, rec.repl_pos)?;
+        }
+        let last_time = lock(&wal.durable_point).time;
         let in_use = (0..databases)
             .map(|db| AtomicBool::new((0..per_db).any(|s| !lock(&shards[db * per_db + s]).map.is_empty())))
             .collect();
@@ -338,6 +353,10 @@ impl Db {
             swaps: AtomicU64::new(0),
             swapped_lsn: AtomicU64::new(0),
             evict_next: AtomicUsize::new(0),
+            archive_lock: Mutex::new(()),
+            seal_interval_ms: AtomicU64::new(opts.archive_seal_interval_ms.max(1)),
+            repl_time: AtomicU64::new(last_time),
+            recovery: rec.stopped,
             maxmemory: AtomicU64::new(opts.maxmemory),
             per_db,
             databases,
@@ -789,7 +808,17 @@ impl Db {
             last_fsync_unix_ms: wal.stats.last_fsync_unix_ms.load(Relaxed),
             last_fsync_error: wal.last_error(),
             poisoned: wal.is_poisoned(),
+            durable_time_ms: lock(&wal.durable_point).time,
+            archive: self.archive_enabled(),
+            archived_upto: self.archived_upto(),
+            archive_seal_interval_ms: self.archive_seal_interval(),
+            recovery: self.inner.recovery,
         }
+    }
+
+    /// What a recovery to a target (`recovery.target`) did at open, if there was one.
+    pub fn recovery_stopped(&self) -> Option<crate::recovery_target::Stopped> {
+        self.inner.recovery
     }
 
     /// Makes the next fsync fail, to test poisoning. Not for production use.
@@ -797,6 +826,22 @@ impl Db {
     pub fn inject_fsync_failure(&self) {
         self.inner.wal.inject_fsync_failure()
     }
+}
+
+/// Ends a recovery to a target (`recovery_target.rs`) once replay cut the log: a replica's log
+/// that ended at a replication position is no longer that history (records after the target
+/// are gone and this node writes its own), so "position unknown" is logged, as at a promotion;
+/// then, with all of it durable, the target file is removed.
+fn finish_recovery_to_target(wal: &Wal, repl_pos: Option<([u8; 40], u64)>) -> Result<(), StorageError> {
+    if repl_pos.is_some_and(|(id, _)| id != [0; 40]) {
+        let mut rec = RecordBuf::new();
+        rec.repl_pos(&[0; 40], 0);
+        rec.finish();
+        wal.append(&rec);
+        *lock(&wal.recovered_repl_pos) = Some(([0; 40], 0));
+    }
+    wal.sync()?;
+    crate::recovery_target::finish(wal.dir())
 }
 
 /// The future of [`Db::wait_durable`].

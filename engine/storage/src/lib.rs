@@ -31,7 +31,9 @@
 //! - `codec.rs`    — byte format of log records and of values.
 //! - `wal.rs`      — the write-ahead log: segments, append buffer, group commit, waiters, poison.
 //! - `recovery.rs` — replay of the log at open; a torn tail is detected by CRC and cut.
+//! - `recovery_target.rs` — recovery to a point in time (`recovery.target`).
 //! - `compact.rs`  — compaction of the oldest log segment.
+//! - `archive.rs`  — archiving and base backups: segment list, reads, archived marks, bases.
 //! - `cold_read.rs` — reading a cold value: from the page cache, or in a blocking section.
 //! - `cipher.rs`   — [`Cipher`]: AES-256-GCM sealing of keys and values (encryption at rest).
 //! - `at_rest.rs`  — the data dir's encryption marker and opening of sealed fields.
@@ -67,12 +69,21 @@
 //! in `stream::encode_value`). A value with memcached flags ([`Entry::flags`]
 //! not 0) is prefixed by `5 flags(u32)`; values without flags, and every log written before
 //! the prefix existed, carry none and read with flags 0.
+//! Log format 2 (times): `8 time_ms (u64)` (the record's wall-clock time, unix ms) and
+//! `9 format (u8 = 2) first_lsn (u64) time_ms (u64)` (a segment's head), each the first op of
+//! its record when present. Every segment's first record carries the head, and a record
+//! whose millisecond differs from the one before it a time op, so a record without either has
+//! the time of the last record before it that had one; times never go back along the log.
+//! The head's LSN keeps LSNs the same across restarts and compaction. A segment whose first
+//! record has no head is format 1 (written before), read as before, its times unknown (0).
+//! An older binary reads a format 2 record as damage: there is no going back to one.
 //! With [`Options::cipher`] set, each key field is `nonce | AES-256-GCM(key) | tag` (AAD `k`)
 //! and each value field `nonce | AES-256-GCM(value) | tag` (AAD = the plaintext key; the
 //! flags prefix is inside, so flags are sealed with the value); the lengths count the sealed
 //! bytes, and framing, expiry and CRC stay in the clear. A delta's key is sealed as a put's
 //! key and its body with AAD `delta:` + plaintext key.
 
+mod archive;
 mod at_rest;
 mod capture;
 mod cipher;
@@ -88,6 +99,7 @@ mod key;
 mod keyspace;
 mod options;
 mod recovery;
+mod recovery_target;
 mod replication;
 pub mod seen;
 mod shard;
@@ -99,7 +111,10 @@ mod wal;
 mod watch;
 mod worker;
 
-pub use cipher::{Cipher, CipherError};
+pub use archive::{Base, SegmentInfo, MAX_READ};
+pub use cipher::{Cipher, CipherError, SEAL_OVERHEAD};
+pub use codec::LOG_FORMAT;
+pub use recovery_target::{RecoveryTarget, Stopped, TARGET_FILE};
 pub use cold_read::BlockingIo;
 pub use db::{Db, Durable, Lsn, ScanPage};
 pub use delta::{Delta, Outcome};

@@ -81,6 +81,15 @@ pub struct Options {
     /// server hands its network thread's other work to another thread meanwhile
     /// (`cold_read.rs`). By default the read runs as it is.
     pub blocking_io: crate::BlockingIo,
+    /// Archiving (`archive.rs`): compaction removes a segment only once it is marked archived
+    /// (`Db::mark_archived`). Off by default, so nothing changes for a store that is not backed up.
+    pub archive: bool,
+    /// While archiving is on, what is appended is made durable (and so readable by a backup)
+    /// within this many ms.
+    pub archive_seal_interval_ms: u64,
+    /// While archiving is on, seal by ending the active segment (a new segment each interval)
+    /// instead of making its tail durable; kept to measure the two (engine/README.md).
+    pub archive_seal_segments: bool,
 }
 
 impl Options {
@@ -95,6 +104,9 @@ impl Options {
             cipher: None,
             databases: 16,
             blocking_io: crate::cold_read::inline,
+            archive: false,
+            archive_seal_interval_ms: 1000,
+            archive_seal_segments: false,
         }
     }
 
@@ -130,6 +142,21 @@ impl Options {
 
     pub fn databases(mut self, databases: usize) -> Options {
         self.databases = databases;
+        self
+    }
+
+    pub fn archive(mut self, on: bool) -> Options {
+        self.archive = on;
+        self
+    }
+
+    pub fn archive_seal_interval_ms(mut self, ms: u64) -> Options {
+        self.archive_seal_interval_ms = ms;
+        self
+    }
+
+    pub fn archive_seal_segments(mut self, on: bool) -> Options {
+        self.archive_seal_segments = on;
         self
     }
 

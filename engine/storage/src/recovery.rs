@@ -14,7 +14,8 @@ use crate::error::StorageError;
 use crate::options::Options;
 use crate::shard::Shard;
 use crate::stats::Counters;
-use crate::wal::{lock, segment_path, sync_dir, Loc};
+use crate::recovery_target::{RecoveryTarget, Stopped};
+use crate::wal::{lock, segment_path, sync_dir, Loc, SegMeta};
 use bytes::Bytes;
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
@@ -35,6 +36,10 @@ pub(crate) struct Recovered {
     pub log_bytes: u64,
     /// The last replication position op replayed (replicas; all-zero replid: unknown).
     pub repl_pos: Option<([u8; 40], u64)>,
+    /// What each segment holds (`Wal::ended`, `LogBuf::cur`).
+    pub metas: BTreeMap<u32, SegMeta>,
+    /// With a recovery target (`recovery_target.rs`): where replay stopped.
+    pub stopped: Option<Stopped>,
 }
 
 /// The ids of the log's segments, oldest first; removes what a crash left of a segment being
@@ -74,6 +79,7 @@ fn open_segment(path: &Path, create: bool) -> Result<File, StorageError> {
 pub(crate) fn replay(opts: &Options, shards: &[Mutex<Shard>], c: &Counters) -> Result<Recovered, StorageError> {
     let dir = &opts.dir;
     crate::at_rest::check_dir(dir, opts.cipher.as_deref())?;
+    let target = RecoveryTarget::read(dir)?;
     let mut ids = segment_ids(dir)?;
     if ids.is_empty() {
         let path = segment_path(dir, 1);
@@ -96,6 +102,10 @@ pub(crate) fn replay(opts: &Options, shards: &[Mutex<Shard>], c: &Counters) -> R
     let mut seg_len = 0u64;
     let mut repl_pos = None;
     let mut unsalted = Vec::new();
+    let mut metas = BTreeMap::new();
+    // LSN and time of the last record applied.
+    let mut applied = (0u64, 0u64);
+    let mut past_target = false;
     // Damage is a torn write only in the last two segments (see the top of this file).
     let torn_window = ids.len().saturating_sub(2);
     let mut i = 0;
@@ -108,6 +118,9 @@ pub(crate) fn replay(opts: &Options, shards: &[Mutex<Shard>], c: &Counters) -> R
         if salt == 0 {
             unsalted.push(seg);
         }
+        let mut meta = SegMeta::default();
+        // A segment written before format 2 has no times: its records' are unknown (0).
+        let mut time = 0u64;
         while pos < data.len() {
             let (ops, next) = match parse_record(&data, pos, salt) {
                 Ok(r) => r,
@@ -140,22 +153,52 @@ pub(crate) fn replay(opts: &Options, shards: &[Mutex<Shard>], c: &Counters) -> R
                     break;
                 }
             };
+            match ops.first() {
+                // The head gives the LSN of the segment's first record (it starts the log
+                // after compaction removed the segments before it).
+                Some(&Op::Head { format, .. }) if format > crate::codec::LOG_FORMAT => {
+                    let reason = format!("written in log format {format}, newer than this binary's {}", crate::codec::LOG_FORMAT);
+                    return Err(StorageError::Corrupt { path, offset: pos as u64, reason });
+                }
+                Some(&Op::Head { first_lsn, time_ms, .. }) => {
+                    if pos == 0 && first_lsn > lsn {
+                        lsn = first_lsn - 1;
+                    }
+                    time = time_ms;
+                }
+                Some(&Op::Time(t)) => time = t,
+                _ => {}
+            }
             lsn += 1;
+            if target.as_ref().is_some_and(|t| t.is_past(lsn, time)) {
+                lsn -= 1;
+                crate::recovery_target::cut(dir, &path, pos as u64, &ids[i + 1..])?;
+                ids.truncate(i + 1);
+                past_target = true;
+                break;
+            }
             if let Some(p) = apply_record(opts, shards, c, Place { seg, lsn, db: 0, base: 0 }, now, &path, pos, ops)? {
                 repl_pos = Some(p);
             }
+            meta.add((next - pos) as u64, lsn, time);
+            applied = (lsn, time);
             pos = next;
         }
+        metas.insert(seg, meta);
         log_bytes += pos as u64;
         seg_len = pos as u64;
         i += 1;
+        if past_target {
+            break;
+        }
     }
+    let stopped = target.map(|target| Stopped { target, lsn: applied.0, time_ms: applied.1, past_target });
     let last = *ids.last().unwrap();
     let mut files = BTreeMap::new();
     for &seg in &ids {
         files.insert(seg, Arc::new(open_segment(&segment_path(dir, seg), false)?));
     }
-    Ok(Recovered { files, seg: last, seg_len, unsalted, lsn, log_bytes, repl_pos })
+    Ok(Recovered { files, seg: last, seg_len, unsalted, lsn, log_bytes, repl_pos, metas, stopped })
 }
 
 /// Removes segment `seg` whose records follow a torn one (see the top of this file).
@@ -308,7 +351,7 @@ pub(crate) fn apply(
                 std::mem::swap(&mut *x, &mut *y);
             }
         }
-        Op::SwapDb(..) | Op::Select(_) | Op::ReplPos { .. } => {}
+        Op::SwapDb(..) | Op::Select(_) | Op::ReplPos { .. } | Op::Time(_) | Op::Head { .. } => {}
     }
     Ok(())
 }

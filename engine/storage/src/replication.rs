@@ -175,6 +175,17 @@ impl Db {
     /// replica) is dropped. Returns the LSN to wait for (0: nothing appended).
     pub fn apply_replicated(&self, record: &[u8], pos: Option<&ReplPos>) -> Result<u64, StorageError> {
         let bad = |reason: String| StorageError::Corrupt { path: "<replication stream>".into(), offset: 0, reason };
+        // The primary's time op (or segment head, in a full copy) is taken off: this log stamps
+        // the record itself, with the primary's time (the last one it sent, for a record
+        // without one), so a recovery of this log to a point in time stops where the primary's
+        // would. A primary that logs no times (format 1) leaves this node's clock.
+        let (record, time) = crate::codec::unstamp(record);
+        let repl_time = &self.inner().repl_time;
+        if let Some(t) = time {
+            repl_time.store(t, std::sync::atomic::Ordering::Relaxed);
+        }
+        let time = Some(repl_time.load(std::sync::atomic::Ordering::Relaxed)).filter(|&t| t != 0);
+        let record = &record[..];
         let (ops, end) = parse_record(record, 0, 0).map_err(|e| bad(format!("{e:?}")))?;
         if end != record.len() {
             return Err(bad("trailing bytes after the record".into()));
@@ -195,7 +206,7 @@ impl Db {
             buf.extend_from_slice(&offset.to_le_bytes());
             nops += 1;
         }
-        self.append_and_apply(finish(buf, nops))
+        self.append_and_apply(finish(buf, nops), time)
     }
 
     /// Before a full copy: every key goes (as FLUSHALL) and the position becomes unknown in
@@ -206,7 +217,7 @@ impl Db {
         rec.flush_all();
         rec.repl_pos(&[0; 40], 0);
         rec.finish();
-        self.append_and_apply(rec.buf)
+        self.append_and_apply(rec.buf, None)
     }
 
     /// Logs a replication position alone (after a full copy; unknown after a promotion).
@@ -214,10 +225,10 @@ impl Db {
         let mut rec = RecordBuf::new();
         rec.repl_pos(&pos.0, pos.1);
         rec.finish();
-        self.append_and_apply(rec.buf)
+        self.append_and_apply(rec.buf, None)
     }
 
-    fn append_and_apply(&self, stored: Vec<u8>) -> Result<u64, StorageError> {
+    fn append_and_apply(&self, stored: Vec<u8>, time: Option<u64>) -> Result<u64, StorageError> {
         let inner = self.inner();
         let wal = &inner.wal;
         let rec = RecordBuf::from_finished(stored);
@@ -242,7 +253,7 @@ impl Db {
         // The databases the record puts items in or swaps are in use from now on, as a
         // client's are once it selects one (Db::keyspace): compaction looks only in those.
         named.for_each(|d| inner.mark_in_use(d));
-        let (lsn, seg, off) = wal.append(&rec);
+        let (lsn, seg, off) = wal.append_timed(&rec, time);
         if ops.iter().any(|op| matches!(op, Op::SwapDb(..))) {
             // Before the swap is applied, as Db::swap_db (seen.rs).
             inner.swapped_lsn.fetch_max(lsn, std::sync::atomic::Ordering::Relaxed);

@@ -62,4 +62,12 @@ pub struct Stats {
     /// The write or fsync failure that poisoned the store, if any.
     pub last_fsync_error: Option<String>,
     pub poisoned: bool,
+    /// The durable point (`archive.rs`): LSN and time (unix ms) of its last record.
+    pub durable_time_ms: u64,
+    /// Archiving: on, the last segment archived, the seal interval.
+    pub archive: bool,
+    pub archived_upto: u32,
+    pub archive_seal_interval_ms: u64,
+    /// The recovery to a target at open, if there was one.
+    pub recovery: Option<crate::recovery_target::Stopped>,
 }

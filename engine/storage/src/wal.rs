@@ -7,7 +7,7 @@
 //! becomes durable at once (group commit). LSNs are assigned in buffer order, so "written up
 //! to" and "durable up to" are single numbers.
 
-use crate::codec::{salt_of, RecordBuf};
+use crate::codec::{salt_of, stamp, RecordBuf, Stamp};
 use crate::error::StorageError;
 use crate::options::Fsync;
 use std::collections::BTreeMap;
@@ -42,6 +42,41 @@ pub(crate) struct Loc {
     pub op_len: u32,
     /// LSN of the record; the value can be read from the file once `written >= lsn`.
     pub lsn: u64,
+}
+
+/// What the log knows of one segment: its record bytes, the LSNs and times (unix ms; 0 when
+/// unknown, in a segment written before format 2) of its first and last records. A segment
+/// without records has `first_lsn` 0.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct SegMeta {
+    pub bytes: u64,
+    pub first_lsn: u64,
+    pub last_lsn: u64,
+    pub first_time: u64,
+    pub last_time: u64,
+}
+
+impl SegMeta {
+    /// Counts one record of `len` bytes with LSN `lsn` and time `time`.
+    pub fn add(&mut self, len: u64, lsn: u64, time: u64) {
+        if self.first_lsn == 0 {
+            self.first_lsn = lsn;
+            self.first_time = time;
+        }
+        self.bytes += len;
+        self.last_lsn = lsn;
+        self.last_time = time;
+    }
+}
+
+/// The end of what is durable (fsynced): the segment, its bytes up to there, the LSN and the
+/// time of the last record. What backups may read (`archive.rs`): those bytes never change.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct DurablePoint {
+    pub seg: u32,
+    pub bytes: u64,
+    pub lsn: u64,
+    pub time: u64,
 }
 
 pub(crate) fn segment_path(dir: &Path, seg: u32) -> PathBuf {
@@ -88,6 +123,8 @@ struct Chunk {
     seg: u32,
     data: Vec<u8>,
     last_lsn: u64,
+    /// The time of the record of `last_lsn`.
+    last_time: u64,
 }
 
 struct LogBuf {
@@ -105,6 +142,12 @@ struct LogBuf {
     /// What the CRCs of `seg`'s records are XORed with (`codec::salt_of`; 0 for a segment
     /// written before salts, which the log may still append to after an upgrade).
     salt: u32,
+    /// The time (unix ms) of the last record appended: a record's time is the later of the
+    /// clock and this, so times never go back along the log (a clock stepped back does not
+    /// make a point-in-time recovery skip records).
+    last_time: u64,
+    /// What `seg` holds so far.
+    cur: SegMeta,
 }
 
 impl LogBuf {
@@ -114,6 +157,7 @@ impl LogBuf {
         self.seg_len = 0;
         self.seal = false;
         self.salt = salt_of(self.seg);
+        self.cur = SegMeta::default();
     }
 }
 
@@ -132,6 +176,8 @@ struct Writer {
     zeroed: u64,
     /// Bytes per write-out, a moving average (`zero_ahead`).
     avg_write_out: u64,
+    /// The time of the last record written out (`DurablePoint`).
+    written_time: u64,
     unsynced: Vec<(u32, Arc<File>)>,
     dir_dirty: bool,
 }
@@ -212,6 +258,14 @@ pub(crate) struct Wal {
     recyclable_from: u32,
     /// Segments recovery found written before salts (`salt`).
     unsalted: Vec<u32>,
+    /// What the log knows of each segment that ended (the active one's is `LogBuf::cur`).
+    pub(crate) ended: Mutex<BTreeMap<u32, SegMeta>>,
+    /// The end of what is durable (`sync`).
+    pub(crate) durable_point: Mutex<DurablePoint>,
+    /// Archiving (`archive.rs`): compaction removes only segments archived, up to
+    /// `archived_upto`, while it is on.
+    pub(crate) archive: AtomicBool,
+    pub(crate) archived_upto: AtomicU32,
 }
 
 impl Wal {
@@ -228,7 +282,13 @@ impl Wal {
         unsalted: Vec<u32>,
         lsn: u64,
         log_bytes: u64,
+        mut metas: BTreeMap<u32, SegMeta>,
+        archive: bool,
+        archived_upto: u32,
     ) -> Wal {
+        let cur = metas.remove(&seg).unwrap_or_default();
+        let last_time = metas.values().chain(std::iter::once(&cur)).map(|m| m.last_time).max().unwrap_or(0);
+        let durable_point = DurablePoint { seg, bytes: seg_len, lsn, time: last_time };
         let file = files[&seg].clone();
         let stats = WalStats::default();
         stats.log_bytes.store(log_bytes, Relaxed);
@@ -238,9 +298,9 @@ impl Wal {
         Wal {
             dir,
             segment_bytes,
-            buf: Mutex::new(LogBuf { chunks: Vec::new(), spare_chunks: Vec::new(), spare_data: Vec::new(), seg, seg_len, next_lsn: lsn + 1, seal: false, salt: salt_among(&unsalted, seg) }),
+            buf: Mutex::new(LogBuf { chunks: Vec::new(), spare_chunks: Vec::new(), spare_data: Vec::new(), seg, seg_len, next_lsn: lsn + 1, seal: false, salt: salt_among(&unsalted, seg), last_time, cur }),
             wake: Condvar::new(),
-            writer: Mutex::new(Writer { seg, file, len: seg_len, alloc: 0, zeroed: seg_len, avg_write_out: 0, unsynced: Vec::new(), dir_dirty: false }),
+            writer: Mutex::new(Writer { seg, file, len: seg_len, alloc: 0, zeroed: seg_len, avg_write_out: 0, written_time: last_time, unsynced: Vec::new(), dir_dirty: false }),
             sync_lock: Mutex::new(()),
             files: RwLock::new(files),
             appended: AtomicU64::new(lsn),
@@ -263,6 +323,10 @@ impl Wal {
             spare: Mutex::new(spare_bytes.is_some()),
             recyclable_from: seg + 1,
             unsalted,
+            ended: Mutex::new(metas),
+            durable_point: Mutex::new(durable_point),
+            archive: AtomicBool::new(archive),
+            archived_upto: AtomicU32::new(archived_upto),
         }
     }
 
@@ -324,45 +388,85 @@ impl Wal {
         self.fail_next_fsync.store(true, Release);
     }
 
-    /// Appends a finished record; returns its LSN and the segment and offset it starts at.
+    /// Appends a finished record stamped with the clock's time; returns its LSN, its segment,
+    /// and what to add to a position in `rec.buf` to get its offset in that segment.
     pub(crate) fn append(&self, rec: &RecordBuf) -> (u64, u32, u64) {
+        self.append_timed(rec, None)
+    }
+
+    /// `append` with the record's time given (a replica logs its primary's time, so a recovery
+    /// of its log to a point in time stops where the primary's would); the log's time never
+    /// goes back (`LogBuf::last_time`). The first record of a segment gets the segment's head
+    /// op and any record whose millisecond differs from the one before a time op (`codec::stamp`).
+    pub(crate) fn append_timed(&self, rec: &RecordBuf, time: Option<u64>) -> (u64, u32, u64) {
         let data = &rec.buf;
-        let mut b = lock(&self.buf);
+        let clock = time.unwrap_or_else(crate::now_ms);
+        let mut guard = lock(&self.buf);
+        let b = &mut *guard;
         if b.seg_len > 0 && (b.seg_len >= self.segment_bytes || b.seal) {
-            b.next_segment();
+            self.end_segment(b);
         }
-        let crc = (u32::from_le_bytes(data[0..4].try_into().unwrap()) ^ b.salt).to_le_bytes();
+        let time = clock.max(b.last_time);
         let lsn = b.next_lsn;
         b.next_lsn += 1;
         let seg = b.seg;
         let off = b.seg_len;
-        b.seg_len += data.len() as u64;
-        match b.chunks.last_mut() {
-            Some(c) if c.seg == seg => {
-                c.data.extend_from_slice(&crc);
-                c.data.extend_from_slice(&data[4..]);
-                c.last_lsn = lsn;
-            }
-            _ => {
-                // Room for the records that follow before the next write-out.
-                let mut chunk = std::mem::take(&mut b.spare_data);
-                chunk.reserve(data.len().max(CHUNK_ROOM));
-                chunk.extend_from_slice(&crc);
-                chunk.extend_from_slice(&data[4..]);
-                b.chunks.push(Chunk { seg, data: chunk, last_lsn: lsn })
-            }
+        let stamped = if b.seg_len == 0 {
+            Some(Stamp::Head { lsn, time_ms: time })
+        } else if time != b.last_time {
+            Some(Stamp::Time(time))
+        } else {
+            None
+        };
+        let salt = b.salt.to_le_bytes();
+        if !matches!(b.chunks.last(), Some(c) if c.seg == seg) {
+            // Room for the records that follow before the next write-out.
+            let mut chunk = std::mem::take(&mut b.spare_data);
+            chunk.reserve(data.len().max(CHUNK_ROOM));
+            b.chunks.push(Chunk { seg, data: chunk, last_lsn: lsn, last_time: time });
         }
-        self.appended.store(lsn, Release);
+        let chunk = b.chunks.last_mut().expect("a chunk of this segment");
+        let at = chunk.data.len();
+        let shift = match stamped {
+            Some(op) => stamp(&mut chunk.data, data, op),
+            None => {
+                chunk.data.extend_from_slice(data);
+                0
+            }
+        };
+        chunk.last_lsn = lsn;
+        chunk.last_time = time;
+        let written = (chunk.data.len() - at) as u64;
         if let Some(hook) = self.stream_hook.get() {
-            // Under the buffer lock, so the stream has the log's order. Unsalted: a replica
-            // logs each record in a segment of its own.
-            hook(data);
+            // Under the buffer lock, so the stream has the log's order; stamped, so replicas
+            // log this node's time. Unsalted: a replica logs each record in a segment of its own.
+            hook(&chunk.data[at..]);
         }
-        drop(b);
-        self.stats.log_bytes.fetch_add(data.len() as u64, Relaxed);
+        for (byte, s) in chunk.data[at..at + 4].iter_mut().zip(salt) {
+            *byte ^= s;
+        }
+        b.seg_len += written;
+        b.last_time = time;
+        b.cur.add(written, lsn, time);
+        self.appended.store(lsn, Release);
+        drop(guard);
+        self.stats.log_bytes.fetch_add(written, Relaxed);
         // The log thread is not woken here but by the first waiter: a pipeline appends all
         // its records before it waits, so they share one fsync.
-        (lsn, seg, off)
+        (lsn, seg, off + shift as u64)
+    }
+
+    /// New records go to the next segment; what the log knows of this one is kept (`ended`).
+    fn end_segment(&self, b: &mut LogBuf) {
+        lock(&self.ended).insert(b.seg, b.cur);
+        b.next_segment();
+    }
+
+    /// The segment being written and what it holds so far, the time of the last record, and
+    /// the LSN the next record gets.
+    pub(crate) fn active(&self) -> (u32, SegMeta, u64) {
+        let b = lock(&self.buf);
+        (b.seg, b.cur, b.next_lsn)
     }
 
     /// Bytes appended and not yet written out.
@@ -440,7 +544,7 @@ impl Wal {
             b.seal = true;
             return Ok(());
         }
-        b.next_segment();
+        self.end_segment(&mut b);
         self.rotate(&mut w, b.seg)?;
         self.wake_log_thread(&b);
         Ok(())
@@ -477,6 +581,7 @@ impl Wal {
                 w.unsynced.push((w.seg, w.file.clone()));
             }
             self.written.store(c.last_lsn, Release);
+            w.written_time = c.last_time;
             emptied = c.data;
         }
         {
@@ -537,10 +642,12 @@ impl Wal {
     /// Writes out and fsyncs everything appended so far (one group commit).
     pub(crate) fn sync(&self) -> Result<(), StorageError> {
         let _one_at_a_time = lock(&self.sync_lock);
-        let (files, lsn, dir_dirty, active) = {
+        let (files, lsn, dir_dirty, active, point) = {
             let mut w = lock(&self.writer);
             self.write_out_locked(&mut w)?;
-            (std::mem::take(&mut w.unsynced), self.written(), std::mem::take(&mut w.dir_dirty), w.seg)
+            let lsn = self.written();
+            let point = DurablePoint { seg: w.seg, bytes: w.len, lsn, time: w.written_time };
+            (std::mem::take(&mut w.unsynced), lsn, std::mem::take(&mut w.dir_dirty), w.seg, point)
         };
         if lsn <= self.durable() && files.is_empty() {
             self.durable_below.fetch_max(active, AcqRel);
@@ -558,6 +665,12 @@ impl Wal {
         self.stats.fsync_buckets[slot].fetch_add(1, Relaxed);
         self.stats.last_fsync_unix_ms.store(crate::now_ms(), Relaxed);
         self.durable.fetch_max(lsn, AcqRel);
+        {
+            let mut p = lock(&self.durable_point);
+            if point.lsn >= p.lsn {
+                *p = point;
+            }
+        }
         // Every segment ended before the write-out above was in `files` (`rotate` puts it there)
         // or made durable by an earlier sync (one runs at a time).
         self.durable_below.fetch_max(active, AcqRel);
@@ -687,6 +800,7 @@ impl Wal {
     /// file for the next segment (`recycle`) or deletes it.
     pub(crate) fn remove_segment(&self, seg: u32) -> Result<(), StorageError> {
         let f = self.files.write().unwrap_or_else(|e| e.into_inner()).remove(&seg);
+        lock(&self.ended).remove(&seg);
         let len = f.as_ref().and_then(|f| f.metadata().ok()).map(|m| m.len()).unwrap_or(0);
         let mut path = segment_path(&self.dir, seg);
         // Out of the map no one can take the file again; a reader that took it before (a cold

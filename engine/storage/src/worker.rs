@@ -5,7 +5,7 @@ use crate::db::Inner;
 use crate::error::StorageError;
 use crate::options::Fsync;
 use crate::wal::{lock, WakeEarly};
-use std::sync::atomic::Ordering::Acquire;
+use std::sync::atomic::Ordering::{Acquire, Relaxed};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -60,13 +60,38 @@ fn log_loop(inner: &Inner) {
     }
 }
 
+/// Archiving's seal (`archive.rs`): what was appended becomes durable, so a backup may read it.
+/// By default the active segment's tail is made durable (a sync, nothing under `always`, where
+/// it is already); with `Options::archive_seal_segments` the active segment is ended instead,
+/// so only whole segments are archived (measured against each other in engine/README.md).
+fn seal(inner: &Inner) -> Result<(), StorageError> {
+    let wal = &inner.wal;
+    if inner.opts.archive_seal_segments {
+        if wal.active().1.bytes > 0 {
+            wal.seal()?;
+            wal.sync()?;
+        }
+    } else if wal.durable() < wal.appended() {
+        wal.sync()?;
+    }
+    Ok(())
+}
+
 fn maintenance_loop(inner: &Inner) {
     let mut last_compaction_check = Instant::now();
     // The segment buffer of compaction (compact::maybe_compact), kept while compaction runs
     // second after second under a write-heavy load.
     let mut scratch = Vec::new();
+    let mut last_seal = Instant::now();
     while !inner.wal.shutdown.load(Acquire) {
-        std::thread::sleep(Duration::from_millis(100));
+        let seal_every = Duration::from_millis(inner.seal_interval_ms.load(Relaxed));
+        std::thread::sleep(seal_every.min(Duration::from_millis(100)));
+        if inner.wal.archive.load(Relaxed) && last_seal.elapsed() >= seal_every {
+            if let Err(e) = seal(inner) {
+                eprintln!("basalt-storage: sealing the log for archiving failed: {e}");
+            }
+            last_seal = Instant::now();
+        }
         let now = crate::now_ms();
         let sweep = inner.active_expire.load(std::sync::atomic::Ordering::Relaxed);
         for (i, s) in inner.shards.iter().enumerate().filter(|_| sweep) {
