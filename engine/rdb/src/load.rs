@@ -170,3 +170,126 @@ fn hash_of(pairs: Vec<(Bytes, Bytes)>) -> Result<Value, String> {
     }
     Ok(Value::Hash(Box::new(h)))
 }
+
+#[cfg(test)]
+mod tests {
+    //! The legacy encodings Redis 7.0 still loads but no longer writes, in an RDB 9 made by hand.
+    use crate::format::*;
+    use crate::packed::Elem;
+    use crate::reader::{Item, Limits, Reader};
+    use crate::ziplist::tests::build as ziplist;
+    use basalt_storage::Value;
+    use bytes::Bytes;
+
+    fn string(out: &mut Vec<u8>, s: &[u8]) {
+        assert!(s.len() < 64);
+        out.push(s.len() as u8);
+        out.extend_from_slice(s);
+    }
+
+    fn key(out: &mut Vec<u8>, ty: u8, name: &str) {
+        out.push(ty);
+        string(out, name.as_bytes());
+    }
+
+    #[test]
+    fn legacy_encodings_of_rdb_9() {
+        let mut f = b"REDIS0009".to_vec();
+        f.push(OP_AUX);
+        string(&mut f, b"redis-ver");
+        string(&mut f, b"6.0.0");
+        f.extend([OP_SELECTDB, 2, OP_RESIZEDB, 8, 1]);
+        // Expiry in seconds, LRU idle and LFU counter before a ziplist list.
+        f.push(OP_EXPIRETIME);
+        f.extend_from_slice(&2_000_000_000i32.to_le_bytes());
+        f.extend([OP_IDLE, 5, OP_FREQ, 3]);
+        key(&mut f, TYPE_LIST_ZIPLIST, "zl");
+        let zl = ziplist(&[Elem::Str(b"a"), Elem::Int(-7), Elem::Int(5)]);
+        f.push(zl.len() as u8);
+        f.extend_from_slice(&zl);
+        key(&mut f, TYPE_ZSET_ZIPLIST, "zz");
+        let zl = ziplist(&[Elem::Str(b"m"), Elem::Str(b"1.5"), Elem::Str(b"n"), Elem::Int(-3)]);
+        f.push(zl.len() as u8);
+        f.extend_from_slice(&zl);
+        key(&mut f, TYPE_HASH_ZIPLIST, "hz");
+        let zl = ziplist(&[Elem::Str(b"f"), Elem::Int(10)]);
+        f.push(zl.len() as u8);
+        f.extend_from_slice(&zl);
+        key(&mut f, TYPE_HASH_ZIPMAP, "hm");
+        let zm = [1u8, 1, b'k', 1, 0, b'v', 255];
+        f.push(zm.len() as u8);
+        f.extend_from_slice(&zm);
+        key(&mut f, TYPE_SET_INTSET, "is");
+        let mut is = vec![4, 0, 0, 0, 2, 0, 0, 0];
+        is.extend_from_slice(&(-70000i32).to_le_bytes());
+        is.extend_from_slice(&9i32.to_le_bytes());
+        f.push(is.len() as u8);
+        f.extend_from_slice(&is);
+        key(&mut f, TYPE_LIST_QUICKLIST, "ql");
+        f.push(2);
+        for node in [ziplist(&[Elem::Str(b"x")]), ziplist(&[Elem::Str(b"y"), Elem::Int(12)])] {
+            f.push(node.len() as u8);
+            f.extend_from_slice(&node);
+        }
+        // Text scores: a number, +inf (254), -inf (255); an int-encoded member.
+        key(&mut f, TYPE_ZSET, "zt");
+        f.push(3);
+        string(&mut f, b"a");
+        string(&mut f, b"2.25");
+        string(&mut f, b"b");
+        f.push(254);
+        f.extend([0xC0, 0xF9]); // member "-7", INT8
+        f.push(255);
+        // An LZF string: "abcabcab" from a literal and a back reference.
+        key(&mut f, TYPE_STRING, "lz");
+        f.extend([0xC3, 6, 8, 2, b'a', b'b', b'c', 3 << 5, 2]);
+        f.push(OP_EOF);
+        let crc = crate::source::CRC64.checksum(&f);
+        f.extend_from_slice(&crc.to_le_bytes());
+
+        let mut r = Reader::new(f.as_slice(), Limits::default()).unwrap();
+        assert_eq!(r.version(), 9);
+        let mut items = Vec::new();
+        while let Some(item) = r.next_item().unwrap() {
+            items.push(item);
+        }
+        assert_eq!(items[0], Item::Aux { key: Bytes::from("redis-ver"), value: Bytes::from("6.0.0") });
+        assert_eq!(items[1], Item::ResizeDb { db: 2, keys: 8, expires: 1 });
+        let keys: Vec<_> = items[2..]
+            .iter()
+            .map(|i| match i {
+                Item::Key(kv) => kv.clone(),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(keys.len(), 8);
+        assert!(keys.iter().all(|k| k.db == 2));
+        assert_eq!(keys[0].expires_at_ms, Some(2_000_000_000_000));
+        assert!(keys[1..].iter().all(|k| k.expires_at_ms.is_none()));
+        let list = |v: &Value| match v {
+            Value::List(l) => l.iter().map(|e| String::from_utf8_lossy(e).into_owned()).collect::<Vec<_>>(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(list(&keys[0].value), ["a", "-7", "5"]);
+        let Value::ZSet(z) = &keys[1].value else { panic!() };
+        assert_eq!(z.iter().map(|(m, s)| (m.clone(), s)).collect::<Vec<_>>(), vec![(Bytes::from("n"), -3.0), (Bytes::from("m"), 1.5)]);
+        let Value::Hash(h) = &keys[2].value else { panic!() };
+        assert_eq!(h.get(&b"f"[..]), Some(&Bytes::from("10")));
+        let Value::Hash(h) = &keys[3].value else { panic!() };
+        assert_eq!(h.get(&b"k"[..]), Some(&Bytes::from("v")));
+        let Value::Set(s) = &keys[4].value else { panic!() };
+        assert!(s.contains(&b"-70000"[..]) && s.contains(&b"9"[..]) && s.len() == 2);
+        assert_eq!(list(&keys[5].value), ["x", "y", "12"]);
+        let Value::ZSet(z) = &keys[6].value else { panic!() };
+        assert_eq!(z.score(b"a"), Some(2.25));
+        assert_eq!(z.score(b"b"), Some(f64::INFINITY));
+        assert_eq!(z.score(b"-7"), Some(f64::NEG_INFINITY));
+        assert_eq!(keys[7].value, Value::Str(Bytes::from("abcabcab")));
+    }
+
+    #[test]
+    fn crc64_is_redis_crc64() {
+        // The check value of Redis' crc64.c (Jones, reflected).
+        assert_eq!(crate::source::CRC64.checksum(b"123456789"), 0xe9c6d914c4b8d9ca);
+    }
+}
