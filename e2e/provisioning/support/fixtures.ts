@@ -12,6 +12,7 @@ import {
   migrate,
   parseMasterKey,
   schema,
+  QUEUE_KINDS,
   startOperation,
   type Database,
   type QueueKey,
@@ -31,15 +32,6 @@ export interface CreatedInstance {
   username: string;
   password: string;
 }
-
-const OPERATION_TYPES = {
-  provision: 'create',
-  modify: 'modify',
-  restart: 'restart',
-  delete: 'delete',
-  applyUsers: 'apply_users',
-  applyAllowlist: 'apply_allowlist',
-} as const;
 
 export async function openControlPlane(url: string): Promise<ControlPlane & { close(): Promise<void> }> {
   await migrate(url);
@@ -94,7 +86,7 @@ export async function requestOperation(
   params: Record<string, unknown> = {},
 ): Promise<string> {
   const instance = await getInstance(cp, instanceId);
-  const { operation } = await startOperation(cp.database.pool, cp.boss, { instance, type: OPERATION_TYPES[key], queue: key, userId: null, params, job: params as never });
+  const { operation } = await startOperation(cp.database.pool, cp.boss, { instance, type: QUEUE_KINDS[key], userId: null, params, job: params as never });
   return operation.id;
 }
 

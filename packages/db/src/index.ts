@@ -13,7 +13,7 @@
 // leases.ts        one connection holding a worker's advisory-lock leases on operations and instances
 // type-report.ts   the typed contract of a per-type benchmark report's JSON columns
 // operation-start.ts  startOperation: operation row + instance pointer + job, in one transaction
-// operation-kinds.ts   which status each kind of operation owns, and which kinds take turns
+// operation-kinds.ts   the operation catalogue: each kind's queue, steps, status and turn
 export * as schema from './schema.js';
 export * from './client.js';
 export * from './migrate.js';

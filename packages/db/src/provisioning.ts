@@ -11,7 +11,7 @@ import { ControlCredentialsRepository } from './repositories/control-credentials
 import { BenchmarksRepository } from './repositories/benchmarks.repository.js';
 import { OperationsRepository } from './repositories/operations.repository.js';
 import { TypeReportsRepository } from './repositories/type-reports.repository.js';
-import { STATUS_FIELDS, STATUS_OWNERS, type OperationType } from './operation-kinds.js';
+import { STATUS_FIELDS, statusOwner, type OperationType } from './operation-kinds.js';
 
 export type InstanceRow = typeof instances.$inferSelect;
 export type OperationRow = typeof operations.$inferSelect;
@@ -101,7 +101,7 @@ export class ProvisioningRepository {
       ((STATUS_FIELDS as readonly string[]).includes(key) ? owned : rest)[key as keyof InstancePatch] = value as never;
     }
     if (Object.keys(rest).length > 0) await this.updateInstance(id, rest);
-    const owner = STATUS_OWNERS[type];
+    const owner = statusOwner(type);
     if (!owner || Object.keys(owned).length === 0) return false;
     if (owned.health !== undefined && owned.healthReason === undefined) owned.healthReason = null;
     const rows = await this.db

@@ -28,19 +28,24 @@ const RETRY = { attempts: 3, baseDelayMs: 2000 };
  * restarts anyway), and a full deploy once the password is a day old, so that a redeploy with
  * nothing to change stays one (the role's "a second run changes nothing"); a live change never.
  */
-const CONTROL_ROTATION_AFTER_SECONDS: Record<'engine.yml' | 'restart.yml' | 'live-config.yml', number | undefined> = {
+const CONTROL_ROTATION_AFTER_SECONDS: Record<Playbook, number | undefined> = {
   'restart.yml': 0,
   'engine.yml': 86_400,
   'live-config.yml': undefined,
 };
 
-export async function deployEngine(
+/** The step each playbook's run is, in every operation that runs it. */
+export const PLAYBOOK_STEPS = { 'engine.yml': 'ansible_deploy', 'restart.yml': 'ansible_restart', 'live-config.yml': 'ansible_apply' } as const;
+export type Playbook = keyof typeof PLAYBOOK_STEPS;
+export type PlaybookStep<P extends Playbook> = (typeof PLAYBOOK_STEPS)[P];
+
+export async function deployEngine<P extends Playbook = 'engine.yml'>(
   ctx: JobContext,
-  run: OperationRun,
+  run: OperationRun<PlaybookStep<P>>,
   instance: InstanceRow,
   region: RegionRow,
   nodes: Node[],
-  playbook: 'engine.yml' | 'restart.yml' | 'live-config.yml' = 'engine.yml',
+  playbook: P = 'engine.yml' as P,
   /** Only these nodes (a rolling restart, node by node); every node otherwise. */
   only?: string[],
 ): Promise<PlaybookResult> {
@@ -81,7 +86,7 @@ export async function deployEngine(
     instanceId: instance.id,
     replication,
   });
-  const step = { 'engine.yml': 'ansible_deploy', 'restart.yml': 'ansible_restart', 'live-config.yml': 'ansible_apply' }[playbook];
+  const step: PlaybookStep<P> = PLAYBOOK_STEPS[playbook];
   const result = await run.step(
     step,
     () =>
@@ -223,7 +228,7 @@ export function storedCaCertificate(instance: InstanceRow): string | undefined {
  */
 export async function checkEndpoints(
   ctx: JobContext,
-  run: OperationRun,
+  run: OperationRun<'health_check'>,
   instance: InstanceRow,
   region: RegionRow,
   nodes: Node[],
@@ -318,7 +323,7 @@ async function onHostRoute(ctx: JobContext, step: string, ip: string): Promise<v
  * the instance row holds once both succeeded (provision and modify end with it). A
  * `standard` instance's floating addresses go onto the primary and a replica.
  */
-export async function deployAndCheck(ctx: JobContext, run: OperationRun, instance: InstanceRow, region: RegionRow, nodes: Node[]): Promise<InstancePatch> {
+export async function deployAndCheck(ctx: JobContext, run: OperationRun<'ansible_deploy' | 'health_check' | 'floating_addresses'>, instance: InstanceRow, region: RegionRow, nodes: Node[]): Promise<InstancePatch> {
   const deployed = await deployEngine(ctx, run, instance, region, nodes);
   const ca = await clientCaCertificate(ctx, instance, deployed);
   await checkEndpoints(ctx, run, instance, region, nodes, ca);
@@ -348,7 +353,7 @@ export async function floatingAddressesOf(ctx: JobContext, instanceId: string): 
  * Puts the primary floating address on the primary node and the read-only one on a replica,
  * and takes them off every other node (a deploy after a failover finds them anywhere).
  */
-async function placeFloatingAddresses(ctx: JobContext, run: OperationRun, instance: InstanceRow, region: RegionRow, nodes: Node[]): Promise<FloatingAddresses> {
+async function placeFloatingAddresses(ctx: JobContext, run: OperationRun<'floating_addresses'>, instance: InstanceRow, region: RegionRow, nodes: Node[]): Promise<FloatingAddresses> {
   return run.step('floating_addresses', async () => {
     const floating = await floatingAddressesOf(ctx, instance.id);
     if (!floating) throw new StepError('floating_addresses', `instance ${instance.id} holds no floating addresses`);

@@ -2,7 +2,7 @@
 // a reconciling worker finishes what a dead worker left behind. The map is total: its type
 // names every queue of @basalt/db's QUEUES, and loading this module (worker startup) fails
 // when a queue has no handler, so no job is ever queued where no worker takes it.
-import { QUEUES, type InstanceJobPayload, type JobPayloads, type OperationRow, type QueueKey } from '@basalt/db';
+import { OPERATION_KINDS, QUEUES, queueOf, type InstanceJobPayload, type JobPayloads, type OperationRow, type QueueKey } from '@basalt/db';
 import type { JobContext } from './context.js';
 import type { Outcome } from './jobs/run-operation.js';
 import { provision } from './jobs/provision.js';
@@ -40,17 +40,10 @@ export function requireHandlerForEveryQueue(handlers: Partial<Record<QueueKey, u
 
 requireHandlerForEveryQueue();
 
-export const OPERATION_QUEUES: Record<string, HandledQueue> = {
-  create: 'provision',
-  modify: 'modify',
-  restart: 'restart',
-  delete: 'delete',
-  apply_users: 'applyUsers',
-  apply_allowlist: 'applyAllowlist',
-  benchmark: 'benchmark',
-  failover: 'failover',
-  benchmark_report: 'typeReport',
-};
+/** The queue each operation type's jobs go to: the catalogue's (@basalt/db operation-kinds.ts). */
+export const OPERATION_QUEUES = Object.fromEntries(
+  (Object.keys(OPERATION_KINDS) as OperationRow['type'][]).map((type) => [type, queueOf(type)]),
+) as Record<OperationRow['type'], HandledQueue>;
 
 export function queueName(key: HandledQueue): string {
   return QUEUES[key];

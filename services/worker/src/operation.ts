@@ -17,16 +17,30 @@ export interface RetryPolicy {
 
 const NO_RETRY: RetryPolicy = { attempts: 1, baseDelayMs: 0 };
 
-export class OperationRun {
+/** The steps one run may take: its kind's, from the catalogue (@basalt/db operation-kinds.ts). */
+export interface StepList<S extends string> {
+  steps: readonly S[];
+  /** Shown only once run (a standard instance's floating addresses). */
+  optional?: readonly S[];
+}
+
+/**
+ * `S`: the step names this run may take. A function that runs some steps of any operation
+ * takes `OperationRun<'its' | 'steps'>`, and only a run whose kind has those steps is
+ * accepted there (`step` is a property, so its parameter is checked contravariantly).
+ */
+export class OperationRun<S extends string = string> {
   private readonly steps: StepRecord[];
+  private readonly known: ReadonlySet<string>;
 
   constructor(
     private readonly repo: ProvisioningRepository,
     readonly operationId: string,
-    stepNames: string[],
+    list: StepList<S>,
     private readonly log: (message: string) => void = () => {},
   ) {
-    this.steps = stepNames.map((name) => ({ name, status: 'pending' }));
+    this.steps = list.steps.map((name) => ({ name, status: 'pending' }));
+    this.known = new Set([...list.steps, ...(list.optional ?? [])]);
   }
 
   async start(): Promise<void> {
@@ -41,7 +55,9 @@ export class OperationRun {
   }
 
   /** Runs one step; transient failures are tried again with exponential backoff. */
-  async step<T>(name: string, work: () => Promise<T>, retry: RetryPolicy = NO_RETRY): Promise<T> {
+  readonly step = async <T>(name: S, work: () => Promise<T>, retry: RetryPolicy = NO_RETRY): Promise<T> => {
+    // The type system checks names where the run's kind is known; this catches the rest.
+    if (!this.known.has(name)) throw new StepError(name, `${name} is not a step of this operation's kind (@basalt/db OPERATION_KINDS)`);
     const record = this.steps.find((s) => s.name === name) ?? this.addStep(name);
     record.status = 'running';
     record.started_at = new Date().toISOString();
@@ -72,7 +88,7 @@ export class OperationRun {
         throw error instanceof StepError ? error : new StepError(name, fault.message);
       }
     }
-  }
+  };
 
   async event(kind: string, step: string | null, message: string, data?: unknown): Promise<void> {
     const event = { kind, step, message, data };

@@ -26,7 +26,6 @@ export async function expireOldPasswords(database: Database, boss: PgBoss): Prom
       await startOperation(database.pool, boss, {
         instance,
         type: 'apply_users',
-        queue: 'applyUsers',
         userId: null,
         before: async (db) => {
           if ((await new InstanceUsersRepository(db).dropExpiredOldPasswords(instance.id)) === 0) throw new NothingExpired();

@@ -15,6 +15,7 @@ import {
   terraformDestroy,
   terraformInit,
   terraformOutput,
+  terraformStateRecover,
   terraformWorkspaceDelete,
   terraformWorkspaceSelect,
   type TerraformContext,
@@ -67,7 +68,7 @@ async function writeVars(ctx: JobContext, instance: InstanceRow, region: RegionR
 }
 
 /** Progress lines of `apply -json` that say something to a person watching. */
-function relay(run: OperationRun, step: string) {
+function relay(run: OperationRun<never>, step: string) {
   return (message: TerraformMessage) => {
     if (['apply_start', 'apply_complete', 'apply_errored', 'provision_errored', 'change_summary'].includes(message.type)) {
       void run.event('terraform', step, message['@message']).catch(() => {});
@@ -85,13 +86,14 @@ function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
   return next;
 }
 
-async function initWorkspace(run: OperationRun, tf: TerraformContext): Promise<void> {
+async function initWorkspace(run: OperationRun<'terraform_init'>, tf: TerraformContext): Promise<void> {
   await run.step(
     'terraform_init',
     () =>
       oneAtATime(async () => {
         await terraformInit(tf);
         await terraformWorkspaceSelect(tf);
+        if (await terraformStateRecover(tf)) await run.event('terraform', 'terraform_init', 'pushed the state an earlier run could not save');
       }),
     RETRY,
   );
@@ -99,7 +101,7 @@ async function initWorkspace(run: OperationRun, tf: TerraformContext): Promise<v
 
 export async function applyStack(
   ctx: JobContext,
-  run: OperationRun,
+  run: OperationRun<'terraform_init' | 'terraform_apply'>,
   instance: InstanceRow,
   region: RegionRow,
   size: VmSize,
@@ -137,7 +139,7 @@ export async function applyStack(
 
 export async function destroyStack(
   ctx: JobContext,
-  run: OperationRun,
+  run: OperationRun<'terraform_init' | 'terraform_destroy'>,
   instance: InstanceRow,
   region: RegionRow,
   size: VmSize,

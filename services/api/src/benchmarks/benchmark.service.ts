@@ -41,7 +41,6 @@ export class BenchmarkService {
     const { operation } = await this.starter.start({
       instance,
       type: 'benchmark',
-      queue: 'benchmark',
       userId: auth.user.id,
       params: { benchmark_id: benchmarkId, workload: body.workload },
       job: { benchmark_id: benchmarkId },
@@ -60,8 +59,8 @@ export class BenchmarkService {
           parameters,
         });
       },
+      after: (db, started) => new BenchmarksRepository(db).linkOperation(benchmarkId, started.id),
     });
-    await this.benchmarks.linkOperation(benchmarkId, operation.id);
     const row = await this.benchmarks.get(projectId, instance.id, benchmarkId);
     return { benchmark: toBenchmarkDto(row!), operation: toOperationDto(operation) };
   }

@@ -2,29 +2,24 @@
 // type in the platform's own project, the report row, the benchmark_report operation and its
 // job, in one transaction), made by the worker's benchmark_report job (which alone writes
 // their progress, runs and markdown), read here by any signed-in caller.
-import { Inject, Injectable } from '@nestjs/common';
-import PgBoss from 'pg-boss';
+import { Injectable } from '@nestjs/common';
 import {
   BenchmarksRepository,
   CatalogRepository,
-  type Database,
   encryptSecret,
-  enqueue,
   generatePassword,
-  inTransaction,
   InstancesRepository,
   InstanceUsersRepository,
-  OperationsRepository,
   type TypeReportRow,
   TypeReportsRepository,
 } from '@basalt/db';
 import { STANDARD_SUITES } from '@basalt/api-client/rules';
 import { randomUUID } from 'node:crypto';
 import { ApiConfig } from '../config.js';
-import { DATABASE } from '../database/database.module.js';
 import { Conflict, DomainError, Forbidden, Invalid, isUniqueViolation, NotFound } from '../common/errors.js';
 import type { AuthContext } from '../common/request-context.js';
 import { toOperationDto } from '../operations/operation.dto.js';
+import { OperationStarter } from '../operations/operation-starter.service.js';
 import { type BenchmarkDto, toBenchmarkDto } from './benchmark.dto.js';
 import { type CreateTypeReportDto, type InstanceTypeReportAcceptedDto, type InstanceTypeReportDto, toTypeReportDto } from './type-report.dto.js';
 
@@ -40,12 +35,11 @@ class NoReport extends DomainError {
 @Injectable()
 export class TypeReportService {
   constructor(
-    @Inject(DATABASE) private readonly database: Database,
-    private readonly boss: PgBoss,
     private readonly config: ApiConfig,
     private readonly catalog: CatalogRepository,
     private readonly reports: TypeReportsRepository,
     private readonly benchmarks: BenchmarksRepository,
+    private readonly starter: OperationStarter,
   ) {}
 
   async create(auth: AuthContext, instanceType: string, body: CreateTypeReportDto): Promise<InstanceTypeReportAcceptedDto> {
@@ -59,38 +53,37 @@ export class TypeReportService {
     const suites = STANDARD_SUITES.filter((suite) => asked.includes(suite));
     const reportId = randomUUID();
     try {
-      const { report, operation } = await inTransaction(this.database.pool, async (db, executor) => {
-        const reports = new TypeReportsRepository(db);
-        const projectId = await reports.reportsProject();
-        const instance = await new InstancesRepository(db).insert({
-          projectId,
-          name: `report-${reportId.slice(0, 8)}`,
-          instanceType: type.id,
-          region: region.id,
-          engineVersion: '1.0',
-          diskGib: type.diskGibMin,
-          status: 'creating',
-          tags: { benchmark_report: reportId },
-        });
-        // The user the suites run as; its password is generated and never shown to anyone.
-        await new InstanceUsersRepository(db).insert({
-          instanceId: instance.id,
-          username: REPORT_USERNAME,
-          permission: 'admin',
-          passwordEncrypted: encryptSecret(this.config.masterKey, generatePassword()),
-        });
-        const operation = await new OperationsRepository(db).insert({
-          projectId,
-          instanceId: instance.id,
-          type: 'benchmark_report',
-          createdBy: auth.user.id,
-          params: { report_id: reportId, suites },
-        });
-        const report = await reports.insert({ id: reportId, instanceType: type.id, suites, instanceId: instance.id, operationId: operation.id, createdBy: auth.user.id });
-        await enqueue(this.boss, 'typeReport', { instance_id: instance.id, operation_id: operation.id, report_id: reportId }, executor);
-        return { report, operation };
+      let report: TypeReportRow | undefined;
+      const { operation } = await this.starter.start({
+        type: 'benchmark_report',
+        userId: auth.user.id,
+        params: { report_id: reportId, suites },
+        job: { report_id: reportId },
+        instance: async (db) => {
+          const instance = await new InstancesRepository(db).insert({
+            projectId: await new TypeReportsRepository(db).reportsProject(),
+            name: `report-${reportId.slice(0, 8)}`,
+            instanceType: type.id,
+            region: region.id,
+            engineVersion: '1.0',
+            diskGib: type.diskGibMin,
+            status: 'creating',
+            tags: { benchmark_report: reportId },
+          });
+          // The user the suites run as; its password is generated and never shown to anyone.
+          await new InstanceUsersRepository(db).insert({
+            instanceId: instance.id,
+            username: REPORT_USERNAME,
+            permission: 'admin',
+            passwordEncrypted: encryptSecret(this.config.masterKey, generatePassword()),
+          });
+          return instance;
+        },
+        after: async (db, started, instance) => {
+          report = await new TypeReportsRepository(db).insert({ id: reportId, instanceType: type.id, suites, instanceId: instance.id, operationId: started.id, createdBy: auth.user.id });
+        },
       });
-      return { report: toTypeReportDto(report, 'creating', []), operation: toOperationDto(operation) };
+      return { report: toTypeReportDto(report!, 'creating', []), operation: toOperationDto(operation) };
     } catch (error) {
       if (isUniqueViolation(error)) throw new Conflict(`A benchmark report of ${type.id} is already pending or running`, 'report_in_progress');
       throw error;

@@ -13,10 +13,7 @@ import type { OperationStarter } from '../operations/operation-starter.service.j
 /** States in which the engine is (or will be) deployed and can take live changes. */
 export const LIVE = new Set<InstanceRow['status']>(['running', 'modifying', 'restarting', 'error']);
 
-const OPERATIONS = {
-  users: { type: 'apply_users', queue: 'applyUsers' },
-  allowlist: { type: 'apply_allowlist', queue: 'applyAllowlist' },
-} as const;
+const OPERATIONS = { users: 'apply_users', allowlist: 'apply_allowlist' } as const;
 
 /**
  * Stores `change` and returns the operation that applies it; null when no engine is deployed
@@ -32,8 +29,7 @@ export async function changeAccess(
 ): Promise<OperationRow | null> {
   assertAccessChangeable(instance.status);
   if (LIVE.has(instance.status)) {
-    const { type, queue } = OPERATIONS[what];
-    return (await starter.start({ instance, type, queue, userId: auth.user.id, before: change })).operation;
+    return (await starter.start({ instance, type: OPERATIONS[what], userId: auth.user.id, before: change })).operation;
   }
   // No deploy runs now. Under the row's lock, which every operation's start takes too, the
   // status is read again: nothing can start between that check and the change.

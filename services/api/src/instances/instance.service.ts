@@ -6,9 +6,7 @@ import {
   CatalogRepository,
   type Database,
   encryptSecret,
-  enqueue,
   generatePassword,
-  inTransaction,
   InstancesRepository,
   type InstanceRow,
   InstanceUsersRepository,
@@ -101,41 +99,37 @@ export class InstanceService {
     const password = body.password ?? generatePassword();
 
     try {
-      const { instance, operation } = await inTransaction(this.database.pool, async (db, executor) => {
-        const instances = new InstancesRepository(db);
-        await requireQuotaRoom(instances, this.config.quota, projectId, type, nodeCountOf(topology));
-        let instance = await instances.insert({
-          projectId,
-          name: body.name,
-          instanceType: type.id,
-          region: region.id,
-          engineVersion: body.engine_version ?? '1.0',
-          diskGib,
-          status: 'creating',
-          tlsEnabled: body.tls_enabled ?? false,
-          deletionProtection: body.deletion_protection ?? false,
-          tags: body.tags ?? {},
-          architecture: topology.architecture,
-          replicas: topology.replicas,
-          parameters: { ...(body.parameters ?? {}), ...(topology.replication_mode ? { replication_mode: topology.replication_mode } : {}) },
-        });
-        await new InstanceUsersRepository(db).insert({
-          instanceId: instance.id,
-          username: DEFAULT_USERNAME,
-          permission: 'admin',
-          passwordEncrypted: encryptSecret(this.config.masterKey, password),
-        });
-        await new AllowlistRepository(db).replace(instance.id, allowlist);
-        const operation = await new OperationsRepository(db).insert({
-          projectId,
-          instanceId: instance.id,
-          type: 'create',
-          createdBy: auth.user.id,
-          params: { instance_type: type.id, region: region.id, disk_gib: diskGib, architecture: topology.architecture, replicas: topology.replicas },
-        });
-        instance = (await instances.update(projectId, instance.id, { currentOperationId: operation.id }))!;
-        await enqueue(this.boss, 'provision', { instance_id: instance.id, operation_id: operation.id }, executor);
-        return { instance, operation };
+      const { instance, operation } = await this.starter.start({
+        type: 'create',
+        userId: auth.user.id,
+        params: { instance_type: type.id, region: region.id, disk_gib: diskGib, architecture: topology.architecture, replicas: topology.replicas },
+        instance: async (db) => {
+          const instances = new InstancesRepository(db);
+          await requireQuotaRoom(instances, this.config.quota, projectId, type, nodeCountOf(topology));
+          const instance = await instances.insert({
+            projectId,
+            name: body.name,
+            instanceType: type.id,
+            region: region.id,
+            engineVersion: body.engine_version ?? '1.0',
+            diskGib,
+            status: 'creating',
+            tlsEnabled: body.tls_enabled ?? false,
+            deletionProtection: body.deletion_protection ?? false,
+            tags: body.tags ?? {},
+            architecture: topology.architecture,
+            replicas: topology.replicas,
+            parameters: { ...(body.parameters ?? {}), ...(topology.replication_mode ? { replication_mode: topology.replication_mode } : {}) },
+          });
+          await new InstanceUsersRepository(db).insert({
+            instanceId: instance.id,
+            username: DEFAULT_USERNAME,
+            permission: 'admin',
+            passwordEncrypted: encryptSecret(this.config.masterKey, password),
+          });
+          await new AllowlistRepository(db).replace(instance.id, allowlist);
+          return instance;
+        },
       });
       return {
         instance: await this.present(projectId, instance.id),
@@ -244,7 +238,6 @@ export class InstanceService {
       const { operation } = await this.starter.start({
         instance,
         type: 'modify',
-        queue: 'modify',
         userId: auth.user.id,
         params: job as unknown as Record<string, unknown>,
         job,
@@ -266,7 +259,7 @@ export class InstanceService {
   async restart(auth: AuthContext, projectId: string, instanceId: string): Promise<InstanceAcceptedDto> {
     const instance = await this.load(auth, projectId, instanceId, 'member');
     if (instance.status !== 'running' && instance.status !== 'error') throw new Conflict(`Cannot restart while ${instance.status}`, 'invalid_state');
-    const { operation } = await this.starter.start({ instance, type: 'restart', queue: 'restart', userId: auth.user.id });
+    const { operation } = await this.starter.start({ instance, type: 'restart', userId: auth.user.id });
     return { instance: await this.present(projectId, instance.id), operation: toOperationDto(operation) };
   }
 
@@ -280,7 +273,7 @@ export class InstanceService {
     if (instance.architecture !== 'standard') throw new Conflict('Only a standard instance has a replica to switch over to', 'invalid_state');
     if (instance.status !== 'running') throw new Conflict(`Cannot switch over while ${instance.status}`, 'invalid_state');
     const job = { mode: 'switchover' as const };
-    const { operation } = await this.starter.start({ instance, type: 'failover', queue: 'failover', userId: auth.user.id, params: job, job });
+    const { operation } = await this.starter.start({ instance, type: 'failover', userId: auth.user.id, params: job, job });
     return { instance: await this.present(projectId, instance.id), operation: toOperationDto(operation) };
   }
 
@@ -292,7 +285,7 @@ export class InstanceService {
     if (instance.status === 'deleting' && (await this.deleteUnderWay(projectId, instance))) {
       throw new Conflict('Instance is already being deleted', 'invalid_state');
     }
-    const { operation } = await this.starter.start({ instance, type: 'delete', queue: 'delete', userId: auth.user.id });
+    const { operation } = await this.starter.start({ instance, type: 'delete', userId: auth.user.id });
     return { instance: await this.present(projectId, instance.id), operation: toOperationDto(operation) };
   }
 

@@ -2,10 +2,10 @@
 // operation row, the instance pointed at it, and the worker's job, in one transaction).
 import { Inject, Injectable } from '@nestjs/common';
 import PgBoss from 'pg-boss';
-import { type Database, type InstanceRow, type OperationRow, type QueueKey, startOperation, type StartOperation as StartRequest } from '@basalt/db';
+import { type Database, type InstanceRow, type OperationRow, type OperationType, startOperation, type StartOperation as StartRequest } from '@basalt/db';
 import { DATABASE } from '../database/database.module.js';
 
-export type StartOperation<K extends QueueKey> = StartRequest<K> & { userId: string };
+export type StartOperation<T extends OperationType> = StartRequest<T> & { userId: string };
 
 @Injectable()
 export class OperationStarter {
@@ -14,7 +14,7 @@ export class OperationStarter {
     private readonly boss: PgBoss,
   ) {}
 
-  start<K extends QueueKey>(request: StartOperation<K>): Promise<{ instance: InstanceRow; operation: OperationRow }> {
+  start<T extends OperationType>(request: StartOperation<T>): Promise<{ instance: InstanceRow; operation: OperationRow }> {
     return startOperation(this.database.pool, this.boss, request);
   }
 }

@@ -8,7 +8,7 @@
 //   it, move the primary address onto it, and rebuild the old primary as a fresh replica.
 // switchover: asked for through the API, with zero loss: the primary refuses writes, a
 //   replica catches up to its offset, takes over, and the old primary follows it.
-import type { FailoverJob, InstanceRow, RegionRow } from '@basalt/db';
+import type { FailoverJob, InstanceRow, RegionRow, StepName, SWITCHOVER_STEPS } from '@basalt/db';
 import type { JobContext } from '../context.js';
 import type { OperationRun } from '../operation.js';
 import type { Node } from '../stack.js';
@@ -18,11 +18,10 @@ import { StepError } from '../errors.js';
 import { deployEngine, floatingAddressesOf, readonlyHolder, replicationModeOf } from '../engine-deploy.js';
 import { assignAddress, fenceVm, unassignAddress } from '../local-vm.js';
 import { EngineReplication } from './engine-replication.js';
-import { rebuildReplica } from './rebuild.js';
+import { rebuildReplica, type RebuildStep } from './rebuild.js';
 
-export const FAILOVER_STEPS = ['check_primary', 'choose_replica', 'fence_primary', 'promote', 'move_endpoint', 'terraform_init', 'terraform_apply', 'ansible_deploy', 'replica_sync'];
-export const SWITCHOVER_STEPS = ['choose_replica', 'stop_writes', 'catch_up', 'promote', 'move_endpoint', 'ansible_deploy'];
-export const REBUILD_STEPS = ['terraform_init', 'terraform_apply', 'ansible_deploy', 'replica_sync'];
+export type SwitchoverStep = (typeof SWITCHOVER_STEPS)[number];
+
 
 /** How long the primary gets to answer again before the failover goes on (it was already missed by the monitor). */
 const RECHECK_MS = 700;
@@ -32,10 +31,10 @@ const CATCH_UP_MS = 10_000;
 export function failover(ctx: JobContext, payload: FailoverJob): Promise<Outcome> {
   const switchover = payload.mode === 'switchover';
   return runOperation(ctx, payload, {
-    steps: switchover ? SWITCHOVER_STEPS : payload.mode === 'rebuild' ? REBUILD_STEPS : FAILOVER_STEPS,
+    kind: 'failover',
     // A switchover asked for through the API takes its turn; a failover or rebuild the monitor
     // started does not wait behind the work it rescues (only for the instance's lease).
-    inTurn: switchover,
+    variant: payload.mode === 'automatic' ? undefined : payload.mode,
     work: async ({ instance, region, run }) => {
       if (instance.architecture !== 'standard') throw new StepError('load', 'only a standard instance has replicas to fail over to');
       const nodes = requireNodes(instance, 'load');
@@ -48,7 +47,7 @@ export function failover(ctx: JobContext, payload: FailoverJob): Promise<Outcome
   });
 }
 
-async function failOver(ctx: JobContext, run: OperationRun, instance: InstanceRow, region: RegionRow, nodes: Node[], primary: Node, suspected?: string): Promise<void> {
+async function failOver(ctx: JobContext, run: OperationRun<StepName<'failover'>>, instance: InstanceRow, region: RegionRow, nodes: Node[], primary: Node, suspected?: string): Promise<void> {
   const engines = new EngineReplication(ctx, instance);
   const stale = await run.step('check_primary', async () => {
     if (suspected && suspected !== primary.name) {
@@ -109,7 +108,7 @@ async function failOver(ctx: JobContext, run: OperationRun, instance: InstanceRo
 }
 
 /** The zero-loss switchover; returns the nodes with their new roles (also written to the row). */
-export async function switchOver(ctx: JobContext, run: OperationRun, instance: InstanceRow, region: RegionRow, nodes: Node[], primary: Node): Promise<Node[]> {
+export async function switchOver(ctx: JobContext, run: OperationRun<SwitchoverStep>, instance: InstanceRow, region: RegionRow, nodes: Node[], primary: Node): Promise<Node[]> {
   const engines = new EngineReplication(ctx, instance);
   const replicas = nodes.filter((node) => node.role === 'replica' && node.status === 'running');
   const { chosen } = await run.step('choose_replica', () => mostUpToDate(engines, replicas));
@@ -163,7 +162,7 @@ export async function switchOver(ctx: JobContext, run: OperationRun, instance: I
 }
 
 /** A node a failover fenced and could not rebuild is rebuilt (the sync primary acknowledges alone until then). */
-async function rebuildFenced(ctx: JobContext, run: OperationRun, instance: InstanceRow, region: RegionRow, nodes: Node[]): Promise<void> {
+async function rebuildFenced(ctx: JobContext, run: OperationRun<RebuildStep>, instance: InstanceRow, region: RegionRow, nodes: Node[]): Promise<void> {
   const fenced = nodes.find((node) => node.status === 'fenced' || node.status === 'rebuilding');
   if (!fenced) {
     await run.event('notice', null, 'no node waits for a rebuild');

@@ -148,7 +148,7 @@ export class FailoverMonitor {
   }
 
   private async launch(instance: InstanceRow, job: Omit<FailoverJob, 'instance_id' | 'operation_id'>): Promise<void> {
-    const { operation } = await startOperation(this.pool, this.boss, { instance, type: 'failover', queue: 'failover', userId: null, params: job, job });
+    const { operation } = await startOperation(this.pool, this.boss, { instance, type: 'failover', userId: null, params: job, job });
     this.running.add(instance.id);
     void failover(this.ctx, { ...job, instance_id: instance.id, operation_id: operation.id })
       .then((outcome) => this.ctx.log(`[${instance.id}] ${job.mode} ${operation.id}: ${outcome}`))

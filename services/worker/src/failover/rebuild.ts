@@ -22,7 +22,10 @@ import { endpointsAfter } from './failover.js';
 /** How long a fresh replica gets to connect and take its full copy. */
 const SYNC_WAIT_MS = 120_000;
 
-export async function rebuildReplica(ctx: JobContext, run: OperationRun, instance: InstanceRow, region: RegionRow, nodeName: string, restoreSync: boolean): Promise<void> {
+/** What a rebuild runs, on its own or at the end of a failover. */
+export type RebuildStep = 'terraform_init' | 'terraform_apply' | 'ansible_deploy' | 'replica_sync';
+
+export async function rebuildReplica(ctx: JobContext, run: OperationRun<RebuildStep>, instance: InstanceRow, region: RegionRow, nodeName: string, restoreSync: boolean): Promise<void> {
   const type = await ctx.catalog.getInstanceType(instance.instanceType);
   if (!type) throw new StepError('terraform_apply', `instance type ${instance.instanceType} does not exist`);
   const rebuilding = instance.nodes.map((node): Node => (node.name === nodeName ? { ...node, role: 'replica', status: 'rebuilding', lag_bytes: null } : node));

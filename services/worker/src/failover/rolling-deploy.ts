@@ -10,10 +10,10 @@ import type { InstanceRow, RegionRow } from '@basalt/db';
 import type { JobContext } from '../context.js';
 import type { OperationRun } from '../operation.js';
 import type { Node } from '../stack.js';
-import { deployEngine, floatingAddressesOf, holdFloatingAddress, readonlyHolder } from '../engine-deploy.js';
+import { deployEngine, floatingAddressesOf, holdFloatingAddress, PLAYBOOK_STEPS, readonlyHolder, type PlaybookStep } from '../engine-deploy.js';
 import { StepError } from '../errors.js';
 import { EngineReplication } from './engine-replication.js';
-import { switchOver } from './failover.js';
+import { switchOver, type SwitchoverStep } from './failover.js';
 import { replicationModeOf } from '../engine-deploy.js';
 
 const CATCH_UP_MS = 60_000;
@@ -23,16 +23,16 @@ export interface RollingOptions {
   beforeNode?: (node: Node) => Promise<void>;
 }
 
-export async function rollingDeploy(
+export async function rollingDeploy<P extends 'restart.yml' | 'engine.yml'>(
   ctx: JobContext,
-  run: OperationRun,
+  run: OperationRun<PlaybookStep<P> | SwitchoverStep>,
   instance: InstanceRow,
   region: RegionRow,
   nodes: Node[],
-  playbook: 'restart.yml' | 'engine.yml',
+  playbook: P,
   options: RollingOptions = {},
 ): Promise<Node[]> {
-  const step = playbook === 'restart.yml' ? 'ansible_restart' : 'ansible_deploy';
+  const step = PLAYBOOK_STEPS[playbook];
   const engines = new EngineReplication(ctx, instance);
   const primary = nodes.find((node) => node.role === 'primary');
   if (!primary) throw new StepError(step, `instance ${instance.id} records no primary`);

@@ -9,7 +9,7 @@ import { applyInstanceFirewall } from '../firewall/instance-firewall.js';
 
 export function applyConfig(ctx: JobContext, payload: ApplyUsersJob | ApplyAllowlistJob, what: 'users' | 'allowlist'): Promise<Outcome> {
   return runOperation(ctx, payload, {
-    steps: ['ansible_apply', 'health_check'],
+    kind: what === 'users' ? 'apply_users' : 'apply_allowlist',
     work: async ({ instance, region, run }) => {
       if (!ctx.engineFeatures.has(what)) {
         await run.event('notice', null, `the deployed engine does not support ${what} yet; they are kept in PostgreSQL for the next deploy`);

@@ -37,7 +37,7 @@ const PROGRESS_EVERY_MS = 1_000;
 export async function benchmark(ctx: JobContext, payload: BenchmarkJob): Promise<Outcome> {
   const benchmarks = ctx.repo.benchmarks();
   return runOperation(ctx, payload, {
-    steps: ['prepare', 'run_scenarios'],
+    kind: 'benchmark',
     settle: (outcome) => recordStatus(benchmarks, payload.benchmark_id, outcome),
     work: async (args) => {
       try {
@@ -52,7 +52,7 @@ export async function benchmark(ctx: JobContext, payload: BenchmarkJob): Promise
   });
 }
 
-async function runSuite(ctx: JobContext, benchmarks: BenchmarksRepository, payload: BenchmarkJob, { instance, region, type, run }: InstanceWork): Promise<void> {
+async function runSuite(ctx: JobContext, benchmarks: BenchmarksRepository, payload: BenchmarkJob, { instance, region, type, run }: InstanceWork<'benchmark'>): Promise<void> {
   const row = await loadRun(benchmarks, payload.benchmark_id);
   if (instance.status !== 'running') throw new StepError('prepare', `the instance is ${instance.status}, not running`);
   await benchmarks.clearScenarios(row.id);
@@ -249,7 +249,7 @@ function watchCancel(benchmarks: BenchmarksRepository, id: string): { signal: Ab
 
 async function runScenario(
   ctx: JobContext,
-  run: OperationRun,
+  run: OperationRun<never>,
   benchmarks: BenchmarksRepository,
   row: BenchmarkRow,
   prepared: PreparedTarget & { clientCgroup: ClientCgroup },

@@ -12,7 +12,7 @@ import { removeInstanceFirewall } from '../firewall/instance-firewall.js';
 
 export function deleteInstance(ctx: JobContext, payload: DeleteJob): Promise<Outcome> {
   return runOperation(ctx, payload, {
-    steps: ['terraform_init', 'terraform_destroy', 'cleanup'],
+    kind: 'delete',
     work: async ({ instance, region, type, run, write }) => {
       await ctx.repo.updateInstance(instance.id, { status: 'deleting', fault: null });
       const addresses = await poolAddresses(ctx, instance.id);

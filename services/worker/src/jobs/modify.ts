@@ -21,7 +21,7 @@ function currentTarget(instance: InstanceRow): ModifyTarget {
 
 export function modify(ctx: JobContext, payload: ModifyJob): Promise<Outcome> {
   return runOperation(ctx, payload, {
-    steps: ['terraform_init', 'terraform_apply', 'ansible_deploy', 'health_check'],
+    kind: 'modify',
     work: async ({ instance, region, run, write }) => {
       const target = payload.target ?? currentTarget(instance);
       const type = await ctx.catalog.getInstanceType(target.instance_type);

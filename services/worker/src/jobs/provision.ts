@@ -17,7 +17,6 @@ import { StepError } from '../errors.js';
 import { applyInstanceFirewall } from '../firewall/instance-firewall.js';
 import { architecturesServed } from '../host-network.js';
 
-export const PROVISION_STEPS = ['allocate_addresses', 'terraform_init', 'terraform_apply', 'ansible_deploy', 'health_check'];
 
 /**
  * Addresses from the region's pool. The control plane's own records decide first (the
@@ -81,7 +80,7 @@ function loopbackTwin(ip: string): string {
 
 export function provision(ctx: JobContext, payload: ProvisionJob): Promise<Outcome> {
   return runOperation(ctx, payload, {
-    steps: PROVISION_STEPS,
+    kind: 'create',
     work: async ({ instance, region, type, run, write }) => {
       // Guarded in the same statement: a delete asked for since the job was queued wins.
       if (!(await ctx.repo.updateInstance(instance.id, { status: 'creating', fault: null }))) {

@@ -11,7 +11,7 @@ import { rollingDeploy } from '../failover/rolling-deploy.js';
 
 export function restart(ctx: JobContext, payload: RestartJob): Promise<Outcome> {
   return runOperation(ctx, payload, {
-    steps: ['ansible_restart', 'health_check'],
+    kind: 'restart',
     work: async ({ instance, region, run, write }) => {
       const nodes = requireNodes(instance, 'load');
       if (instance.architecture === 'standard') {

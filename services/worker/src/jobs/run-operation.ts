@@ -3,18 +3,19 @@
 // run the steps, and record the outcome — on failure the step, exit status and output tail
 // go to the operation, and to the instance's `fault` when its kind owns the instance's status
 // (operation-kinds.ts); then hand the instance to the next operation in turn.
-import { operationLeaseKey, STATUS_OWNERS, type InstanceJobPayload, type InstancePatch, type InstanceRow, type InstanceTypeRow, type OperationRow, type RegionRow } from '@basalt/db';
+import { operationLeaseKey, statusOwner, stepsOf, type InstanceJobPayload, type InstancePatch, type InstanceRow, type InstanceTypeRow, type OperationRow, type OperationType, type RegionRow, type StepName } from '@basalt/db';
 import type { JobContext } from '../context.js';
 import { OperationRun } from '../operation.js';
 import { faultOf, StepError } from '../errors.js';
 import { syncScrapeTargets } from '../monitoring/scrape-targets.js';
 import { takeTurn, turnCameMeanwhile } from './instance-turn.js';
 
-export interface InstanceWork {
+export interface InstanceWork<K extends OperationType = OperationType> {
   instance: InstanceRow;
   region: RegionRow;
   type: InstanceTypeRow;
-  run: OperationRun;
+  /** Runs the steps the catalogue names for this kind (operation-kinds.ts), and only those. */
+  run: OperationRun<StepName<K>>;
   /**
    * Writes the instance row as this operation may (ProvisioningRepository.updateInstanceAs):
    * status, health and fault only while the instance is in the status this kind owns.
@@ -22,11 +23,12 @@ export interface InstanceWork {
   write: (patch: InstancePatch) => Promise<boolean>;
 }
 
-export interface OperationSpec {
-  steps: string[];
-  /** False: the operation does not wait for those asked before it (an automatic failover). */
-  inTurn?: boolean;
-  work: (work: InstanceWork) => Promise<void>;
+export interface OperationSpec<K extends OperationType> {
+  /** The operation's kind: its steps and turn come from the catalogue (operation-kinds.ts). */
+  kind: K;
+  /** The kind's variant this run is (a failover's mode), when it has variants. */
+  variant?: string;
+  work: (work: InstanceWork<K>) => Promise<void>;
   /** Records what the operation's outcome means for the rows the job owns, before the
    * operation says it has finished: whoever waits on the operation then reads them settled. */
   settle?: (outcome: 'succeeded' | 'failed') => Promise<void>;
@@ -37,12 +39,13 @@ export type Outcome = 'succeeded' | 'failed' | 'skipped' | 'busy';
 /** How many times a waiting operation looks again when its turn came while it looked. */
 const TURN_LOOKS = 5;
 
-export async function runOperation(ctx: JobContext, payload: InstanceJobPayload, spec: OperationSpec): Promise<Outcome> {
+export async function runOperation<K extends OperationType>(ctx: JobContext, payload: InstanceJobPayload, spec: OperationSpec<K>): Promise<Outcome> {
+  const { inTurn } = stepsOf(spec.kind, spec.variant);
   for (let look = 1; ; look++) {
     const attempt = await attemptOperation(ctx, payload, spec);
     if (attempt.outcome !== 'waiting') return attempt.outcome;
     // The operation's own lease is released by now: whoever hands the instance over may start it.
-    if (look >= TURN_LOOKS || !(await turnCameMeanwhile(ctx, attempt.operation, spec.inTurn ?? true))) {
+    if (look >= TURN_LOOKS || !(await turnCameMeanwhile(ctx, attempt.operation, inTurn))) {
       ctx.log(`[${payload.operation_id}] waits for its turn on instance ${payload.instance_id} (${attempt.why})`);
       return 'busy';
     }
@@ -51,7 +54,8 @@ export async function runOperation(ctx: JobContext, payload: InstanceJobPayload,
 
 type Attempt = { outcome: Outcome } | { outcome: 'waiting'; operation: OperationRow; why: string };
 
-async function attemptOperation(ctx: JobContext, payload: InstanceJobPayload, spec: OperationSpec): Promise<Attempt> {
+async function attemptOperation<K extends OperationType>(ctx: JobContext, payload: InstanceJobPayload, spec: OperationSpec<K>): Promise<Attempt> {
+  const list = stepsOf(spec.kind, spec.variant);
   const lease = await ctx.leases.tryLease(operationLeaseKey(payload.operation_id));
   if (!lease) {
     ctx.log(`[${payload.operation_id}] another worker holds this operation; leaving it to them`);
@@ -64,6 +68,7 @@ async function attemptOperation(ctx: JobContext, payload: InstanceJobPayload, sp
       return { outcome: 'skipped' };
     }
     if (operation.status === 'succeeded' || operation.status === 'failed') return { outcome: 'skipped' };
+    if (operation.type !== spec.kind) throw new Error(`operation ${operation.id} is a ${operation.type}, not a ${spec.kind}: its job is on the wrong queue`);
     const target = await ctx.repo.getInstance(payload.instance_id);
     const unavailable = target && ctx.unavailableRegions.get(target.region);
     if (unavailable) {
@@ -72,13 +77,13 @@ async function attemptOperation(ctx: JobContext, payload: InstanceJobPayload, sp
       return { outcome: 'busy' };
     }
 
-    const turn = await takeTurn(ctx, operation, spec.inTurn ?? true);
+    const turn = await takeTurn(ctx, operation, list.inTurn);
     if (!('lease' in turn)) {
       return { outcome: 'waiting', operation, why: turn.waiting === 'turn' ? 'an operation asked before it has not finished' : 'another job holds the instance' };
     }
-    const owner = STATUS_OWNERS[operation.type];
+    const owner = statusOwner(operation.type);
     const write = (patch: InstancePatch) => ctx.repo.updateInstanceAs(operation.type, payload.instance_id, patch);
-    const run = new OperationRun(ctx.repo, operation.id, spec.steps, ctx.log);
+    const run = new OperationRun<StepName<K>>(ctx.repo, operation.id, list, ctx.log);
     let step = 'load';
     try {
       const latest = await ctx.repo.getOperation(operation.id);

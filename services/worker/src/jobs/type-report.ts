@@ -5,7 +5,7 @@
 // instance run by its own handler (type-report/child-operations.ts), so a retry after a killed
 // worker finishes what is left and the delete always comes last.
 import type { TypeReportJob, TypeReportsRepository } from '@basalt/db';
-import { operationLeaseKey } from '@basalt/db';
+import { operationLeaseKey, stepsOf, type StepName } from '@basalt/db';
 import type { JobContext } from '../context.js';
 import { faultOf, StepError } from '../errors.js';
 import { OperationRun } from '../operation.js';
@@ -13,8 +13,6 @@ import { runLifecycle, runSuite, type RunHandler } from '../type-report/child-op
 import { emptyReportInstance } from '../type-report/empty-instance.js';
 import { LoadSampler, renderReport } from '../type-report/render.js';
 import type { Outcome } from './run-operation.js';
-
-export const TYPE_REPORT_STEPS = ['create_instance', 'run_suites', 'render_report', 'delete_instance'];
 
 export async function typeReport(ctx: JobContext, payload: TypeReportJob, handle: RunHandler): Promise<Outcome> {
   const lease = await ctx.leases.tryLease(operationLeaseKey(payload.operation_id));
@@ -28,7 +26,7 @@ export async function typeReport(ctx: JobContext, payload: TypeReportJob, handle
       ctx.log(`[${operation.id}] no report ${payload.report_id}; job dropped`);
       return 'skipped';
     }
-    const run = new OperationRun(ctx.repo, operation.id, TYPE_REPORT_STEPS, ctx.log);
+    const run = new OperationRun<StepName<'benchmark_report'>>(ctx.repo, operation.id, stepsOf('benchmark_report'), ctx.log);
     await run.start();
     await deleteLeftInstances(ctx, handle, reports, run);
     const startedAt = report.startedAt ?? new Date();
@@ -40,7 +38,7 @@ export async function typeReport(ctx: JobContext, payload: TypeReportJob, handle
     const alreadyMade = report.markdown !== null;
     if (alreadyMade) {
       await run.event('notice', null, 'the report was made by an earlier attempt; what is left is deleting its temporary instance');
-      for (const step of TYPE_REPORT_STEPS.filter((name) => name !== 'delete_instance')) await run.step(step, async () => {});
+      for (const step of stepsOf('benchmark_report').steps.filter((name) => name !== 'delete_instance')) await run.step(step, async () => {});
     }
     try {
       if (!alreadyMade) {
@@ -95,7 +93,7 @@ export async function typeReport(ctx: JobContext, payload: TypeReportJob, handle
  * The temporary instances of earlier reports whose delete failed: tried again here, so none
  * stays behind (they are in the platform's project, which no one can reach through the API).
  */
-async function deleteLeftInstances(ctx: JobContext, handle: RunHandler, reports: TypeReportsRepository, run: OperationRun): Promise<void> {
+async function deleteLeftInstances(ctx: JobContext, handle: RunHandler, reports: TypeReportsRepository, run: OperationRun<never>): Promise<void> {
   for (const { reportId, instanceId } of await reports.listLeftInstances()) {
     const instance = await ctx.repo.getInstance(instanceId);
     if (!instance) continue;

@@ -6,12 +6,16 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test-support/database.js';
 import { StepError } from '../errors.js';
+import { runCommand } from '../process.js';
+import { stateBackendEnv } from './state-backend-env.js';
 import {
   terraformApply,
   terraformDestroy,
   terraformInit,
   terraformOutput,
+  terraformStateRecover,
   terraformWorkspaceDelete,
+  workDir,
   terraformWorkspaceSelect,
   type TerraformContext,
 } from './terraform.js';
@@ -69,6 +73,14 @@ async function vars(values: Record<string, unknown>): Promise<string> {
   return file;
 }
 
+/** A subcommand the worker never runs (state pull), to read the backend's state as it is. */
+async function runTerraform(args: string[]): Promise<string> {
+  const env = { ...process.env, TF_DATA_DIR: ctx.dataDir, TF_WORKSPACE: ctx.workspace, ...stateBackendEnv(ctx.stateUrl, ctx.dataDir) };
+  const result = await runCommand('terraform', [`-chdir=${workDir(ctx)}`, ...args], { env, timeoutMs: 60_000 });
+  expect(result.exitCode, result.stderr).toBe(0);
+  return result.stdout;
+}
+
 describe('terraform subcommands', () => {
   it('applies into the instance workspace and reads outputs from -json', async () => {
     await terraformInit(ctx);
@@ -91,6 +103,26 @@ describe('terraform subcommands', () => {
     expect(fault.step).toBe('terraform_apply');
     expect(fault.exit_code).toBe(1);
     expect(fault.output_tail).toMatch(/provisioning went wrong|exit status 3/);
+  });
+
+  it('keeps what it writes beside the configuration out of the stack, and pushes a state a run could not save', async () => {
+    expect(await fs.readdir(ctx.stackDir)).toEqual(['main.tf']);
+    const pulled = await runTerraform(['state', 'pull']);
+    const state = JSON.parse(pulled) as { serial: number; outputs: { marker: { value: string } } };
+    state.serial += 1;
+    state.outputs.marker.value = 'saved-late';
+    await fs.writeFile(path.join(workDir(ctx), 'errored.tfstate'), JSON.stringify(state));
+    expect(await terraformStateRecover(ctx)).toBe(true);
+    expect(await terraformOutput(ctx)).toEqual({ marker: 'saved-late' });
+    expect(await fs.readdir(workDir(ctx))).not.toContain('errored.tfstate');
+
+    // One the backend has moved past is set aside, not pushed over the newer state.
+    state.serial -= 5;
+    state.outputs.marker.value = 'stale';
+    await fs.writeFile(path.join(workDir(ctx), 'errored.tfstate'), JSON.stringify(state));
+    expect(await terraformStateRecover(ctx)).toBe(false);
+    expect(await terraformOutput(ctx)).toEqual({ marker: 'saved-late' });
+    expect((await fs.readdir(workDir(ctx))).some((name) => name.startsWith('errored.tfstate.superseded-'))).toBe(true);
   });
 
   it('destroys and removes the workspace', async () => {

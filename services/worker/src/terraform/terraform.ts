@@ -1,12 +1,14 @@
 // One function per Terraform subcommand, like terraform-exec: always -no-color (and
 // -input=false where the subcommand takes it), results read from -json output and exit
 // codes. State lives in PostgreSQL (pg backend), one workspace per instance.
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { outputTail, runCommand, type RunResult } from '../process.js';
 import { StepError } from '../errors.js';
 import { stateBackendEnv } from './state-backend-env.js';
 
 export interface TerraformContext {
-  /** The root module (infra/terraform/stack). */
+  /** The root module (infra/terraform/stack); runs work in a linked copy of it (`workDir`). */
   stackDir: string;
   /** TF_DATA_DIR of this instance, so concurrent runs never share a .terraform directory. */
   dataDir: string;
@@ -48,6 +50,39 @@ function env(ctx: TerraformContext): NodeJS.ProcessEnv {
   };
 }
 
+/**
+ * The directory an instance's runs work in: the stack's files linked into the instance's own
+ * directory. Terraform writes beside the configuration what it could not save to the backend
+ * (`errored.tfstate`, when PostgreSQL went away mid-apply); run in the stack itself, that file
+ * landed in the source tree, shared by every instance, and the state it held was lost.
+ * `config/modules` links the stack's sibling modules, so its `../modules/x` sources resolve.
+ */
+export function workDir(ctx: TerraformContext): string {
+  return path.join(ctx.dataDir, 'config', 'stack');
+}
+
+const ERRORED_STATE = 'errored.tfstate';
+
+async function link(target: string, at: string): Promise<void> {
+  const current = await fs.readlink(at).catch(() => undefined);
+  if (current === target) return;
+  await fs.rm(at, { force: true });
+  await fs.symlink(target, at);
+}
+
+/** Links the stack's current `.tf` files (and only those) into `workDir`. */
+async function linkStack(ctx: TerraformContext): Promise<string> {
+  const root = workDir(ctx);
+  await fs.mkdir(root, { recursive: true });
+  const stackFiles = (await fs.readdir(ctx.stackDir)).filter((name) => name.endsWith('.tf'));
+  for (const name of await fs.readdir(root)) {
+    if (name.endsWith('.tf') && !stackFiles.includes(name)) await fs.rm(path.join(root, name), { force: true });
+  }
+  for (const name of stackFiles) await link(path.join(path.resolve(ctx.stackDir), name), path.join(root, name));
+  await link(path.resolve(ctx.stackDir, '..', 'modules'), path.join(root, '..', 'modules'));
+  return root;
+}
+
 async function terraform(
   step: string,
   ctx: TerraformContext,
@@ -56,7 +91,8 @@ async function terraform(
 ): Promise<TerraformResult> {
   const messages: TerraformMessage[] = [];
   const json = args.includes('-json');
-  const result: RunResult = await runCommand('terraform', [`-chdir=${ctx.stackDir}`, ...args], {
+  const root = await linkStack(ctx);
+  const result: RunResult = await runCommand('terraform', [`-chdir=${root}`, ...args], {
     env: env(ctx),
     timeoutMs: ctx.timeoutMs ?? 15 * 60_000,
     onStdoutLine: json
@@ -126,6 +162,27 @@ export function terraformWorkspaceSelect(ctx: TerraformContext): Promise<Terrafo
 }
 
 /**
+ * Puts back a state an earlier run could not save (`errored.tfstate` in `workDir`), so the
+ * next apply starts from the resources that run made rather than making them again. A state
+ * the backend has since moved past (push refuses an older serial or another lineage) is kept
+ * aside under a dated name, not pushed over the newer one. Returns whether one was pushed.
+ */
+export async function terraformStateRecover(ctx: TerraformContext): Promise<boolean> {
+  const file = path.join(workDir(ctx), ERRORED_STATE);
+  if (!(await fs.stat(file).catch(() => undefined))) return false;
+  const push = { ...ctx, env: { ...ctx.env, TF_WORKSPACE: ctx.workspace } };
+  try {
+    await terraform('terraform_init', push, ['state', 'push', `-lock-timeout=${ctx.lockTimeout ?? '300s'}`, ERRORED_STATE]);
+  } catch (error) {
+    if (!(error instanceof StepError) || !/serial|lineage/i.test(error.message + (error.toFault().output_tail ?? ''))) throw error;
+    await fs.rename(file, `${file}.superseded-${Date.now()}`);
+    return false;
+  }
+  await fs.rm(file);
+  return true;
+}
+
+/**
  * `replace`: resource addresses made again from scratch (`-replace`), e.g. a failed node's VM.
  * `targets`: only these resources and what they depend on (`-target`), e.g. one node's disk of a
  * standard instance grown node by node.
@@ -154,7 +211,7 @@ export function terraformDestroy(ctx: TerraformContext, varFile: string, listene
 
 /** `terraform output -json`: the root module's outputs by name. */
 export async function terraformOutput(ctx: TerraformContext): Promise<Record<string, unknown>> {
-  const result = await runCommand('terraform', [`-chdir=${ctx.stackDir}`, 'output', '-json', '-no-color'], {
+  const result = await runCommand('terraform', [`-chdir=${await linkStack(ctx)}`, 'output', '-json', '-no-color'], {
     env: { ...env(ctx), TF_WORKSPACE: ctx.workspace },
     timeoutMs: 120_000,
   });

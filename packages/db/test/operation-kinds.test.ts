@@ -1,0 +1,45 @@
+// The operation catalogue is the one source of each kind's queue, steps and turn: every queue
+// carries exactly one kind, every kind's steps are unique names, and the type system refuses a
+// step its kind does not have.
+import { describe, expect, it } from 'vitest';
+import { OPERATION_KINDS, OUT_OF_TURN, QUEUE_KINDS, QUEUES, queueOf, stepsOf, type OperationType, type StepName } from '../src/index.js';
+
+const TYPES = Object.keys(OPERATION_KINDS) as OperationType[];
+
+describe('the operation catalogue', () => {
+  it('puts each kind on a queue of its own, and every queue has its kind', () => {
+    const queues = TYPES.map((type) => queueOf(type));
+    expect(new Set(queues).size).toBe(TYPES.length);
+    expect(new Set(queues)).toEqual(new Set(Object.keys(QUEUES)));
+    for (const type of TYPES) expect(QUEUE_KINDS[queueOf(type)]).toBe(type);
+  });
+
+  it('names each step of a run once, in order', () => {
+    for (const type of TYPES) {
+      for (const variant of [undefined, ...Object.keys(OPERATION_KINDS[type].variants ?? {})]) {
+        const { steps, optional } = stepsOf(type, variant);
+        expect(new Set(steps).size, `${type} ${variant ?? ''}`).toBe(steps.length);
+        expect(steps.length).toBeGreaterThan(0);
+        expect(optional.filter((name) => steps.includes(name)), `${type} ${variant ?? ''}: optional steps already listed`).toEqual([]);
+      }
+    }
+  });
+
+  it('says which runs wait their turn', () => {
+    expect(stepsOf('modify').inTurn).toBe(true);
+    expect(stepsOf('failover').inTurn).toBe(false);
+    expect(stepsOf('failover', 'switchover').inTurn).toBe(true);
+    expect(stepsOf('failover', 'rebuild').inTurn).toBe(false);
+    expect(stepsOf('failover', 'switchover').steps).not.toContain('fence_primary');
+    // A kind with one run that takes turns stays in the turn query.
+    expect(OUT_OF_TURN).toEqual(['benchmark_report']);
+  });
+
+  it('types step names by kind', () => {
+    const ok: StepName<'create'> = 'terraform_apply';
+    const variant: StepName<'failover'> = 'stop_writes';
+    // @ts-expect-error a delete has no ansible deploy
+    const wrong: StepName<'delete'> = 'ansible_deploy';
+    expect([ok, variant, wrong]).toHaveLength(3);
+  });
+});
