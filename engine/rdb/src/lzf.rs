@@ -38,11 +38,13 @@ pub fn decompress(input: &[u8], out_len: usize) -> Result<Vec<u8>, &'static str>
             if out.len() + len > out_len {
                 return Err("data longer than its stated length");
             }
-            let start = out.len() - back;
-            // Byte by byte: a reference may overlap the bytes it produces.
-            for k in 0..len {
-                let b = out[start + k];
-                out.push(b);
+            // The reference may overlap the bytes it produces: copy what exists, then again.
+            let (mut from, mut left) = (out.len() - back, len);
+            while left > 0 {
+                let n = left.min(out.len() - from);
+                out.extend_from_within(from..from + n);
+                from += n;
+                left -= n;
             }
         }
     }

@@ -73,9 +73,14 @@ impl Redis {
                     break; // lost the port to someone else: try another
                 }
                 if let Ok(mut c) = TcpStream::connect(("127.0.0.1", port)).map(resp::Conn::new) {
-                    // Answers once the RDB (if any) is loaded.
+                    // Answers once the RDB (if any) is loaded; and it is this one (its dir),
+                    // not another lane's server that took the port first.
                     if c.ok(&["PING"]).is_ok() {
-                        return Redis { child, port, dir: dir.to_path_buf() };
+                        let ours = c.ok(&["CONFIG", "GET", "dir"]).ok().and_then(|r| r.items().get(1).map(|d| d.bytes()));
+                        if ours.as_deref() == Some(dir.as_os_str().as_encoded_bytes()) {
+                            return Redis { child, port, dir: dir.to_path_buf() };
+                        }
+                        break;
                     }
                 }
                 std::thread::sleep(Duration::from_millis(20));
