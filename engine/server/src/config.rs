@@ -49,6 +49,8 @@ pub struct Config {
     pub at_rest: crate::at_rest::AtRestConfig,
     /// Primary/replica settings (issue 15): the `[replication]` table.
     pub replication: crate::replication::config::ReplicationConfig,
+    /// Archiving and the backup key (issue 44): the `[backup]` table.
+    pub backup: crate::backup_config::BackupConfig,
 }
 
 impl Default for Config {
@@ -72,6 +74,7 @@ impl Default for Config {
             limits: Default::default(),
             at_rest: Default::default(),
             replication: Default::default(),
+            backup: Default::default(),
         }
     }
 }
@@ -104,6 +107,7 @@ struct FileConfig {
     slowlog_max_len: Option<u64>,
     security: Option<toml::Table>,
     replication: Option<toml::Table>,
+    backup: Option<toml::Table>,
 }
 
 #[derive(Deserialize, Debug)]
@@ -173,9 +177,10 @@ impl Config {
             let arg = &args[i];
             if arg == "-h" || arg == "--help" {
                 return Err(ConfigError(format!(
-                    "{USAGE}\n       {}\n       {}",
+                    "{USAGE}\n       {}\n       {}\n       {}",
                     crate::security_table::USAGE,
-                    crate::replication::config::USAGE
+                    crate::replication::config::USAGE,
+                    crate::backup_config::USAGE
                 )));
             }
             let Some(name) = arg.strip_prefix("--") else {
@@ -245,6 +250,9 @@ impl Config {
         if let Some(table) = &file.security {
             self.apply_security_table(table).map_err(|e| ConfigError(format!("config file {}: {e}", path.display())))?;
         }
+        if let Some(table) = &file.backup {
+            self.backup.apply_table(table).map_err(|e| ConfigError(format!("config file {}: {e}", path.display())))?;
+        }
         if let Some(table) = &file.replication {
             self.replication.apply_table(table).map_err(|e| ConfigError(format!("config file {}: {e}", path.display())))?;
         }
@@ -276,6 +284,9 @@ impl Config {
             }
             other => {
                 if self.replication.apply(other, value, false).map_err(ConfigError)? {
+                    return Ok(());
+                }
+                if self.backup.apply(other, value).map_err(ConfigError)? {
                     return Ok(());
                 }
                 if !self.apply_security(other, value).map_err(ConfigError)? {

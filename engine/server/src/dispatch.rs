@@ -104,9 +104,9 @@ pub fn execute(
     if session.user.is_none() && spec.flags & flag::NO_AUTH == 0 && shared.auth.requires_auth() {
         return reject(shared, session, reply, Some(index), "NOAUTH Authentication required.");
     }
-    if shared.managed_mode {
+    {
         let user = session.user.as_deref().unwrap_or("default");
-        if let Some(text) = crate::platform_commands::refusal(index, user, &args) {
+        if let Some(text) = crate::platform_commands::refusal(index, user, &args, shared.managed_mode) {
             return reject(shared, session, reply, Some(index), &text);
         }
     }

@@ -171,6 +171,25 @@ fn render_section(shared: &Shared, section: &str, out: &mut String) {
             line(out, "wal_fsync_max_usec", db.fsync_max_us);
             line(out, "wal_last_fsync_unix_ms", db.last_fsync_unix_ms);
             line(out, "wal_last_error", db.last_fsync_error.as_deref().unwrap_or(""));
+            // Backups (issue 44): the log format, archiving, the durable point a backup reads to.
+            line(out, "wal_format", basalt_storage::LOG_FORMAT);
+            line(out, "wal_durable_time_ms", db.durable_time_ms);
+            line(out, "archive_enabled", u8::from(db.archive));
+            line(out, "archive_seal_interval_ms", db.archive_seal_interval_ms);
+            line(out, "archived_upto_segment", db.archived_upto);
+            // What a recovery to a point in time (recovery.target) did at this start.
+            match db.recovery {
+                None => line(out, "recovery_target", "none"),
+                Some(r) => {
+                    let opt = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_default();
+                    line(out, "recovery_target", "applied");
+                    line(out, "recovery_target_time_ms", opt(r.target.time_ms));
+                    line(out, "recovery_target_lsn", opt(r.target.lsn));
+                    line(out, "recovery_stopped_lsn", r.lsn);
+                    line(out, "recovery_stopped_time_ms", r.time_ms);
+                    line(out, "recovery_cut", u8::from(r.past_target));
+                }
+            }
         }
         "stats" => {
             let db = shared.db.stats();

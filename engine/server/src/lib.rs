@@ -36,6 +36,8 @@
 //! - `platform_commands.rs` — managed mode (issue 43): the one table of the platform's
 //!   commands, refused to customer users, each with what to use instead.
 //! - `slowlog.rs`  — SLOWLOG: commands slower than `slowlog-log-slower-than`, arguments cut.
+//! - issue 44, backups: `backup_config.rs` (the `[backup]` table: archiving, seal interval,
+//!   backup key) and `cmd/backup*.rs` (BACKUP SEGMENTS / READ / ARCHIVED / BASE, platform only).
 //! - `error.rs`    — `CmdError`, the error enum of the command layer, worded as Redis.
 
 pub mod accept;
@@ -45,6 +47,7 @@ pub mod admin_http;
 pub mod allowlist;
 pub mod at_rest;
 pub mod auth;
+pub mod backup_config;
 pub mod blocking;
 pub mod client;
 pub mod cmd;

@@ -13,6 +13,8 @@
 //! plane's `basalt:control-plane` (CONFIG SET, REPLICAOF, ACL LOAD for live changes and
 //! failover) and a replica's `basalt:replication` (PSYNC and REPLCONF on its primary only).
 //!
+//! BACKUP (issue 44) is refused to every user outside `basalt:` on every server, managed or not.
+//!
 //! Not in the table because the engine has no such command (each answers "unknown command"):
 //! SYNC, FAILOVER, MODULE, MONITOR, MIGRATE, SAVE, BGSAVE, BGREWRITEAOF, LASTSAVE, ACL LOG.
 
@@ -26,27 +28,31 @@ use std::sync::OnceLock;
 pub struct PlatformCommand {
     pub name: &'static str,
     pub instead: &'static str,
+    /// Refused to customer users on every server, managed or not: BACKUP hands out the raw
+    /// log, which no customer user may read whatever its ACL says.
+    pub everywhere: bool,
 }
 
 const INSTANCE: &str = "/v1/projects/{project}/instances/{instance}";
 
 /// Every command refused to customer users under managed mode, in the order published.
 pub static PLATFORM_COMMANDS: &[PlatformCommand] = &[
-    PlatformCommand { name: "replicaof", instead: "replication is the platform's: create a standard instance (POST /v1/projects/{project}/instances) for replicas, fail over with POST /v1/projects/{project}/instances/{instance}/failover" },
-    PlatformCommand { name: "slaveof", instead: "replication is the platform's: create a standard instance (POST /v1/projects/{project}/instances) for replicas, fail over with POST /v1/projects/{project}/instances/{instance}/failover" },
-    PlatformCommand { name: "psync", instead: "only the instance's own replicas stream from it; create a standard instance for replicas" },
-    PlatformCommand { name: "replconf", instead: "only the instance's own replicas stream from it; create a standard instance for replicas" },
-    PlatformCommand { name: "debug", instead: "DEBUG is the platform's; slow commands show in SLOWLOG GET and GET /v1/projects/{project}/instances/{instance}/slowlog" },
-    PlatformCommand { name: "shutdown", instead: "restart the instance with POST /v1/projects/{project}/instances/{instance}/restart" },
-    PlatformCommand { name: "config|set", instead: "settings change through the API: PATCH /v1/projects/{project}/instances/{instance} with parameters (fsync, maxclients, timeout, replication_mode)" },
-    PlatformCommand { name: "config|resetstat", instead: "the platform's monitoring reads these counters; see GET /v1/projects/{project}/instances/{instance}/metrics" },
-    PlatformCommand { name: "acl|setuser", instead: "users change through the API: POST /v1/projects/{project}/instances/{instance}/users, PATCH .../users/{username}" },
-    PlatformCommand { name: "acl|deluser", instead: "users change through the API: DELETE /v1/projects/{project}/instances/{instance}/users/{username}" },
-    PlatformCommand { name: "acl|getuser", instead: "users and their permissions are listed by GET /v1/projects/{project}/instances/{instance}/users; ACL WHOAMI names your own" },
-    PlatformCommand { name: "acl|list", instead: "users and their permissions are listed by GET /v1/projects/{project}/instances/{instance}/users; ACL WHOAMI names your own" },
-    PlatformCommand { name: "acl|users", instead: "users and their permissions are listed by GET /v1/projects/{project}/instances/{instance}/users; ACL WHOAMI names your own" },
-    PlatformCommand { name: "acl|load", instead: "the users file is the platform's: users change through the API (POST /v1/projects/{project}/instances/{instance}/users)" },
-    PlatformCommand { name: "acl|save", instead: "the users file is the platform's: users change through the API (POST /v1/projects/{project}/instances/{instance}/users)" },
+    PlatformCommand { name: "replicaof", instead: "replication is the platform's: create a standard instance (POST /v1/projects/{project}/instances) for replicas, fail over with POST /v1/projects/{project}/instances/{instance}/failover", everywhere: false },
+    PlatformCommand { name: "slaveof", instead: "replication is the platform's: create a standard instance (POST /v1/projects/{project}/instances) for replicas, fail over with POST /v1/projects/{project}/instances/{instance}/failover", everywhere: false },
+    PlatformCommand { name: "psync", instead: "only the instance's own replicas stream from it; create a standard instance for replicas", everywhere: false },
+    PlatformCommand { name: "replconf", instead: "only the instance's own replicas stream from it; create a standard instance for replicas", everywhere: false },
+    PlatformCommand { name: "debug", instead: "DEBUG is the platform's; slow commands show in SLOWLOG GET and GET /v1/projects/{project}/instances/{instance}/slowlog", everywhere: false },
+    PlatformCommand { name: "shutdown", instead: "restart the instance with POST /v1/projects/{project}/instances/{instance}/restart", everywhere: false },
+    PlatformCommand { name: "config|set", instead: "settings change through the API: PATCH /v1/projects/{project}/instances/{instance} with parameters (fsync, maxclients, timeout, replication_mode)", everywhere: false },
+    PlatformCommand { name: "config|resetstat", instead: "the platform's monitoring reads these counters; see GET /v1/projects/{project}/instances/{instance}/metrics", everywhere: false },
+    PlatformCommand { name: "acl|setuser", instead: "users change through the API: POST /v1/projects/{project}/instances/{instance}/users, PATCH .../users/{username}", everywhere: false },
+    PlatformCommand { name: "acl|deluser", instead: "users change through the API: DELETE /v1/projects/{project}/instances/{instance}/users/{username}", everywhere: false },
+    PlatformCommand { name: "acl|getuser", instead: "users and their permissions are listed by GET /v1/projects/{project}/instances/{instance}/users; ACL WHOAMI names your own", everywhere: false },
+    PlatformCommand { name: "acl|list", instead: "users and their permissions are listed by GET /v1/projects/{project}/instances/{instance}/users; ACL WHOAMI names your own", everywhere: false },
+    PlatformCommand { name: "acl|users", instead: "users and their permissions are listed by GET /v1/projects/{project}/instances/{instance}/users; ACL WHOAMI names your own", everywhere: false },
+    PlatformCommand { name: "acl|load", instead: "the users file is the platform's: users change through the API (POST /v1/projects/{project}/instances/{instance}/users)", everywhere: false },
+    PlatformCommand { name: "backup", instead: "backups and point-in-time restores are the platform's: its control plane takes them", everywhere: true },
+    PlatformCommand { name: "acl|save", instead: "the users file is the platform's: users change through the API (POST /v1/projects/{project}/instances/{instance}/users)", everywhere: false },
 ];
 
 /// The CONFIG SET parameters the API changes, and how (the API's names: services/api's
@@ -82,17 +88,18 @@ pub fn is_platform_user(user: &str) -> bool {
     user.starts_with(RESERVED_PREFIX)
 }
 
-/// The `-ERR` a customer user gets for command `index` under managed mode, or `None` when it
-/// may run.
-pub fn refusal(index: usize, user: &str, args: &Args<'_>) -> Option<String> {
+/// The `-ERR` a customer user gets for command `index` (under managed mode, or on any server
+/// for the commands refused everywhere), or `None` when it may run.
+pub fn refusal(index: usize, user: &str, args: &Args<'_>, managed: bool) -> Option<String> {
+    let command = by_index()[index].filter(|c| managed || c.everywhere)?;
     if is_platform_user(user) {
         return None;
     }
-    let command = by_index()[index]?;
     let fullname = &registry().entries[index].fullname;
     let shown = fullname.replace('|', " ").to_ascii_uppercase();
     let instead = if command.name == "config|set" { config_set_instead(args) } else { command.instead.to_string() };
-    Some(format!("ERR {shown} is not available on a managed instance: {instead}"))
+    let what = if managed { "on a managed instance" } else { "to this user" };
+    Some(format!("ERR {shown} is not available {what}: {instead}"))
 }
 
 /// CONFIG SET names the API's way to change the (first) parameter asked for.

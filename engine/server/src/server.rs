@@ -39,6 +39,8 @@ pub struct Shared {
     pub slowlog: crate::slowlog::SlowLog,
     /// Managed mode (`platform_commands.rs`), from the config at start.
     pub managed_mode: bool,
+    /// What BACKUP READ seals its bytes with (`--backup-key-file`), if set.
+    pub backup_cipher: Option<Arc<basalt_storage::Cipher>>,
     shutdown: watch::Sender<bool>,
 }
 
@@ -74,6 +76,8 @@ pub enum ServerError {
     Storage(StorageError),
     /// `--encryption-key-file` could not be read or is not a 32-byte key.
     EncryptionKey(String),
+    /// `--backup-key-file` could not be read or is not a 32-byte key.
+    BackupKey(String),
 }
 
 impl std::fmt::Display for ServerError {
@@ -82,6 +86,7 @@ impl std::fmt::Display for ServerError {
             ServerError::Bind { addr, source } => write!(f, "cannot listen on {addr}: {source}"),
             ServerError::Storage(e) => write!(f, "cannot open the data directory: {e}"),
             ServerError::EncryptionKey(why) => write!(f, "encryption-key-file: {why}"),
+            ServerError::BackupKey(why) => write!(f, "backup-key-file: {why}"),
         }
     }
 }
@@ -135,7 +140,11 @@ impl<L: Listener> Server<L> {
             .shards(64)
             .databases(config.databases)
             .cipher(config.at_rest.cipher()?)
-            .blocking_io(crate::multi::blocking_io);
+            .blocking_io(crate::multi::blocking_io)
+            .archive(config.backup.archive)
+            .archive_seal_interval_ms(config.backup.seal_interval_ms)
+            .archive_seal_segments(config.backup.seal_segments);
+        let backup_cipher = config.backup.cipher()?;
         let db = Db::open(options).map_err(ServerError::Storage)?;
         let (shutdown, _) = watch::channel(false);
         let slowlog = crate::slowlog::SlowLog::new(config.slowlog_log_slower_than_us, config.slowlog_max_len);
@@ -143,6 +152,7 @@ impl<L: Listener> Server<L> {
         let managed_mode = config.access.managed;
         let shared = Arc::new(Shared {
             managed_mode,
+            backup_cipher,
             repl,
             slowlog,
             db,

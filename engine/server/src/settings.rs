@@ -74,6 +74,11 @@ pub static PARAMETERS: &[Parameter] = &[
     p("memcached-port", |c, _| port(c.listeners.memcached_port), FIXED),
     p("admin-port", |c, _| port(c.listeners.admin_port), FIXED),
     p("encryption-at-rest", |c, _| yes_no(c.at_rest.enabled()), FIXED),
+    // Backups (issue 44): backup_config.rs.
+    p("archive", |c, _| yes_no(c.backup.archive), Set::Live(set_archive)),
+    p("archive-seal-interval", |c, _| c.backup.seal_interval_ms.to_string(), Set::Live(set_archive_seal_interval)),
+    p("archive-seal-mode", |c, _| (if c.backup.seal_segments { "segment" } else { "tail" }).to_string(), FIXED),
+    p("backup-encryption", |c, _| yes_no(c.backup.backup_key_file.is_some()), FIXED),
     // Scripts and keyspace notifications (issue 18).
     alias("lua-time-limit", &["busy-reply-threshold"], |c, _| c.lua_time_limit_ms.to_string(), Set::Live(set_lua_time_limit)),
     p("notify-keyspace-events", |c, _| crate::pubsub::notify::format(c.notify_keyspace_events), Set::Live(set_notify)),
@@ -181,6 +186,20 @@ fn set_managed(shared: &Shared, name: &str, value: &str) -> Result<(), String> {
     if name != "requirepass" {
         let _ = running_config(shared).apply_security(name, &stored);
     }
+    Ok(())
+}
+
+fn set_archive(shared: &Shared, name: &str, value: &str) -> Result<(), String> {
+    let on = crate::config_values::yes_no(name, value).map_err(|_| "argument must be 'yes' or 'no'".to_string())?;
+    shared.db.set_archive(on);
+    running_config(shared).backup.archive = on;
+    Ok(())
+}
+
+fn set_archive_seal_interval(shared: &Shared, _: &str, value: &str) -> Result<(), String> {
+    let ms = crate::backup_config::parse_seal_interval(value)?;
+    shared.db.set_archive_seal_interval(ms);
+    running_config(shared).backup.seal_interval_ms = ms;
     Ok(())
 }
 

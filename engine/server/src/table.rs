@@ -276,7 +276,7 @@ const XINFO_SUBCOMMANDS: &[CommandSpec] = &[
 
 #[allow(clippy::too_many_arguments)]
 /// A container command: no handler of its own, subcommands picked by the second argument.
-const fn container(name: &'static str, arity: i32, flags: u32, acl: u32, group: &'static str, since: &'static str, summary: &'static str, subcommands: &'static [CommandSpec]) -> CommandSpec {
+pub const fn container(name: &'static str, arity: i32, flags: u32, acl: u32, group: &'static str, since: &'static str, summary: &'static str, subcommands: &'static [CommandSpec]) -> CommandSpec {
     CommandSpec { name, arity, flags, first_key: 0, last_key: 0, key_step: 0, acl, group, since, summary, handler: None, subcommands }
 }
 
@@ -285,6 +285,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     cmd::acl::ACL_COMMAND,
     c("append", 3, WRITE | DENYOOM | FAST, KEY1, W_FAST | STRING, "string", "2.0.0", "Appends a string to the value of a key. Creates the key if it doesn't exist.", cmd::append::run),
     c("auth", -2, CONN_NOAUTH, NOKEY, CONNECTION | A_FAST, "connection", "1.0.0", "Authenticates the connection.", cmd::auth::run),
+    cmd::backup::BACKUP_COMMAND,
     c("bitcount", -2, READONLY | EXACT_READS, KEY1, READ | BITMAP | SLOW, "bitmap", "2.6.0", "Counts the number of set bits (population counting) in a string.", cmd::bitcount::run),
     c("bitop", -4, WRITE | DENYOOM, (2, -1, 1), A_WRITE | BITMAP | SLOW, "bitmap", "2.6.0", "Performs bitwise operations on multiple strings, and stores the result.", cmd::bitop::run),
     c("bitpos", -3, READONLY, KEY1, READ | BITMAP | SLOW, "bitmap", "2.8.7", "Finds the first set (1) or clear (0) bit in a string.", cmd::bitpos::run),
