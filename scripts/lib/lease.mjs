@@ -23,6 +23,15 @@ export function takeLease(dir) {
 
 const held = new Set();
 
+/** True when this process holds the lease `dir` (a server restarted by it keeps its ports). */
+export function holdsLease(dir) {
+  try {
+    return Number(fs.readFileSync(path.join(dir, 'pid'), 'utf8')) === process.pid;
+  } catch {
+    return false;
+  }
+}
+
 /** Gives the lease back when this process exits (one exit handler for all it holds). */
 export function releaseOnExit(dir) {
   if (held.size === 0) process.once('exit', () => held.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { release, releaseOnExit, takeLease } from './lease.mjs';
+import { holdsLease, release, releaseOnExit, takeLease } from './lease.mjs';
 
 const PORT_LEASES = path.join(os.tmpdir(), 'basalt-port-leases');
 const PORT_SPAN = 12_000;
@@ -32,6 +32,23 @@ export async function freePort() {
     release(dir);
   }
   throw new Error(`freePort: no free port in ${first}-${last} (leases in ${PORT_LEASES})`);
+}
+
+/**
+ * Leases one given port, as freePort() does, when nothing listens on it: a server whose data
+ * names its ports (the object store's master keeps its state under its port) gets the same
+ * ones back across restarts. A lease this process already holds counts as taken by it.
+ */
+export async function leasePort(port) {
+  const dir = path.join(PORT_LEASES, String(port));
+  const mine = holdsLease(dir);
+  if (!mine && !takeLease(dir)) return false;
+  if (await canListen(port)) {
+    releaseOnExit(dir);
+    return true;
+  }
+  if (!mine) release(dir);
+  return false;
 }
 
 /** The lowest port the kernel gives outgoing connections (ip_local_port_range). */

