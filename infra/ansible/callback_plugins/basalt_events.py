@@ -18,7 +18,8 @@ description:
 """
 
 # Keys of a task result that are worth keeping in an event; the rest may be large or secret.
-RESULT_KEYS = ("msg", "rc", "stderr", "stdout", "changed", "failed", "skipped", "unreachable")
+# `restore`: what a restore recovered to (roles/engine/library/basalt_restore.py).
+RESULT_KEYS = ("msg", "rc", "stderr", "stdout", "changed", "failed", "skipped", "unreachable", "restore")
 
 
 class CallbackModule(CallbackBase):

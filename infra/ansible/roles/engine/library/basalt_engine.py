@@ -7,8 +7,9 @@
 #
 # Files are written only when their content, mode or owner differ (a second run changes
 # nothing); a changed file says what it calls for, as the handlers did: `restart` (binary,
-# settings that need one, TLS material, unit or supervisor), `users` (ACL LOAD, or a restart
-# when the control plane's user cannot log in), `allowlist` (CONFIG SET allowlist). The
+# settings that need one, TLS material, the backup key, unit or supervisor), `users` (ACL LOAD,
+# or a restart when the control plane's user cannot log in), `allowlist` (CONFIG SET
+# allowlist); archiving is compared with the running engine's and set live (CONFIG SET). The
 # binary comes from the control host through the action plugin of the same name, only when
 # the node's differs (binary_wanted). Customer data (users, passwords, TLS keys) arrives as
 # module arguments marked no_log, never in a command line or a template.
@@ -51,8 +52,14 @@ options:
   control_user: {type: str, default: default, description: User they log in as.}
   control_passwords: {type: list, elements: str, default: [], no_log: true, description: Its passwords, tried in turn.}
   health_timeout: {type: int, default: 30, description: Seconds to wait for the engine.}
+  archive: {type: bool, default: false, description: "Archiving on: compaction keeps segments until marked archived (set live with CONFIG SET)."}
+  archive_seal_interval_ms: {type: int, default: 1000, description: "While archiving: what is appended is durable, and readable by BACKUP READ, within this many ms (live)."}
+  backup_key: {type: str, default: "", no_log: true, description: "The backup data key, base64 of 32 bytes; empty: none (BACKUP READ sends the log unsealed)."}
+  backup_key_file: {type: str, default: "", description: Its file (the 32 raw bytes); a change restarts the engine.}
 """
 
+import base64
+import binascii
 import grp
 import hashlib
 import os
@@ -61,10 +68,9 @@ import shutil
 import stat
 import subprocess
 import tempfile
-import time
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible.module_utils.basalt_resp import encode, read_reply, session
+from ansible.module_utils.basalt_control import Control
 
 
 class Engine:
@@ -76,6 +82,8 @@ class Engine:
         self.changes: list[str] = []
         self.wants: set[str] = set()
         self.fresh = False  # the engine was started by this run and read everything already
+        p = self.p
+        self.control = Control(p["health_host"], p["health_port"], p["control_user"], p["control_passwords"], p["tls_ca_file"], p["health_timeout"])
 
     # ---- files -------------------------------------------------------------------------
 
@@ -194,6 +202,27 @@ class Engine:
             # Read when a replica connects: a change needs no restart.
             self.put(self.p["replication_password_file"], self.p["replication_password"].encode(), mode, owner, group)
 
+    def backup_key(self) -> None:
+        """The instance's backup data key (BACKUP READ seals what it sends with it), from the
+        base64 the worker gives to the 32 raw bytes the engine reads, which it reads only at
+        start: a new key restarts it. No key: no file left behind."""
+        p = self.p
+        path = p["backup_key_file"]
+        if not path:
+            return
+        if p["backup_key"]:
+            try:
+                key = base64.b64decode(p["backup_key"].strip(), validate=True)
+            except (binascii.Error, ValueError):
+                key = b""
+            if len(key) != 32:
+                self.module.fail_json(msg="engine_backup_key is not the base64 of 32 bytes (an AES-256 key)", changes=self.changes)
+            self.put(path, key, 0o600, p["user"], p["group"], wants="restart")
+        elif os.path.exists(path):
+            os.unlink(path)
+            self.changes.append(f"removed {path}")
+            self.wants.add("restart")
+
     def users(self) -> None:
         """The engine rewrites its users file in its own format on every ACL change, so the
         wanted users are kept beside it (.desired) and installed only when they changed, or when
@@ -261,37 +290,14 @@ class Engine:
 
     # ---- the engine's own answers --------------------------------------------------------
 
-    def connect(self):
-        """A session as the control plane's user, waiting for the engine to accept connections;
-        raises PermissionError when it refuses the user."""
-        p = self.p
-        started = time.monotonic()
-        while True:
-            try:
-                return session(p["health_host"], p["health_port"], p["control_user"], p["control_passwords"], ca_file=p["tls_ca_file"])
-            except PermissionError:
-                raise
-            except OSError as err:
-                if time.monotonic() - started > p["health_timeout"]:
-                    raise TimeoutError(f"{p['health_host']}:{p['health_port']} refused connections for {p['health_timeout']} s: {err}") from err
-                time.sleep(0.2)
-
-    def command(self, *words: str) -> str:
-        with self.connect() as sock:
-            sock.sendall(encode(*words))
-            return read_reply(sock)
-
     def control_login_works(self) -> bool:
-        try:
-            return self.command("PING") == "+PONG"
-        except (PermissionError, TimeoutError, OSError):
-            return False
+        return self.control.login_works()
 
     def reload_users(self) -> None:
         """ACL LOAD; an engine that cannot be told (the control plane's user refused: a users
         file it never read) reads the new file when restarted."""
         try:
-            reply = self.command("ACL", "LOAD")
+            reply = self.control.command("ACL", "LOAD")
         except (PermissionError, TimeoutError, OSError) as err:
             reply = f"-{err}"
         if reply.startswith("-"):
@@ -302,29 +308,50 @@ class Engine:
 
     def apply_allowlist(self) -> None:
         try:
-            reply = self.command("CONFIG", "SET", "allowlist", self.p["allowlist"])
+            reply = self.control.command("CONFIG", "SET", "allowlist", self.p["allowlist"])
         except (PermissionError, TimeoutError) as err:
             self.module.fail_json(msg=f"CONFIG SET allowlist: {err}", changes=self.changes)
         if reply.startswith("-"):
             self.module.fail_json(msg=f"CONFIG SET allowlist: {reply}", changes=self.changes)
         self.changes.append("set the allowlist")
 
-    def wait_for_pong(self) -> None:
+    def apply_archive(self) -> None:
+        """Archiving and its seal interval are set live (CONFIG SET) when the running engine's
+        differ: the config file holds them for the next start, the engine reads it only then.
+        An engine without archiving (no archive_enabled in INFO) is left alone while it is off."""
         p = self.p
-        started = time.monotonic()
-        last = "no attempt made"
-        while time.monotonic() - started < p["health_timeout"]:
+        try:
+            persistence = self.control.info("persistence")
+        except (PermissionError, TimeoutError, OSError, RuntimeError) as err:
+            self.module.fail_json(msg=f"INFO persistence: {err}", changes=self.changes)
+        if "archive_enabled" not in persistence:
+            if p["archive"]:
+                self.module.fail_json(msg="archive is on but this basalt-server has no archiving (INFO persistence has no archive_enabled)", changes=self.changes)
+            return
+        interval = str(p["archive_seal_interval_ms"])
+        # (INFO field, its wanted value, the setting and its CONFIG SET value); the interval
+        # only matters while archiving, and without [backup] the engine keeps its default.
+        wanted = [("archive_enabled", "1" if p["archive"] else "0", "archive", "yes" if p["archive"] else "no")]
+        if p["archive"]:
+            wanted.append(("archive_seal_interval_ms", interval, "archive-seal-interval", interval))
+        for field, value, name, setting in wanted:
+            if persistence.get(field) == value:
+                continue
             try:
-                reply = self.command("PING")
-                if reply == "+PONG":
-                    return
-                last = f"PING answered {reply!r}"
-            except PermissionError as err:
-                self.module.fail_json(msg=str(err), changes=self.changes)
-            except (TimeoutError, OSError) as err:
-                last = f"{type(err).__name__}: {err}"
-            time.sleep(0.2)
-        self.module.fail_json(msg=f"{p['health_host']}:{p['health_port']} did not answer PING within {p['health_timeout']} s ({last})", changes=self.changes)
+                reply = self.control.command("CONFIG", "SET", name, setting)
+            except (PermissionError, TimeoutError, OSError) as err:
+                reply = f"-{err}"
+            if reply.startswith("-"):
+                self.module.fail_json(msg=f"CONFIG SET {name} {setting}: {reply}", changes=self.changes)
+            self.changes.append(f"set {name} {setting}")
+
+    def wait_for_pong(self) -> None:
+        try:
+            why = self.control.pong_within(self.p["health_timeout"])
+        except PermissionError as err:
+            why = str(err)
+        if why:
+            self.module.fail_json(msg=why, changes=self.changes)
 
     # ---- the whole -----------------------------------------------------------------------
 
@@ -339,6 +366,7 @@ class Engine:
             if p["binary_tmp"]:
                 self.install_binary()
             self.replication_password()
+            self.backup_key()
         self.config()
         self.users()
         if full:
@@ -356,6 +384,7 @@ class Engine:
         if "allowlist" in self.wants and p["allowlist_supported"]:
             self.apply_allowlist()
         self.wait_for_pong()
+        self.apply_archive()
         # A requested restart is the operation asked for: it counts as a change even when no file did.
         changed = bool(self.changes)
         return {"changed": changed, "msg": "; ".join(self.changes) if changed else "nothing to change", "stdout": self.ca_certificate}
@@ -397,6 +426,10 @@ def main() -> None:
             control_user=dict(type="str", default="default"),
             control_passwords=dict(type="list", elements="str", default=[], no_log=True),
             health_timeout=dict(type="int", default=30),
+            archive=dict(type="bool", default=False),
+            archive_seal_interval_ms=dict(type="int", default=1000),
+            backup_key=dict(type="str", default="", no_log=True),
+            backup_key_file=dict(type="str", default=""),
         ),
     )
     module.exit_json(**Engine(module).deploy())
