@@ -1,15 +1,14 @@
 // The platform (API, worker, console) for e2e tests, started exactly as `npm start` starts it,
 // against a fresh database and free ports, with its data dir in a temp folder.
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT } from './env.js';
 import { createDatabase } from './database.js';
+import { describedStore, startStackObjectStore, type StackObjectStore } from './object-store.js';
 
-/** The stack's backup store, for a test to look into: where it is and its key pair. */
-type ObjectStore = { endpoint: string; bucket: string; region: string; accessKey: string; secretKey: string };
-type Platform = { apiUrl: string; consoleUrl: string | null; admin: { email: string; password: string }; dataDir: string; objectStore?: ObjectStore; stop: () => Promise<void> };
+/** A started platform; `objectStore`: its own backup store, for a test to look into. */
+type Platform = { apiUrl: string; consoleUrl: string | null; admin: { email: string; password: string }; dataDir: string; objectStore?: StackObjectStore; stop: () => Promise<void> };
 
 /**
  * `env` goes to every process (e.g. BASALT_PROMETHEUS_URL of a Prometheus the test started).
@@ -20,14 +19,11 @@ type Platform = { apiUrl: string; consoleUrl: string | null; admin: { email: str
 export async function startTestPlatform(opts: { worker?: boolean; console?: boolean; objectStore?: boolean; env?: Record<string, string> } = {}): Promise<Platform> {
   const { startPlatform } = await import(path.join(ROOT, 'scripts', 'lib', 'platform.mjs'));
   const { freePort } = await import(path.join(ROOT, 'scripts', 'lib', 'net.mjs'));
-  const { startObjectStore } = await import(path.join(ROOT, 'scripts', 'lib', 'objectstore.mjs'));
   const db = await createDatabase('e2e');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-e2e-'));
   const admin = { email: 'admin@e2e.test', password: `pw-${Math.random().toString(36).slice(2)}` };
   const secrets = { adminEmail: admin.email, adminPassword: admin.password, masterKey: Buffer.alloc(32, 7).toString('base64') };
-  const objectStore = opts.objectStore
-    ? await startObjectStore({ dir: path.join(dataDir, 'objectstore'), accessKey: `E2E${crypto.randomBytes(8).toString('hex').toUpperCase()}`, secretKey: crypto.randomBytes(24).toString('base64url') })
-    : undefined;
+  const objectStore = opts.objectStore ? await startStackObjectStore(dataDir) : undefined;
   let platform;
   try {
     platform = await startPlatform({
@@ -43,7 +39,7 @@ export async function startTestPlatform(opts: { worker?: boolean; console?: bool
     consoleUrl: platform.consoleUrl,
     admin,
     dataDir,
-    objectStore: objectStore && { endpoint: objectStore.endpoint, bucket: objectStore.bucket, region: objectStore.region, accessKey: objectStore.accessKey, secretKey: objectStore.secretKey },
+    objectStore: objectStore && describedStore(objectStore),
     stop: async () => {
       await platform.stop();
       await objectStore?.stop();

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { createBasaltClient, type BasaltClient, type Schemas } from '@basalt/api-client';
 import { ROOT } from '../../support/env.js';
 import { createDatabase } from '../../support/database.js';
+import { describedStore, startStackObjectStore, type StackObjectStore } from '../../support/object-store.js';
 import { deleteAllInstances, openControlPlane, type ControlPlane } from './fixtures.js';
 import { MASTER_KEY, startWorker, type WorkerProcess } from './worker-process.js';
 
@@ -77,6 +78,8 @@ export interface ProvisioningPlatform {
   waitForStatus(id: string, wanted: string[], timeoutMs?: number): Promise<Instance>;
   /** Polls until the operation has finished; returns it, succeeded or failed. */
   waitForOperation(id: string, timeoutMs?: number): Promise<Operation>;
+  /** The stack's backup store (`objectStore: true`): where it is and its key pair. */
+  objectStore?: StackObjectStore;
   stop(): Promise<void>;
 }
 
@@ -85,12 +88,15 @@ export interface ProvisioningPlatform {
  * false` the test starts (and kills) its own workers on the platform's database and data dir
  * (worker-process.ts startWorker).
  */
-export function startProvisioningPlatform(prefix: string, env: NodeJS.ProcessEnv = {}, options: { worker?: boolean } = {}): Promise<ProvisioningPlatform> {
+export function startProvisioningPlatform(prefix: string, env: NodeJS.ProcessEnv = {}, options: { worker?: boolean; objectStore?: boolean } = {}): Promise<ProvisioningPlatform> {
   return withTestState(prefix, async ({ databaseUrl, dataDir, remove }) => {
     const { startPlatform } = await import(path.join(ROOT, 'scripts', 'lib', 'platform.mjs'));
     const { freePort } = await import(path.join(ROOT, 'scripts', 'lib', 'net.mjs'));
     const admin = { email: 'admin@e2e.test', password: `pw-${Math.random().toString(36).slice(2)}` };
+    // A backup store of the stack's own (a few seconds, ~120 MB): only for a test that takes backups.
+    const objectStore = options.objectStore ? await startStackObjectStore(dataDir) : undefined;
     const platform = await startPlatform({
+      objectStore,
       dataDir,
       databaseUrl,
       apiPort: await freePort(),
@@ -161,9 +167,11 @@ export function startProvisioningPlatform(prefix: string, env: NodeJS.ProcessEnv
       getInstance,
       waitForStatus,
       waitForOperation,
+      objectStore: objectStore && describedStore(objectStore),
       stop: async () => {
         await deleteLeftInstances().catch(() => {});
         await platform.stop();
+        await objectStore?.stop();
         await remove();
       },
     };

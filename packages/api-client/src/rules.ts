@@ -142,3 +142,4 @@ export * from './benchmark-commands.js';
 export * from './benchmark-encryption.js';
 export * from './topology-rules.js';
 export * from './metrics-rules.js';
+export * from './backup-rules.js';

@@ -582,6 +582,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{project}/instances/{instance}/backups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The instance's backups, newest first (a deleted instance's too) */
+        get: operations["listInstanceBackups"];
+        put?: never;
+        /** Take a manual backup now (kept until deleted); 409 unless the instance is running or in error */
+        post: operations["createInstanceBackup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/instances/{instance}/restore-window": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The points in time the instance can be restored to, and how far its archive lags */
+        get: operations["getInstanceRestoreWindow"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/backups/{backup}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getBackup"];
+        put?: never;
+        post?: never;
+        /** Remove a finished backup (status deleting until its objects are gone); 409 while pending or running */
+        delete: operations["deleteBackup"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{project}/instances/{instance}/metrics": {
         parameters: {
             query?: never;
@@ -851,6 +903,24 @@ export interface components {
              */
             replication_mode?: "sync" | "async";
         };
+        RestoreSourceDto: {
+            /**
+             * Format: uuid
+             * @description A succeeded backup of an instance of this project: restored to its consistent point (end_time)
+             */
+            backup_id?: string;
+            /**
+             * Format: uuid
+             * @description An instance of this project (deleted ones too, while their backups are kept), with point_in_time
+             */
+            source_instance_id?: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 to the second with a time zone, inside the source's restore window (GET …/restore-window)
+             * @example 2026-12-01T10:15:30Z
+             */
+            point_in_time?: string;
+        };
         CreateInstanceDto: {
             /** @example sessions-cache */
             name: string;
@@ -892,6 +962,19 @@ export interface components {
                 [key: string]: string;
             };
             parameters?: components["schemas"]["InstanceParametersDto"];
+            /**
+             * @description The daily automatic backup's window, UTC, HH:MM-HH:MM (may cross midnight), at least 60 minutes
+             * @default 03:00-04:00
+             * @example 03:00-04:00
+             */
+            backup_window?: string;
+            /**
+             * @description Days automatic and final backups are kept; 0: no automatic backups (manual ones are kept until deleted)
+             * @default 7
+             */
+            backup_retention_days?: number;
+            /** @description Start with the data of a backup or of an instance at a point in time (the type's disk must hold it) */
+            restore_from?: components["schemas"]["RestoreSourceDto"];
         };
         FaultDto: {
             code?: string;
@@ -967,6 +1050,15 @@ export interface components {
                 [key: string]: string;
             };
             parameters: components["schemas"]["InstanceParametersDto"];
+            /**
+             * @description The daily automatic backup's window, UTC, HH:MM-HH:MM (may cross midnight), at least 60 minutes
+             * @example 03:00-04:00
+             */
+            backup_window: string;
+            /** @description Days automatic and final backups are kept; 0: no automatic backups (manual ones are kept until deleted) */
+            backup_retention_days: number;
+            /** @description What the data was restored from when the instance was made; null: it started empty */
+            restored_from: components["schemas"]["RestoreSourceDto"] | null;
             /** Format: uuid */
             current_operation_id: string | null;
             /** Format: date-time */
@@ -1002,7 +1094,7 @@ export interface components {
             /** Format: uuid */
             instance_id: string | null;
             /** @enum {string} */
-            type: "create" | "modify" | "restart" | "delete" | "apply_users" | "apply_allowlist" | "benchmark" | "failover" | "benchmark_report";
+            type: "create" | "modify" | "restart" | "delete" | "apply_users" | "apply_allowlist" | "benchmark" | "failover" | "benchmark_report" | "backup";
             /** @enum {string} */
             status: "pending" | "running" | "succeeded" | "failed";
             progress: number;
@@ -1073,6 +1165,15 @@ export interface components {
                 [key: string]: string;
             };
             parameters: components["schemas"]["InstanceParametersDto"];
+            /**
+             * @description The daily automatic backup's window, UTC, HH:MM-HH:MM (may cross midnight), at least 60 minutes
+             * @example 03:00-04:00
+             */
+            backup_window: string;
+            /** @description Days automatic and final backups are kept; 0: no automatic backups (manual ones are kept until deleted) */
+            backup_retention_days: number;
+            /** @description What the data was restored from when the instance was made; null: it started empty */
+            restored_from: components["schemas"]["RestoreSourceDto"] | null;
             /** Format: uuid */
             current_operation_id: string | null;
             /** Format: date-time */
@@ -1100,6 +1201,13 @@ export interface components {
             deletion_protection?: boolean;
             /** @description Merged into the current parameters */
             parameters?: components["schemas"]["InstanceParametersDto"];
+            /**
+             * @description The daily automatic backup's window, UTC, HH:MM-HH:MM (may cross midnight), at least 60 minutes
+             * @example 03:00-04:00
+             */
+            backup_window?: string;
+            /** @description Days automatic and final backups are kept; 0: no automatic backups (manual ones are kept until deleted) */
+            backup_retention_days?: number;
         };
         InstanceAcceptedDto: {
             instance: components["schemas"]["InstanceDto"];
@@ -1365,6 +1473,86 @@ export interface components {
         };
         InstanceTypeReportOneDto: {
             report: components["schemas"]["InstanceTypeReportDto"];
+        };
+        BackupErrorDto: {
+            /** @example object_store_unavailable */
+            code: string;
+            message: string;
+            /** @description The step of the backup operation that failed */
+            step?: string;
+        };
+        BackupDto: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            instance_id: string;
+            /**
+             * @description `manual`: asked for, kept until deleted; `automatic`: the daily backup in the window; `final`: taken when the instance was deleted
+             * @enum {string}
+             */
+            kind: "manual" | "automatic" | "final";
+            /**
+             * @description `deleting`: asked to go; its objects are removed, then it leaves the list
+             * @enum {string}
+             */
+            status: "pending" | "running" | "succeeded" | "failed" | "deleting";
+            /** @description The log's timeline the base was read from (a failover starts the next) */
+            timeline: number | null;
+            /**
+             * Format: date-time
+             * @description The point the backup is consistent at: the earliest it restores to; null until it has succeeded
+             */
+            end_time: string | null;
+            /** @description The log position of end_time */
+            end_lsn: number | null;
+            /** @description Bytes of data the backup restores (every segment it names) */
+            size_bytes: number;
+            /** @description Log segments it names */
+            segments: number;
+            /** @description Bytes this backup uploaded itself; the rest the archive or an earlier backup had stored */
+            uploaded_bytes: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            finished_at: string | null;
+            /**
+             * Format: date-time
+             * @description When retention removes it; null: kept until deleted
+             */
+            expires_at: string | null;
+            /**
+             * Format: uuid
+             * @description The `backup` operation that takes it
+             */
+            operation_id: string | null;
+            error: components["schemas"]["BackupErrorDto"] | null;
+        };
+        BackupAcceptedDto: {
+            backup: components["schemas"]["BackupDto"];
+            operation: components["schemas"]["OperationDto"];
+        };
+        BackupListDto: {
+            /** @description Newest first */
+            items: components["schemas"]["BackupDto"][];
+        };
+        RestoreWindowDto: {
+            /**
+             * Format: date-time
+             * @description The earliest point a restore reaches (the oldest backup's consistent point, to the second); null: nothing to restore to yet
+             */
+            earliest: string | null;
+            /**
+             * Format: date-time
+             * @description The latest point: the newest record archived (or the newest backup's point), to the second
+             */
+            latest: string | null;
+            /** @description Seconds between now and the newest archived record; null while nothing is archived */
+            archive_lag_seconds: number | null;
+            /**
+             * Format: date-time
+             * @description When the newest succeeded backup finished
+             */
+            last_backup_at: string | null;
         };
         MetricPointDto: {
             /** @description Unix time, seconds */
@@ -4238,6 +4426,299 @@ export interface operations {
                 };
                 content: {
                     "text/markdown": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    listInstanceBackups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+                instance: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackupListDto"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    createInstanceBackup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retry-safe key (1-255 visible ASCII characters, kept 24 h per user): a retry with the same body gets the first response again */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                project: string;
+                instance: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackupAcceptedDto"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not allowed for this role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    getInstanceRestoreWindow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+                instance: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestoreWindowDto"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    getBackup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+                backup: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackupDto"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    deleteBackup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+                backup: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackupDto"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not allowed for this role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
         };

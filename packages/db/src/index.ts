@@ -13,6 +13,7 @@
 // leases.ts        one connection holding a worker's advisory-lock leases on operations and instances
 // type-report.ts   the typed contract of a per-type benchmark report's JSON columns
 // operation-start.ts  startOperation: operation row + instance pointer + job, in one transaction
+// backup-start.ts     startBackup: a backups row and its backup operation (API, scheduler, final backups)
 // operation-kinds.ts   the operation catalogue: each kind's queue, steps, status and turn
 export * as schema from './schema.js';
 export * from './client.js';
@@ -27,6 +28,7 @@ export * from './instance-topology.js';
 export * from './type-report.js';
 export * from './leases.js';
 export * from './operation-start.js';
+export * from './backup-start.js';
 export * from './operation-kinds.js';
 export * from './master-key-check.js';
 export * from './host-route.js';

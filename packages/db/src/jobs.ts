@@ -13,6 +13,7 @@ export const QUEUES = {
   benchmark: 'instance-benchmark',
   failover: 'instance-failover',
   typeReport: 'instance-type-report',
+  backup: 'instance-backup',
 } as const;
 
 export type QueueKey = keyof typeof QUEUES;
@@ -24,7 +25,17 @@ export interface InstanceJobPayload {
   operation_id: string;
 }
 
-export interface ProvisionJob extends InstanceJobPayload {}
+/**
+ * What a new instance's data comes from (issue 44): a backup (restored to its consistent
+ * point), or a source instance's archive to a point in time (unix ms, a whole second). The API
+ * checked that it exists and lies in the source's restorable window; the worker fails the
+ * create with the reason when what it needs cannot be read or verified.
+ */
+export type RestoreSource = { backup_id: string } | { source_instance_id: string; point_in_time_ms: number };
+
+export interface ProvisionJob extends InstanceJobPayload {
+  restore?: RestoreSource;
+}
 /**
  * The sizing and parameters an instance is to have. The row keeps its current ones until a
  * modify succeeds, so a failed resize leaves the type the VMs really have, and a retry (or
@@ -75,6 +86,14 @@ export interface FailoverJob extends InstanceJobPayload {
   suspected_primary?: string;
 }
 
+/**
+ * A base backup (issue 44): the instance's log sealed at one point, every live segment of it
+ * stored (only those the archive or an earlier base has not), and a manifest naming them.
+ */
+export interface BackupJob extends InstanceJobPayload {
+  backup_id: string;
+}
+
 export interface JobPayloads {
   provision: ProvisionJob;
   modify: ModifyJob;
@@ -85,6 +104,7 @@ export interface JobPayloads {
   benchmark: BenchmarkJob;
   failover: FailoverJob;
   typeReport: TypeReportJob;
+  backup: BackupJob;
 }
 
 /**

@@ -53,7 +53,8 @@ export const OPERATION_KINDS = {
   create: {
     queue: 'provision',
     steps: ['allocate_addresses', 'terraform_init', 'terraform_apply', 'ansible_deploy', 'health_check'],
-    optional: DEPLOY_OPTIONAL,
+    // A restore (from a backup, a point in time, an RDB file) fills the new instance's data.
+    optional: [...DEPLOY_OPTIONAL, 'restore_data'],
     status: { during: 'creating', succeeded: 'running', failed: 'create_failed' },
   },
   modify: {
@@ -88,6 +89,8 @@ export const OPERATION_KINDS = {
       rebuild: { inTurn: false, steps: ['terraform_init', 'terraform_apply', 'ansible_deploy', 'replica_sync'], optional: DEPLOY_OPTIONAL },
     },
   },
+  // Takes its turn: a base is read from the engine a resize or restart is replacing.
+  backup: { queue: 'backup', steps: ['seal_base', 'store_segments', 'write_manifest'] },
   // A per-type report only drives its temporary instance's own operations, which take their turns.
   benchmark_report: { queue: 'typeReport', inTurn: false, steps: ['create_instance', 'run_suites', 'render_report', 'delete_instance'] },
 } as const satisfies Record<OperationType, OperationKind>;

@@ -11,6 +11,7 @@ import { ControlCredentialsRepository } from './repositories/control-credentials
 import { BenchmarksRepository } from './repositories/benchmarks.repository.js';
 import { OperationsRepository } from './repositories/operations.repository.js';
 import { TypeReportsRepository } from './repositories/type-reports.repository.js';
+import { BackupsRepository } from './repositories/backups.repository.js';
 import { STATUS_FIELDS, statusOwner, type OperationType } from './operation-kinds.js';
 
 export type InstanceRow = typeof instances.$inferSelect;
@@ -117,6 +118,11 @@ export class ProvisioningRepository {
     return this.db.select().from(instances).where(eq(instances.status, 'running'));
   }
 
+  /** Instances in any of `statuses` (the archiver's: those whose engine runs). */
+  listInstancesIn(statuses: InstanceRow['status'][]): Promise<InstanceRow[]> {
+    return this.db.select().from(instances).where(inArray(instances.status, statuses));
+  }
+
   /** Sets health and its reason, only while the instance is `running`; false when it was not. */
   async updateHealthIfRunning(id: string, health: NonNullable<InstanceRow['health']>, reason: string | null): Promise<boolean> {
     const rows = await this.db
@@ -143,6 +149,11 @@ export class ProvisioningRepository {
   /** Benchmark runs and their scenarios (the benchmark job records its progress there). */
   benchmarks(): BenchmarksRepository {
     return new BenchmarksRepository(this.db);
+  }
+
+  /** Backups and the log archive (the backup job and the archiver record their progress there). */
+  backups(): BackupsRepository {
+    return new BackupsRepository(this.db);
   }
 
   /** Per-type benchmark reports (the benchmark_report job records its progress there). */

@@ -50,9 +50,21 @@ export const operationType = pgEnum('operation_type', [
   'benchmark',
   'failover',
   'benchmark_report',
+  'backup',
 ]);
 export const operationStatus = pgEnum('operation_status', ['pending', 'running', 'succeeded', 'failed']);
+/** Who made a backup: a person (kept until deleted), the daily schedule, or the instance's delete. */
+export const backupKind = pgEnum('backup_kind', ['manual', 'automatic', 'final']);
+/** `deleting`: asked to go; the worker's backup pass removes its objects, then the row. */
+export const backupStatus = pgEnum('backup_status', ['pending', 'running', 'succeeded', 'failed', 'deleting']);
 export const benchmarkStatus = pgEnum('benchmark_status', ['pending', 'running', 'succeeded', 'failed', 'cancelled']);
+
+/**
+ * What a restored instance was made from, as the API shows it (InstanceDto.restored_from): a
+ * backup, or a source instance at a point in time (RFC 3339, to the second). The create's job
+ * carries the same source as jobs.ts RestoreSource.
+ */
+export type RestoredFrom = { backup_id: string } | { source_instance_id: string; point_in_time: string };
 
 export const users = pgTable('users', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -194,6 +206,12 @@ export const instances = pgTable(
     tags: jsonb('tags').notNull().default(sql`'{}'::jsonb`),
     parameters: jsonb('parameters').notNull().default(sql`'{}'::jsonb`),
     currentOperationId: uuid('current_operation_id'),
+    /** The daily automatic backup's window, UTC, `HH:MM-HH:MM` (backup-window.ts). */
+    backupWindow: text('backup_window').notNull().default('03:00-04:00'),
+    /** Days automatic and final backups are kept (1-35); 0: no automatic backups, no archive. */
+    backupRetentionDays: integer('backup_retention_days').notNull().default(7),
+    /** What the instance's data was restored from when it was made; null: it started empty. */
+    restoredFrom: jsonb('restored_from').$type<RestoredFrom>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
@@ -290,6 +308,92 @@ export const instanceControlCredentials = pgTable('instance_control_credentials'
   tlsCaKeyEncrypted: text('tls_ca_key_encrypted'),
   updatedAt: updatedAt(),
 });
+
+/**
+ * An instance's log archive in the object store: its data key (AES-256-GCM, sealed by the master
+ * key), the timeline its archive is on (a failover starts the next), and how far it has come.
+ * Kept after the instance is deleted, while backups of it are.
+ */
+export const instanceArchives = pgTable('instance_archives', {
+  instanceId: uuid('instance_id')
+    .primaryKey()
+    .references(() => instances.id, { onDelete: 'cascade' }),
+  projectId: uuid('project_id')
+    .notNull()
+    .references(() => projects.id, { onDelete: 'cascade' }),
+  dataKeyEncrypted: text('data_key_encrypted').notNull(),
+  timeline: integer('timeline').notNull().default(1),
+  /** The node whose log the timeline archives (a failover moves the archive to the new primary). */
+  sourceNode: text('source_node'),
+  /** The newest record archived: its time and LSN (the latest restorable point). */
+  archivedTime: timestamp('archived_time', { withTimezone: true }),
+  archivedLsn: bigint('archived_lsn', { mode: 'number' }),
+  /** When the archiver last brought the archive up to the node's sealed log. */
+  checkedAt: timestamp('checked_at', { withTimezone: true }),
+  /** Why the archive is not keeping up (the archiver's last error); null when it is. */
+  lastError: text('last_error'),
+  updatedAt: updatedAt(),
+});
+
+/** One sealed log segment in the object store: the unit of both bases and the archive. */
+export const archivedSegments = pgTable(
+  'archived_segments',
+  {
+    instanceId: uuid('instance_id')
+      .notNull()
+      .references(() => instances.id, { onDelete: 'cascade' }),
+    timeline: integer('timeline').notNull(),
+    segment: bigint('segment', { mode: 'number' }).notNull(),
+    objectKey: text('object_key').notNull(),
+    /** Bytes stored (sealed) and the SHA-256 of them, checked on every read. */
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
+    sha256: text('sha256').notNull(),
+    firstLsn: bigint('first_lsn', { mode: 'number' }).notNull(),
+    lastLsn: bigint('last_lsn', { mode: 'number' }).notNull(),
+    firstTime: timestamp('first_time', { withTimezone: true }),
+    lastTime: timestamp('last_time', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.instanceId, t.timeline, t.segment] })],
+);
+
+/**
+ * A base backup: the live segments of an instance's log at one sealed point (its manifest lists
+ * them), restorable to that point and, with the archive after it, to any later second.
+ */
+export const backups = pgTable(
+  'backups',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    instanceId: uuid('instance_id')
+      .notNull()
+      .references(() => instances.id, { onDelete: 'cascade' }),
+    kind: backupKind('kind').notNull(),
+    status: backupStatus('status').notNull().default('pending'),
+    operationId: uuid('operation_id'),
+    timeline: integer('timeline'),
+    /** The point the base is consistent at: the earliest it restores to. */
+    endLsn: bigint('end_lsn', { mode: 'number' }),
+    endTime: timestamp('end_time', { withTimezone: true }),
+    segments: integer('segments').notNull().default(0),
+    /** The segments the base's manifest names (retention keeps them while the base is kept). */
+    segmentIds: jsonb('segment_ids').$type<number[]>().notNull().default(sql`'[]'::jsonb`),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull().default(0),
+    /** Bytes this base uploaded itself (the rest the archive or an earlier base had stored). */
+    uploadedBytes: bigint('uploaded_bytes', { mode: 'number' }).notNull().default(0),
+    manifestKey: text('manifest_key'),
+    /** Null: kept until deleted (a manual backup). */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    error: jsonb('error'),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [index('backups_instance_idx').on(t.instanceId, t.createdAt)],
+);
 
 export const operations = pgTable(
   'operations',

@@ -14,6 +14,8 @@ import { AuthController } from './auth/auth.controller.js';
 import { AuthService } from './auth/auth.service.js';
 import { ApiKeyController } from './api-keys/api-key.controller.js';
 import { ApiKeyService } from './api-keys/api-key.service.js';
+import { BackupController } from './backups/backup.controller.js';
+import { BackupService } from './backups/backup.service.js';
 import { BenchmarkController } from './benchmarks/benchmark.controller.js';
 import { BenchmarkService } from './benchmarks/benchmark.service.js';
 import { TypeReportController } from './benchmarks/type-report.controller.js';
@@ -58,6 +60,7 @@ export class AppModule implements NestModule {
         OperationController,
         BenchmarkController,
         TypeReportController,
+        BackupController,
         InstanceMetricsController,
         AuditController,
       ],
@@ -81,6 +84,7 @@ export class AppModule implements NestModule {
         EventStreamSlots,
         BenchmarkService,
         TypeReportService,
+        BackupService,
         InstanceMetricsService,
         InstanceSlowlogService,
       ],

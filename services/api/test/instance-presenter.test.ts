@@ -24,6 +24,9 @@ const row = (overrides: Partial<InstanceTextRow> = {}): InstanceTextRow => ({
   deletion_protection: true,
   tags: '{"team": "web"}',
   parameters: '{"fsync": "always"}',
+  backup_window: '03:00-04:00',
+  backup_retention_days: 7,
+  restored_from: null,
   current_operation_id: null,
   created_at: '2026-11-22T04:16:35.123Z',
   updated_at: '2026-11-22T04:17:00.000Z',
@@ -36,7 +39,8 @@ describe('instance presenter', () => {
     const dto = toInstanceDto(row());
     expect(Object.keys(dto)).toEqual([
       'id', 'project_id', 'name', 'instance_type', 'region', 'engine_version', 'disk_gib', 'architecture', 'replicas', 'status', 'health', 'health_reason', 'fault', 'endpoints',
-      'connection_uri', 'nodes', 'tls_enabled', 'deletion_protection', 'tags', 'parameters', 'current_operation_id', 'created_at', 'updated_at',
+      'connection_uri', 'nodes', 'tls_enabled', 'deletion_protection', 'tags', 'parameters', 'backup_window',
+      'backup_retention_days', 'restored_from', 'current_operation_id', 'created_at', 'updated_at',
     ]);
     expect(dto).toEqual({
       id: '6f1c1a52-8d0e-4b53-9d1e-0a3b8f1f2c11',
@@ -59,11 +63,18 @@ describe('instance presenter', () => {
       deletion_protection: true,
       tags: { team: 'web' },
       parameters: { fsync: 'always' },
+      backup_window: '03:00-04:00',
+      backup_retention_days: 7,
+      restored_from: null,
       current_operation_id: null,
       created_at: '2026-11-22T04:16:35.123Z',
       updated_at: '2026-11-22T04:17:00.000Z',
     });
     expect(toInstanceDto(row({ fault: '{"code": "x", "message": "y", "step": "z"}', health: null })).fault).toEqual({ code: 'x', message: 'y', step: 'z' });
+    expect(toInstanceDto(row({ restored_from: '{"point_in_time": "2026-12-01T10:15:30Z", "source_instance_id": "s"}' })).restored_from).toEqual({
+      source_instance_id: 's',
+      point_in_time: '2026-12-01T10:15:30Z',
+    });
   });
 
   it('points the connection URI at the first private primary endpoint, brackets IPv6, says rediss for TLS', () => {
@@ -88,8 +99,8 @@ describe('instance presenter', () => {
   });
 
   it('shows JSON columns that hold the wrong kind of value as empty, and the result always parses', () => {
-    const dto = toInstanceDto(row({ endpoints: '{"not": "an array"}', nodes: 'null', tags: '[]', parameters: 'null' }));
-    expect(dto).toMatchObject({ endpoints: [], connection_uri: null, nodes: [], tags: {}, parameters: {} });
+    const dto = toInstanceDto(row({ endpoints: '{"not": "an array"}', nodes: 'null', tags: '[]', parameters: 'null', restored_from: 'null' }));
+    expect(dto).toMatchObject({ endpoints: [], connection_uri: null, nodes: [], tags: {}, parameters: {}, restored_from: null });
     expect(() => JSON.parse(instanceJson(row({ name: '\u2028</script>' })))).not.toThrow();
   });
 });

@@ -15,6 +15,7 @@ import { infoAs, pingAs } from './resp.js';
 import { engineVersionMismatch } from './engine-version.js';
 import { requireHostRoute } from './host-route.js';
 import { StepError } from './errors.js';
+import { backupVars } from './backup/backup-vars.js';
 import { allowlistAdmits, poolNetwork } from './ipam.js';
 import { adminPortVars } from './monitoring/admin-port-vars.js';
 import { DEFAULT_REPLICATION_MODE, type ReplicationMode } from '@basalt/api-client/rules';
@@ -32,10 +33,12 @@ const CONTROL_ROTATION_AFTER_SECONDS: Record<Playbook, number | undefined> = {
   'restart.yml': 0,
   'engine.yml': 86_400,
   'live-config.yml': undefined,
+  // A restore deploys the role first as engine.yml does, and never right after one: no rotation.
+  'restore.yml': undefined,
 };
 
 /** The step each playbook's run is, in every operation that runs it. */
-export const PLAYBOOK_STEPS = { 'engine.yml': 'ansible_deploy', 'restart.yml': 'ansible_restart', 'live-config.yml': 'ansible_apply' } as const;
+export const PLAYBOOK_STEPS = { 'engine.yml': 'ansible_deploy', 'restart.yml': 'ansible_restart', 'live-config.yml': 'ansible_apply', 'restore.yml': 'restore_data' } as const;
 export type Playbook = keyof typeof PLAYBOOK_STEPS;
 export type PlaybookStep<P extends Playbook> = (typeof PLAYBOOK_STEPS)[P];
 
@@ -48,6 +51,8 @@ export async function deployEngine<P extends Playbook = 'engine.yml'>(
   playbook: P = 'engine.yml' as P,
   /** Only these nodes (a rolling restart, node by node); every node otherwise. */
   only?: string[],
+  /** The playbook's own inputs (restore.yml: what to restore). */
+  inputs: Record<string, unknown> = {},
 ): Promise<PlaybookResult> {
   const type = await ctx.catalog.getInstanceType(instance.instanceType);
   if (!type) throw new StepError('ansible', `unknown instance type ${instance.instanceType}`);
@@ -86,6 +91,7 @@ export async function deployEngine<P extends Playbook = 'engine.yml'>(
     instanceId: instance.id,
     replication,
   });
+  const backup = await backupVars(ctx, instance);
   const step: PlaybookStep<P> = PLAYBOOK_STEPS[playbook];
   const result = await run.step(
     step,
@@ -95,7 +101,7 @@ export async function deployEngine<P extends Playbook = 'engine.yml'>(
         playbook,
         runDir: path.join(ctx.config.runsDir, instance.id, run.operationId),
         inventory: { all: { children: { engine: { hosts } } } },
-        extraVars: { ...vars, ...adminPortVars(ctx.config.monitoring), ...issuedTlsVars(certificates) },
+        extraVars: { ...vars, ...adminPortVars(ctx.config.monitoring), ...issuedTlsVars(certificates), ...backup, ...inputs },
         env: childEnv(),
         onEvent: (event) => {
           if (event.event === 'runner_on_failed' || event.event === 'runner_on_unreachable') {

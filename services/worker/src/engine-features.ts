@@ -1,5 +1,6 @@
 // What the basalt-server binary being deployed supports: users (--users-file), an IP
-// allowlist (--allowlist) and its exempt user (--allowlist-exempt-user), TLS (--tls-port). The role renders only those settings, since
+// allowlist (--allowlist) and its exempt user (--allowlist-exempt-user), TLS (--tls-port),
+// the log archive (--archive). The role renders only those settings, since
 // the engine refuses config keys it does not know. Each flag is probed by running the
 // binary with it and a bad --port: an engine that knows the flag stops at the port, one
 // that does not says `unknown option`. Nothing starts listening.
@@ -12,6 +13,8 @@ const PROBES: Record<string, string[]> = {
   tls: ['--tls-port', '6380'],
   // The control plane's user may log in from outside the customer's allowlist (issue 15).
   'allowlist-exempt-user': ['--allowlist-exempt-user', 'basalt:probe'],
+  // The log archive and BACKUP READ's key (issue 44): an older engine refuses the [backup] table.
+  archive: ['--archive', 'yes'],
 };
 
 export async function detectEngineFeatures(binary: string, env: NodeJS.ProcessEnv = process.env): Promise<Set<string>> {

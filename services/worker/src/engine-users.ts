@@ -20,9 +20,10 @@ import { CONTROL_USER } from '@basalt/db';
 /**
  * What the control plane needs: log in, PING, reload users, set the allowlist, read config and
  * INFO; for failover (issue 15) ROLE, REPLICAOF (promote, point a replica at a new primary)
- * and WAIT (a switchover waits until the replica has every write).
+ * and WAIT (a switchover waits until the replica has every write); for backups (issue 44)
+ * BACKUP (the log's segments, their bytes, the archived mark, a base).
  */
-const CONTROL_RULES = 'resetkeys resetchannels -@all +auth +hello +ping +acl|load +config|get +config|set +info +slowlog|get +role +replicaof +wait';
+const CONTROL_RULES = 'resetkeys resetchannels -@all +auth +hello +ping +acl|load +config|get +config|set +info +slowlog|get +role +replicaof +wait +backup';
 /** The user a replica of a `standard` instance logs in to its primary as (masteruser). */
 export const REPLICATION_USER = 'basalt:replication';
 /** What a replica does on its primary: log in and stream (PSYNC, REPLCONF), nothing else. */

@@ -13,6 +13,7 @@ import { applyConfig } from './jobs/apply-config.js';
 import { benchmark } from './jobs/benchmark.js';
 import { failover } from './failover/failover.js';
 import { typeReport } from './jobs/type-report.js';
+import { backup } from './jobs/backup.js';
 
 type Handler<K extends QueueKey> = (ctx: JobContext, payload: JobPayloads[K]) => Promise<Outcome>;
 
@@ -26,6 +27,7 @@ export const HANDLERS: { [K in QueueKey]: Handler<K> } = {
   benchmark,
   failover,
   typeReport: (ctx, payload) => typeReport(ctx, payload, handle),
+  backup,
 };
 
 export type HandledQueue = keyof typeof HANDLERS;

@@ -14,6 +14,8 @@ import { architecturesServed, hostRegions, prepareHostNetwork } from './host-net
 import { reconcileFirewalls } from './firewall/instance-firewall.js';
 import { HealthMonitor } from './health-monitor.js';
 import { FailoverMonitor } from './failover/monitor.js';
+import { Archiver } from './backup/archiver.js';
+import { ARCHIVE_SEAL_INTERVAL_MS } from './backup/backup-vars.js';
 import { startPasswordExpiry } from './password-expiry.js';
 import { reconcileScrapeTargets } from './monitoring/scrape-targets.js';
 import { ensureScrapeToken } from './monitoring/scrape-token.js';
@@ -116,6 +118,8 @@ async function main(): Promise<void> {
   health.start();
   const failovers = new FailoverMonitor(ctx, database.pool, boss, config.failoverIntervalMs);
   failovers.start();
+  const archiver = new Archiver(ctx, ARCHIVE_SEAL_INTERVAL_MS);
+  archiver.start();
   log(`ready: ${Object.keys(HANDLERS).length} queues, ${config.concurrency} jobs at a time, engine features [${features.join(', ')}]`);
 
   let stopping = false;
@@ -125,7 +129,7 @@ async function main(): Promise<void> {
     log(`${signal}: stopping`);
     clearInterval(timer);
     stopPasswordExpiry();
-    await Promise.all([...dispatchers.map((d) => d.stop(30_000)), health.stop(), failovers.stop()]);
+    await Promise.all([...dispatchers.map((d) => d.stop(30_000)), health.stop(), failovers.stop(), archiver.stop()]);
     await boss.stop({ graceful: true, wait: true, timeout: 5_000 }).catch(() => {});
     await leases.close();
     await database.close().catch(() => {});

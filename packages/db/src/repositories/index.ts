@@ -11,3 +11,4 @@ export * from './idempotency.repository.js';
 export * from './control-credentials.repository.js';
 export * from './type-reports.repository.js';
 export * from './event-streams.repository.js';
+export * from './backups.repository.js';

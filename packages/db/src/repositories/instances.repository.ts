@@ -59,6 +59,10 @@ export interface InstanceTextRow {
   deletion_protection: boolean;
   tags: string;
   parameters: string;
+  backup_window: string;
+  backup_retention_days: number;
+  /** JSON text of RestoredFrom, or null. */
+  restored_from: string | null;
   current_operation_id: string | null;
   /** Milliseconds, as Date.prototype.toISOString writes them. */
   created_at: string;
@@ -78,7 +82,7 @@ const ENDPOINTS_TEXT = sql.raw(`(SELECT coalesce(jsonb_agg(jsonb_strip_nulls(jso
   FROM jsonb_array_elements(CASE WHEN jsonb_typeof(endpoints) = 'array' THEN endpoints ELSE '[]'::jsonb END) WITH ORDINALITY AS e(p, ord))::text`);
 const TEXT_COLUMNS = sql`id, project_id, name, instance_type, region, engine_version, disk_gib, architecture, replicas, status, health,
   health_reason, fault::text AS fault, ${ENDPOINTS_TEXT} AS endpoints, ${NODES_TEXT} AS nodes, tls_enabled, deletion_protection,
-  tags::text AS tags, parameters::text AS parameters, current_operation_id,
+  tags::text AS tags, parameters::text AS parameters, backup_window, backup_retention_days, restored_from::text AS restored_from, current_operation_id,
   ${isoText(instances.createdAt)} AS created_at, ${isoText(instances.updatedAt)} AS updated_at`;
 
 export class InstancesRepository {

@@ -35,3 +35,7 @@ export class InstanceTypeParams {
 export class InstanceBenchmarkParams extends ProjectInstanceParams {
   @ApiProperty({ format: 'uuid' }) @IsUUID('all') benchmark: string;
 }
+
+export class ProjectBackupParams extends ProjectParams {
+  @ApiProperty({ format: 'uuid' }) @IsUUID('all') backup: string;
+}

@@ -4,6 +4,7 @@ import PgBoss from 'pg-boss';
 import {
   AllowlistRepository,
   AuditRepository,
+  BackupsRepository,
   BenchmarksRepository,
   CatalogRepository,
   createDatabase,
@@ -34,6 +35,7 @@ const repositories = [
   IdempotencyRepository,
   TypeReportsRepository,
   EventStreamsRepository,
+  BackupsRepository,
 ];
 
 @Global()

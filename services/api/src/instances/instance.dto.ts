@@ -8,6 +8,7 @@ import {
   IsInt,
   IsOptional,
   IsString,
+  IsUUID,
   Matches,
   Max,
   MaxLength,
@@ -15,9 +16,22 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
-import { ARCHITECTURES, DB_PASSWORD, INSTANCE_NAME, NODE_ROLES, REPLICAS_MAX, REPLICAS_MIN, REPLICATION_MODES } from '@basalt/api-client/rules';
+import {
+  ARCHITECTURES,
+  BACKUP_RETENTION_DAYS_DEFAULT,
+  BACKUP_RETENTION_DAYS_MAX,
+  BACKUP_RETENTION_DAYS_MIN,
+  BACKUP_WINDOW_DEFAULT,
+  BACKUP_WINDOW_MIN_MINUTES,
+  DB_PASSWORD,
+  INSTANCE_NAME,
+  NODE_ROLES,
+  REPLICAS_MAX,
+  REPLICAS_MIN,
+  REPLICATION_MODES,
+} from '@basalt/api-client/rules';
 import { ENDPOINT_ROLES, NODE_STATUSES } from '@basalt/db';
-import { IsOptionalNotNull, IsTags } from '../common/validators.js';
+import { IsBackupRetentionDays, IsBackupWindow, IsOptionalNotNull, IsPointInTime, IsTags } from '../common/validators.js';
 import { OperationDto } from '../operations/operation.dto.js';
 import { AllowlistEntryInputDto, MAX_ALLOWLIST_ENTRIES } from './allowlist.dto.js';
 
@@ -59,6 +73,44 @@ export class InstanceParametersDto {
   @IsIn(REPLICATION_MODES)
   replication_mode?: (typeof REPLICATION_MODES)[number];
 }
+
+/**
+ * What a new instance's data is restored from: exactly one of `backup_id`, or `source_instance_id`
+ * with `point_in_time`. The same shape is shown as the instance's `restored_from`.
+ */
+export class RestoreSourceDto {
+  @ApiProperty({ required: false, format: 'uuid', description: 'A succeeded backup of an instance of this project: restored to its consistent point (end_time)' })
+  @IsOptionalNotNull()
+  @IsUUID('all')
+  backup_id?: string;
+
+  @ApiProperty({ required: false, format: 'uuid', description: 'An instance of this project (deleted ones too, while their backups are kept), with point_in_time' })
+  @IsOptionalNotNull()
+  @IsUUID('all')
+  source_instance_id?: string;
+
+  @ApiProperty({
+    required: false,
+    format: 'date-time',
+    example: '2026-12-01T10:15:30Z',
+    description: "RFC 3339 to the second with a time zone, inside the source's restore window (GET …/restore-window)",
+  })
+  @IsOptionalNotNull()
+  @IsString()
+  @MaxLength(64)
+  @IsPointInTime()
+  point_in_time?: string;
+}
+
+const backupWindowProperty = {
+  example: BACKUP_WINDOW_DEFAULT,
+  description: `The daily automatic backup's window, UTC, HH:MM-HH:MM (may cross midnight), at least ${BACKUP_WINDOW_MIN_MINUTES} minutes`,
+} as const;
+const retentionProperty = {
+  minimum: BACKUP_RETENTION_DAYS_MIN,
+  maximum: BACKUP_RETENTION_DAYS_MAX,
+  description: 'Days automatic and final backups are kept; 0: no automatic backups (manual ones are kept until deleted)',
+} as const;
 
 const nameProperty = { minLength: 1, maxLength: 63, pattern: INSTANCE_NAME.source, example: 'sessions-cache' };
 const nameMessage = 'name must be 1-63 lowercase letters, digits or hyphens, start with a letter and not end with a hyphen';
@@ -143,6 +195,26 @@ export class CreateInstanceDto {
   @ValidateNested()
   @Type(() => InstanceParametersDto)
   parameters?: InstanceParametersDto;
+
+  @ApiProperty({ required: false, ...backupWindowProperty, default: BACKUP_WINDOW_DEFAULT })
+  @IsOptionalNotNull()
+  @IsBackupWindow()
+  backup_window?: string;
+
+  @ApiProperty({ required: false, ...retentionProperty, default: BACKUP_RETENTION_DAYS_DEFAULT })
+  @IsOptionalNotNull()
+  @IsBackupRetentionDays()
+  backup_retention_days?: number;
+
+  @ApiProperty({
+    required: false,
+    type: RestoreSourceDto,
+    description: "Start with the data of a backup or of an instance at a point in time (the type's disk must hold it)",
+  })
+  @IsOptionalNotNull()
+  @ValidateNested()
+  @Type(() => RestoreSourceDto)
+  restore_from?: RestoreSourceDto;
 }
 
 export class UpdateInstanceDto {
@@ -180,6 +252,16 @@ export class UpdateInstanceDto {
   @ValidateNested()
   @Type(() => InstanceParametersDto)
   parameters?: InstanceParametersDto;
+
+  @ApiProperty({ required: false, ...backupWindowProperty })
+  @IsOptionalNotNull()
+  @IsBackupWindow()
+  backup_window?: string;
+
+  @ApiProperty({ required: false, ...retentionProperty })
+  @IsOptionalNotNull()
+  @IsBackupRetentionDays()
+  backup_retention_days?: number;
 }
 
 export class EndpointDto {
@@ -234,6 +316,10 @@ export class InstanceDto {
   @ApiProperty() deletion_protection: boolean;
   @ApiProperty(tagsProperty) tags: Record<string, string>;
   @ApiProperty({ type: InstanceParametersDto }) parameters: InstanceParametersDto;
+  @ApiProperty(backupWindowProperty) backup_window: string;
+  @ApiProperty(retentionProperty) backup_retention_days: number;
+  @ApiProperty({ type: RestoreSourceDto, nullable: true, description: 'What the data was restored from when the instance was made; null: it started empty' })
+  restored_from: RestoreSourceDto | null;
   @ApiProperty({ format: 'uuid', nullable: true, type: String }) current_operation_id: string | null;
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'date-time' }) updated_at: string;

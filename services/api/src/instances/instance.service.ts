@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import PgBoss from 'pg-boss';
 import {
   AllowlistRepository,
+  BackupsRepository,
   CatalogRepository,
   type Database,
   encryptSecret,
@@ -23,7 +24,8 @@ import { OperationStarter } from '../operations/operation-starter.service.js';
 import { toOperationDto } from '../operations/operation.dto.js';
 import { normaliseAllowlist } from './allowlist.rules.js';
 import { requireQuotaRoom } from './quota.js';
-import { nodeCountOf, parseTopology, type Topology } from '@basalt/api-client/rules';
+import { BACKUP_RETENTION_DAYS_DEFAULT, BACKUP_WINDOW_DEFAULT, nodeCountOf, parseTopology, type Topology } from '@basalt/api-client/rules';
+import { resolveRestore } from '../backups/restore-source.js';
 import { instanceJson, toInstanceDto } from './instance.presenter.js';
 import type {
   CreatedInstanceDto,
@@ -55,6 +57,7 @@ export class InstanceService {
     private readonly instances: InstancesRepository,
     private readonly catalog: CatalogRepository,
     private readonly operations: OperationsRepository,
+    private readonly backups: BackupsRepository,
     private readonly starter: OperationStarter,
   ) {}
 
@@ -96,13 +99,22 @@ export class InstanceService {
     }
     const allowlist = normaliseAllowlist(body.allowlist ?? []);
     if (await this.instances.nameTaken(projectId, body.name)) throw new Conflict(`An instance named ${body.name} exists in this project`, 'duplicate_name');
+    const restore = body.restore_from && (await resolveRestore({ backups: this.backups, instances: this.instances }, projectId, body.restore_from, diskGib));
     const password = body.password ?? generatePassword();
 
     try {
       const { instance, operation } = await this.starter.start({
         type: 'create',
         userId: auth.user.id,
-        params: { instance_type: type.id, region: region.id, disk_gib: diskGib, architecture: topology.architecture, replicas: topology.replicas },
+        params: {
+          instance_type: type.id,
+          region: region.id,
+          disk_gib: diskGib,
+          architecture: topology.architecture,
+          replicas: topology.replicas,
+          ...(restore ? { restore_from: restore.restoredFrom } : {}),
+        },
+        job: restore ? { restore: restore.job } : undefined,
         instance: async (db) => {
           const instances = new InstancesRepository(db);
           await requireQuotaRoom(instances, this.config.quota, projectId, type, nodeCountOf(topology));
@@ -120,6 +132,9 @@ export class InstanceService {
             architecture: topology.architecture,
             replicas: topology.replicas,
             parameters: { ...(body.parameters ?? {}), ...(topology.replication_mode ? { replication_mode: topology.replication_mode } : {}) },
+            backupWindow: body.backup_window ?? BACKUP_WINDOW_DEFAULT,
+            backupRetentionDays: body.backup_retention_days ?? BACKUP_RETENTION_DAYS_DEFAULT,
+            restoredFrom: restore?.restoredFrom ?? null,
           });
           await new InstanceUsersRepository(db).insert({
             instanceId: instance.id,
@@ -217,6 +232,9 @@ export class InstanceService {
       ...(body.name !== undefined ? { name: body.name } : {}),
       ...(body.tags !== undefined ? { tags: body.tags } : {}),
       ...(body.deletion_protection !== undefined ? { deletionProtection: body.deletion_protection } : {}),
+      // Read by the worker's scheduler at each pass: nothing to deploy.
+      ...(body.backup_window !== undefined ? { backupWindow: body.backup_window } : {}),
+      ...(body.backup_retention_days !== undefined ? { backupRetentionDays: body.backup_retention_days } : {}),
     };
     // After a failed modify the instance is `error`: naming its sizing again (the new type to
     // retry, or the row's own to roll back) runs a modify that converges on it.

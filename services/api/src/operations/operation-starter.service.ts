@@ -2,7 +2,7 @@
 // operation row, the instance pointed at it, and the worker's job, in one transaction).
 import { Inject, Injectable } from '@nestjs/common';
 import PgBoss from 'pg-boss';
-import { type Database, type InstanceRow, type OperationRow, type OperationType, startOperation, type StartOperation as StartRequest } from '@basalt/db';
+import { type Database, type InstanceRow, type OperationRow, type OperationType, startBackup, type StartBackup, startOperation, type StartOperation as StartRequest } from '@basalt/db';
 import { DATABASE } from '../database/database.module.js';
 
 export type StartOperation<T extends OperationType> = StartRequest<T> & { userId: string };
@@ -16,5 +16,10 @@ export class OperationStarter {
 
   start<T extends OperationType>(request: StartOperation<T>): Promise<{ instance: InstanceRow; operation: OperationRow }> {
     return startOperation(this.database.pool, this.boss, request);
+  }
+
+  /** A base backup: its row and its operation (@basalt/db's startBackup, shared with the worker's scheduler). */
+  startBackup(request: StartBackup & { userId: string }): Promise<{ backupId: string; operation: OperationRow }> {
+    return startBackup(this.database.pool, this.boss, request);
   }
 }

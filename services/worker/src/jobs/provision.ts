@@ -4,6 +4,7 @@
 import type { AddressAllocation, InstanceRow, ProvisionJob, RegionRow } from '@basalt/db';
 import type { JobContext } from '../context.js';
 import { runOperation, type Outcome } from './run-operation.js';
+import { restoreData } from '../backup/restore-data.js';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { allocationPool, poolNetwork, wantedAddresses } from '../ipam.js';
@@ -96,7 +97,10 @@ export function provision(ctx: JobContext, payload: ProvisionJob): Promise<Outco
       await applyInstanceFirewall(ctx, instance.id, region);
       const nodes = await applyStack(ctx, run, instance, region, vmSizeOf(type), addresses);
       await ctx.repo.updateInstance(instance.id, { nodes });
-      await write(await deployAndCheck(ctx, run, instance, region, nodes));
+      const deployed = await deployAndCheck(ctx, run, instance, region, nodes);
+      // A restore fills the new instance before it is `running`; one that fails fails the create.
+      if (payload.restore) await restoreData(ctx, run, instance, region, deployed.nodes ?? nodes, payload.restore);
+      await write(deployed);
     },
   });
 }

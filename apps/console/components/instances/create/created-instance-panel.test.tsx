@@ -26,6 +26,9 @@ const instance = {
   created_at: '2026-11-22T01:00:00Z',
   architecture: 'standalone' as const,
   replicas: 0,
+  backup_window: '03:00-04:00',
+  backup_retention_days: 7,
+  restored_from: null,
 }
 
 describe('CreatedInstancePanel', () => {
