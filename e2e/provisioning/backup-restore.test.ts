@@ -2,8 +2,10 @@
 // own object store: a writer under `fsync always` records when it sent each write and when it
 // was acknowledged; a backup is taken while it writes; a restore to a point in time T gives
 // every write acknowledged before T and none sent after it (values byte for byte), a restore
-// from the backup gives what was there at the backup's point; a corrupted segment object makes
-// a restore fail naming it, and no instance is marked running.
+// from the backup gives what was there at the backup's point; a point outside the restorable
+// window is refused; no VM reaches the store; deleting a backup removes its objects while a
+// kept backup's stay and restore; deleting the instance takes a final backup that outlives it;
+// a corrupted segment object makes a restore fail naming it, and no instance is marked running.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Redis } from 'ioredis';
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
@@ -27,6 +29,12 @@ let backupId = '';
 let backupEnd = 0;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A client of the stack's own store, as the test looks into it (the worker alone writes there). */
+function storeClient(): S3Client {
+  const store = platform.objectStore!;
+  return new S3Client({ endpoint: store.endpoint, region: store.region, forcePathStyle: true, credentials: { accessKeyId: store.accessKey, secretAccessKey: store.secretKey } });
+}
 const project = () => platform.projectId;
 
 function connect(instance: Instance, credentials: Credentials): Redis {
@@ -67,7 +75,8 @@ async function contents(instance: Instance, credentials: Credentials): Promise<M
 }
 
 beforeAll(async () => {
-  platform = await startProvisioningPlatform('prov_backup', {}, { objectStore: true });
+  // The scheduler looks every 2 s, so a backup asked to go is gone within the test.
+  platform = await startProvisioningPlatform('prov_backup', { BASALT_BACKUP_SCHEDULE_INTERVAL_MS: '2000' }, { objectStore: true });
 }, 120_000);
 
 afterAll(async () => {
@@ -146,9 +155,59 @@ describe('backups and point-in-time restore', () => {
     expect(wrong.map((w) => w.key)).toEqual([]);
   }, 300_000);
 
+  test('no node reaches the store: it listens on the host’s loopback, and nodes hold no keys for it', () => {
+    const port = new URL(platform.objectStore!.endpoint).port;
+    const ip = source.nodes[0]!.private_ip;
+    const probe = `gw=$(ip route show default | awk '{print $3}'); for h in 127.0.0.1 $gw; do timeout 2 bash -c "</dev/tcp/$h/${port}" 2>/dev/null && echo "$h open" || echo "$h closed"; done; grep -rl ${JSON.stringify(platform.objectStore!.accessKey)} /etc /var/lib/basalt 2>/dev/null | head -1`;
+    const answer = sshToVm(platform.dataDir, ip, probe).trim().split('\n');
+    expect(answer.filter((line) => line.endsWith(' open'))).toEqual([]);
+    expect(answer.filter((line) => line.startsWith('/'))).toEqual([]);
+  });
+  test('a point outside the restorable window is refused, naming the window', async () => {
+    const { data: window } = await platform.client.GET('/v1/projects/{project}/instances/{instance}/restore-window', { params: { path: { project: project(), instance: source.id } } });
+    const before = new Date(Date.parse(window!.earliest!) - 60_000).toISOString().replace('.000Z', 'Z');
+    const { error, response } = await createRestored('too-early', { source_instance_id: source.id, point_in_time: before });
+    expect(response.status).toBe(409);
+    expect(error).toMatchObject({ code: 'point_outside_window', message: expect.stringContaining(window!.earliest!) });
+  });
+
+  test('deleting a backup removes its manifest, and what a kept backup needs stays', async () => {
+    const second = await platform.client.POST('/v1/projects/{project}/instances/{instance}/backups', { params: { path: { project: project(), instance: source.id } } });
+    expect((await platform.waitForOperation(second.data!.operation.id, 120_000)).status).toBe('succeeded');
+    const s3 = storeClient();
+    const keysOf = async () => ((await s3.send(new ListObjectsV2Command({ Bucket: platform.objectStore!.bucket, Prefix: `instances/${source.id}/` }))).Contents ?? []).map((o) => o.Key!);
+    expect(await keysOf()).toContain(`instances/${source.id}/bases/${backupId}.manifest`);
+    const removed = await platform.client.DELETE('/v1/projects/{project}/backups/{backup}', { params: { path: { project: project(), backup: backupId } } });
+    expect(removed.response.status).toBe(202);
+    const deadline = Date.now() + 30_000;
+    while ((await platform.client.GET('/v1/projects/{project}/backups/{backup}', { params: { path: { project: project(), backup: backupId } } })).response.status !== 404) {
+      if (Date.now() > deadline) throw new Error(`backup ${backupId} was not removed\n${platform.workerLog().slice(-2000)}`);
+      await sleep(500);
+    }
+    const left = await keysOf();
+    expect(left).not.toContain(`instances/${source.id}/bases/${backupId}.manifest`);
+    expect(left).toContain(`instances/${source.id}/bases/${second.data!.backup.id}.manifest`);
+    // The second base's log is all still there: it restores.
+    backupId = second.data!.backup.id;
+    const { data } = await createRestored('from-second', { backup_id: backupId });
+    const restored = await platform.waitForStatus(data!.instance.id, ['running'], 240_000);
+    const held = await contents(restored, data!.default_user);
+    expect(writes.every((w) => held.get(w.key) === w.value)).toBe(true);
+    s3.destroy();
+  }, 300_000);
+
+  test('deleting the instance takes a final backup, kept after it is gone', async () => {
+    const asked = await platform.client.DELETE('/v1/projects/{project}/instances/{instance}', { params: { path: { project: project(), instance: source.id } } });
+    expect(asked.response.status).toBe(202);
+    await platform.waitForStatus(source.id, ['deleted'], 240_000);
+    const { data } = await platform.client.GET('/v1/projects/{project}/instances/{instance}/backups', { params: { path: { project: project(), instance: source.id } } });
+    const final = data!.items.find((b) => b.kind === 'final');
+    expect(final).toMatchObject({ status: 'succeeded', expires_at: expect.any(String) });
+  }, 300_000);
+
   test('a corrupted segment object fails the restore with its name, and no instance runs', async () => {
     const store = platform.objectStore!;
-    const s3 = new S3Client({ endpoint: store.endpoint, region: store.region, forcePathStyle: true, credentials: { accessKeyId: store.accessKey, secretAccessKey: store.secretKey } });
+    const s3 = storeClient();
     // The first object of the log: a sealed segment, or the first piece of the active one.
     const listed = await s3.send(new ListObjectsV2Command({ Bucket: store.bucket, Prefix: `instances/${source.id}/t1/` }));
     const victim = (listed.Contents ?? []).map((o) => o.Key!).sort()[0];
@@ -166,12 +225,4 @@ describe('backups and point-in-time restore', () => {
     s3.destroy();
   }, 300_000);
 
-  test('no node reaches the store: it listens on the host’s loopback, and nodes hold no keys for it', () => {
-    const port = new URL(platform.objectStore!.endpoint).port;
-    const ip = source.nodes[0]!.private_ip;
-    const probe = `gw=$(ip route show default | awk '{print $3}'); for h in 127.0.0.1 $gw; do timeout 2 bash -c "</dev/tcp/$h/${port}" 2>/dev/null && echo "$h open" || echo "$h closed"; done; grep -rl ${JSON.stringify(platform.objectStore!.accessKey)} /etc /var/lib/basalt 2>/dev/null | head -1`;
-    const answer = sshToVm(platform.dataDir, ip, probe).trim().split('\n');
-    expect(answer.filter((line) => line.endsWith(' open'))).toEqual([]);
-    expect(answer.filter((line) => line.startsWith('/'))).toEqual([]);
-  });
 });

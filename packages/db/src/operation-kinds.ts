@@ -72,6 +72,8 @@ export const OPERATION_KINDS = {
   delete: {
     queue: 'delete',
     steps: ['terraform_init', 'terraform_destroy', 'cleanup'],
+    // A live instance's last base, before its VMs go (backup/final-backup.ts).
+    optional: ['final_backup'],
     status: { during: 'deleting', succeeded: 'deleted', failed: null },
   },
   apply_users: { queue: 'applyUsers', steps: ['ansible_apply', 'health_check'] },

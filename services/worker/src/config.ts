@@ -47,6 +47,8 @@ export interface WorkerConfig {
   healthIntervalMs: number;
   /** How often the failover monitor PINGs the primaries of standard instances (issue 15). */
   failoverIntervalMs: number;
+  /** How often the backup scheduler looks at windows and retention (backup/backup-scheduler.ts). */
+  backupScheduleIntervalMs: number;
   /** How long each memtier-standard scenario runs in each round (BASALT_BENCHMARK_SCENARIO_SECONDS). */
   standardScenarioSeconds: number;
   /** The control plane's Prometheus (scrape targets, the health monitor's scrape check); none: off. */
@@ -88,6 +90,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
     reconcileIntervalMs: positiveInt(env.BASALT_RECONCILE_INTERVAL_MS, 30_000, 'BASALT_RECONCILE_INTERVAL_MS'),
     healthIntervalMs: positiveInt(env.BASALT_HEALTH_INTERVAL_MS, 5_000, 'BASALT_HEALTH_INTERVAL_MS'),
     failoverIntervalMs: positiveInt(env.BASALT_FAILOVER_INTERVAL_MS, 1_000, 'BASALT_FAILOVER_INTERVAL_MS'),
+    backupScheduleIntervalMs: positiveInt(env.BASALT_BACKUP_SCHEDULE_INTERVAL_MS, 60_000, 'BASALT_BACKUP_SCHEDULE_INTERVAL_MS'),
     standardScenarioSeconds: positiveInt(env.BASALT_BENCHMARK_SCENARIO_SECONDS, STANDARD_SCENARIO_SECONDS, 'BASALT_BENCHMARK_SCENARIO_SECONDS', STANDARD_SCENARIO_SECONDS_MAX),
     monitoring: monitoringConfigOf(env),
     backupStore: backupStoreOf(env),

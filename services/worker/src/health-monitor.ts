@@ -3,7 +3,8 @@
 // One worker at a time watches (a lease), so many workers do not multiply the probes. The
 // probe needs no credentials: any RESP reply — PONG, or NOAUTH from an engine that wants a
 // password — proves the engine serves; no reply is what counts as down. With a Prometheus,
-// an instance whose metrics were not scraped for a minute is `degraded` too.
+// an instance whose metrics were not scraped for a minute is `degraded` too, and so is one
+// whose log archive is more than a minute behind (backup/archive-health.ts).
 import type { InstanceRow } from '@basalt/db';
 import type { JobContext } from './context.js';
 import { LeasedRounds } from './leased-rounds.js';
@@ -11,6 +12,7 @@ import { requireHostRoute } from './host-route.js';
 import { sendCommands } from './resp.js';
 import { storedCaCertificate, type Endpoint } from './engine-deploy.js';
 import { scrapeStates, unscrapedReason } from './monitoring/scrape-health.js';
+import { archiveLagReason } from './backup/archive-health.js';
 
 export interface HealthVerdict {
   health: 'healthy' | 'degraded' | 'unavailable';
@@ -99,9 +101,11 @@ export class HealthMonitor {
         })
       : undefined;
     await Promise.all(
-      running.map((instance) =>
-        this.check(instance, scraped ? unscrapedReason(scraped.get(instance.id), this.runningSince.get(instance.id) ?? now, now) : null),
-      ),
+      running.map(async (instance) => {
+        const since = this.runningSince.get(instance.id) ?? now;
+        const unscraped = scraped ? unscrapedReason(scraped.get(instance.id), since, now) : null;
+        await this.check(instance, unscraped ?? (await archiveLagReason(this.ctx, instance, since, now)));
+      }),
     );
   }
 

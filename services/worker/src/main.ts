@@ -15,6 +15,7 @@ import { reconcileFirewalls } from './firewall/instance-firewall.js';
 import { HealthMonitor } from './health-monitor.js';
 import { FailoverMonitor } from './failover/monitor.js';
 import { Archiver } from './backup/archiver.js';
+import { BackupScheduler } from './backup/backup-scheduler.js';
 import { ARCHIVE_SEAL_INTERVAL_MS } from './backup/backup-vars.js';
 import { startPasswordExpiry } from './password-expiry.js';
 import { reconcileScrapeTargets } from './monitoring/scrape-targets.js';
@@ -120,6 +121,8 @@ async function main(): Promise<void> {
   failovers.start();
   const archiver = new Archiver(ctx, ARCHIVE_SEAL_INTERVAL_MS);
   archiver.start();
+  const backupScheduler = new BackupScheduler(ctx, database.pool, boss, config.backupScheduleIntervalMs);
+  backupScheduler.start();
   log(`ready: ${Object.keys(HANDLERS).length} queues, ${config.concurrency} jobs at a time, engine features [${features.join(', ')}]`);
 
   let stopping = false;
@@ -129,7 +132,7 @@ async function main(): Promise<void> {
     log(`${signal}: stopping`);
     clearInterval(timer);
     stopPasswordExpiry();
-    await Promise.all([...dispatchers.map((d) => d.stop(30_000)), health.stop(), failovers.stop(), archiver.stop()]);
+    await Promise.all([...dispatchers.map((d) => d.stop(30_000)), health.stop(), failovers.stop(), archiver.stop(), backupScheduler.stop()]);
     await boss.stop({ graceful: true, wait: true, timeout: 5_000 }).catch(() => {});
     await leases.close();
     await database.close().catch(() => {});

@@ -13,6 +13,20 @@ export type NewArchivedSegment = typeof archivedSegments.$inferInsert;
 export type ArchiveProgress = Partial<Pick<InstanceArchiveRow, 'archivedTime' | 'archivedLsn' | 'checkedAt' | 'lastError' | 'sourceNode' | 'timeline'>>;
 export type BackupResult = Pick<BackupRow, 'timeline' | 'endLsn' | 'endTime' | 'segments' | 'segmentIds' | 'sizeBytes' | 'uploadedBytes' | 'manifestKey'>;
 
+/**
+ * The latest point the archive holds: its newest record's time, or, when the archiver last
+ * caught up with the node after it, that moment (the data did not change in between).
+ */
+export function archivedThrough(archive: Pick<InstanceArchiveRow, 'archivedTime' | 'checkedAt'> | undefined): Date | null {
+  const times = [archive?.archivedTime, archive?.checkedAt].filter((t): t is Date => t instanceof Date);
+  return times.length ? new Date(Math.max(...times.map((t) => t.getTime()))) : null;
+}
+
+/** Seconds since the archive last caught up with the node; null before its first pass. */
+export function archiveLagSeconds(archive: Pick<InstanceArchiveRow, 'checkedAt'> | undefined, now = new Date()): number | null {
+  return archive?.checkedAt ? Math.max(0, Math.round((now.getTime() - archive.checkedAt.getTime()) / 1000)) : null;
+}
+
 export class BackupsRepository {
   constructor(private readonly db: Db) {}
 
@@ -77,6 +91,11 @@ export class BackupsRepository {
       .from(backups)
       .where(and(eq(backups.projectId, projectId), eq(backups.instanceId, instanceId)))
       .orderBy(desc(backups.createdAt), desc(backups.id));
+  }
+
+  /** Every backup of the instance, whatever its status (the scheduler's view). */
+  async listOfInstance(instanceId: string): Promise<BackupRow[]> {
+    return this.db.select().from(backups).where(eq(backups.instanceId, instanceId)).orderBy(asc(backups.createdAt));
   }
 
   /** The instance's succeeded bases, oldest first: what restores and retention work from. */
@@ -148,7 +167,7 @@ export class BackupsRepository {
     const bases = await this.succeededOf(instanceId);
     if (bases.length === 0) return { earliest: null, latest: null };
     const newestBase = bases[bases.length - 1]!.endTime!;
-    const archived = (await this.getArchive(instanceId))?.archivedTime ?? null;
+    const archived = archivedThrough(await this.getArchive(instanceId));
     const latest = archived && archived > newestBase ? archived : newestBase;
     // To the second: a restore stops at a whole second, so the window's ends are whole seconds inside it.
     const ceil = (at: Date) => new Date(Math.ceil(at.getTime() / 1000) * 1000);

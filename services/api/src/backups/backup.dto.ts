@@ -44,9 +44,9 @@ export class BackupAcceptedDto {
 export class RestoreWindowDto {
   @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'The earliest point a restore reaches (the oldest backup\'s consistent point, to the second); null: nothing to restore to yet' })
   earliest: string | null;
-  @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'The latest point: the newest record archived (or the newest backup\'s point), to the second' })
+  @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'The latest point, to the second: when the archive last caught up with the instance\'s log (or its newest record, or the newest backup\'s point)' })
   latest: string | null;
-  @ApiProperty({ nullable: true, type: Number, description: 'Seconds between now and the newest archived record; null while nothing is archived' })
+  @ApiProperty({ nullable: true, type: Number, description: 'Seconds since the archive last caught up with the instance\'s log (at most a seal interval or two while it keeps up); null before its first pass' })
   archive_lag_seconds: number | null;
   @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'When the newest succeeded backup finished' })
   last_backup_at: string | null;

@@ -2,7 +2,7 @@
 // row and a `backup` operation) and for one to go; the worker's backup job and archiver alone
 // write what they found (its range, size, status after pending, the archive's progress).
 import { Injectable } from '@nestjs/common';
-import { BackupsRepository } from '@basalt/db';
+import { archiveLagSeconds, BackupsRepository } from '@basalt/db';
 import { Conflict, NotFound } from '../common/errors.js';
 import type { AuthContext } from '../common/request-context.js';
 import { InstanceService } from '../instances/instance.service.js';
@@ -72,11 +72,10 @@ export class BackupService {
       this.backups.getArchive(instance.id),
       this.backups.succeededOf(instance.id),
     ]);
-    const archived = archive?.archivedTime ?? null;
     return {
       earliest: isoSecond(window.earliest),
       latest: isoSecond(window.latest),
-      archive_lag_seconds: archived ? Math.max(0, Math.round((Date.now() - archived.getTime()) / 1000)) : null,
+      archive_lag_seconds: archiveLagSeconds(archive),
       last_backup_at: isoSecond(bases[bases.length - 1]?.finishedAt ?? null),
     };
   }

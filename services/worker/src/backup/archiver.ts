@@ -70,10 +70,12 @@ export class Archiver {
       try {
         const notReady = await engine.notReady();
         if (notReady) {
-          await backups.setArchiveProgress(instance.id, { checkedAt: new Date(), lastError: notReady });
+          await backups.setArchiveProgress(instance.id, { lastError: notReady });
           return;
         }
         const keep = instance.backupRetentionDays > 0;
+        // What the node had made durable when asked: the archive is caught up to this moment.
+        const listedAt = new Date();
         const segments = await engine.segments();
         const stored = new Set((await backups.segmentsOf(instance.id, archive.timeline)).map((row) => row.segment));
         for (const segment of segments) {
@@ -91,7 +93,7 @@ export class Archiver {
         const newest = [...segments].reverse().find((segment) => segment.bytes > 0 && segment.lastTimeMs > 0);
         await backups.setArchiveProgress(instance.id, {
           ...(keep && newest ? { archivedTime: new Date(newest.lastTimeMs), archivedLsn: newest.lastLsn } : {}),
-          checkedAt: new Date(),
+          checkedAt: listedAt,
           lastError: null,
         });
       } finally {
@@ -99,7 +101,8 @@ export class Archiver {
       }
     } catch (error) {
       const message = (error as Error).message;
-      await backups.setArchiveProgress(instance.id, { checkedAt: new Date(), lastError: message }).catch(() => {});
+      // checkedAt stays when the archive last caught up: the lag grows until it does again.
+      await backups.setArchiveProgress(instance.id, { lastError: message }).catch(() => {});
       this.ctx.log(`archiver: ${instance.id}: ${message}`);
     } finally {
       await lease.release();

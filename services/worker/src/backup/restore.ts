@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { BackupRow, BackupsRepository, RestoreSource } from '@basalt/db';
+import { archivedThrough, type BackupRow, type BackupsRepository, type RestoreSource } from '@basalt/db';
 import type { JobContext } from '../context.js';
 import { StepError } from '../errors.js';
 import type { ObjectStore } from './object-store.js';
@@ -74,8 +74,9 @@ export async function planRestore(ctx: JobContext, store: ObjectStore, source: R
   }
   // The active segment's tail pieces, if the archive has them and the point may lie there.
   if (segments[segments.length - 1]!.id === next - 1 && (await hasPieces(store, backup.instanceId, manifest.timeline, next))) segments.push({ id: next, bytes: 0 });
-  if (archive.timeline === manifest.timeline && archive.archivedTime && archive.archivedTime.getTime() < pointMs) {
-    throw new StepError(STEP, `the archive of ${backup.instanceId} reaches ${archive.archivedTime.toISOString()}, before ${new Date(pointMs).toISOString()}`);
+  const through = archivedThrough(archive);
+  if (archive.timeline === manifest.timeline && (!through || through.getTime() < pointMs)) {
+    throw new StepError(STEP, `the archive of ${backup.instanceId} reaches ${through?.toISOString() ?? 'nothing'}, before ${new Date(pointMs).toISOString()}`);
   }
   return { sourceInstanceId: backup.instanceId, backup, manifest, segments, target: { timeMs: pointMs } };
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { DeleteJob } from '@basalt/db';
 import type { JobContext } from '../context.js';
 import { runOperation, type Outcome } from './run-operation.js';
+import { finalBackup } from '../backup/final-backup.js';
 import { destroyStack } from '../stack.js';
 import { vmSizeOf } from '../engine-settings.js';
 import { poolAddresses } from './nodes.js';
@@ -15,6 +16,7 @@ export function deleteInstance(ctx: JobContext, payload: DeleteJob): Promise<Out
     kind: 'delete',
     work: async ({ instance, region, type, run, write }) => {
       await ctx.repo.updateInstance(instance.id, { status: 'deleting', fault: null });
+      await finalBackup(ctx, run, instance);
       const addresses = await poolAddresses(ctx, instance.id);
       if (addresses.length > 0) {
         await destroyStack(ctx, run, instance, region, vmSizeOf(type), addresses);
