@@ -26,5 +26,8 @@ export const queryKeys = {
     benchmarks: (project: string, id: string) => ['projects', project, 'instances', id, 'benchmarks'] as const,
     metrics: (project: string, id: string, range: string, series: string) => ['projects', project, 'instances', id, 'metrics', range, series] as const,
     slowlog: (project: string, id: string) => ['projects', project, 'instances', id, 'slowlog'] as const,
+    backups: (project: string, id: string) => ['projects', project, 'instances', id, 'backups'] as const,
+    /** Under backups(): a backup's end refreshes the window it opens. */
+    restoreWindow: (project: string, id: string) => ['projects', project, 'instances', id, 'backups', 'restore-window'] as const,
   },
 }

@@ -1,5 +1,5 @@
 // The setup every browser test shares: the platform as `npm start` runs it (API and built
-// console; the worker when the test needs one) on a fresh database, the admin's API session
+// console; the worker and a backup store when the test needs them) on a fresh database, the admin's API session
 // (the oracle for what the page claims), and Debian's Chromium with a page on the console,
 // logged in through the form unless the test logs in itself. Uncaught page errors are
 // collected and checked after each test (checkPageErrors).
@@ -15,6 +15,8 @@ type Platform = Awaited<ReturnType<typeof startTestPlatform>>;
 
 export interface ConsoleOptions {
   worker?: boolean;
+  /** A backup store of the stack's own (e2e/support/object-store.ts), for a test that takes backups. */
+  objectStore?: boolean;
   /** Given to every process (e.g. a test's own Prometheus, a larger quota). */
   env?: Record<string, string>;
   viewport?: { width: number; height: number };
@@ -40,7 +42,7 @@ export interface ConsoleSession {
 }
 
 export async function startConsole(options: ConsoleOptions = {}): Promise<ConsoleSession> {
-  const platform = await startTestPlatform({ console: true, worker: options.worker ?? false, env: options.env ?? {} });
+  const platform = await startTestPlatform({ console: true, worker: options.worker ?? false, objectStore: options.objectStore ?? false, env: options.env ?? {} });
   let browser: Browser | undefined;
   try {
     const consoleUrl = platform.consoleUrl;

@@ -7,6 +7,14 @@ export function formatDateTime(value: string | null | undefined): string {
   return date.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }) + ' UTC'
 }
 
+/** To the second, UTC: a restore's points (a backup's end, the restorable window). */
+export function formatInstant(value: string | null | undefined): string {
+  if (!value) return '—'
+  const date = new Date(value)
+  if (Number.isNaN(date.getTime())) return '—'
+  return date.toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'medium', timeZone: 'UTC' }) + ' UTC'
+}
+
 export function formatRelative(value: string | null | undefined, now: number = Date.now()): string {
   if (!value) return '—'
   const then = new Date(value).getTime()
@@ -28,4 +36,16 @@ export function formatGib(gib: number): string {
 export function formatNumber(value: number | undefined | null): string {
   if (value === undefined || value === null || !Number.isFinite(value)) return '—'
   return new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 }).format(value)
+}
+
+/** Bytes in binary units (1 KiB = 1024 B), e.g. a backup's size. */
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB']
+  let value = bytes
+  let unit = 0
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024
+    unit++
+  }
+  return `${value.toFixed(value < 10 && unit > 0 ? 1 : 0)} ${units[unit]}`
 }

@@ -70,6 +70,9 @@ type Instance struct {
 	DeletionProtection bool              `json:"deletion_protection"`
 	Tags               map[string]string `json:"tags"`
 	Parameters         Parameters        `json:"parameters"`
+	BackupWindow       string            `json:"backup_window"`
+	BackupRetention    int64             `json:"backup_retention_days"`
+	RestoredFrom       *RestoreSource    `json:"restored_from"`
 	CurrentOperationID *string           `json:"current_operation_id"`
 	CreatedAt          string            `json:"created_at"`
 }
@@ -101,6 +104,14 @@ func (i *Instance) endpoint(role string) *Endpoint {
 	return found
 }
 
+// RestoreSource is RestoreSourceDto: exactly one of BackupID, or SourceInstanceID with
+// PointInTime (RFC 3339 to the second).
+type RestoreSource struct {
+	BackupID         string `json:"backup_id,omitempty"`
+	SourceInstanceID string `json:"source_instance_id,omitempty"`
+	PointInTime      string `json:"point_in_time,omitempty"`
+}
+
 // CreateInstanceRequest is CreateInstanceDto.
 type CreateInstanceRequest struct {
 	Name               string            `json:"name"`
@@ -115,6 +126,9 @@ type CreateInstanceRequest struct {
 	DeletionProtection bool              `json:"deletion_protection"`
 	Tags               map[string]string `json:"tags"`
 	Parameters         *Parameters       `json:"parameters,omitempty"`
+	BackupWindow       *string           `json:"backup_window,omitempty"`
+	BackupRetention    *int64            `json:"backup_retention_days,omitempty"`
+	RestoreFrom        *RestoreSource    `json:"restore_from,omitempty"`
 }
 
 // UpdateInstanceRequest is UpdateInstanceDto: only the fields set are changed.
@@ -126,6 +140,8 @@ type UpdateInstanceRequest struct {
 	Tags               *map[string]string `json:"tags,omitempty"`
 	DeletionProtection *bool              `json:"deletion_protection,omitempty"`
 	Parameters         *Parameters        `json:"parameters,omitempty"`
+	BackupWindow       *string            `json:"backup_window,omitempty"`
+	BackupRetention    *int64             `json:"backup_retention_days,omitempty"`
 }
 
 // Accepted is the answer of a change: the instance now and the operation doing the work

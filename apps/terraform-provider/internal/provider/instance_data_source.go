@@ -73,6 +73,17 @@ func (d *InstanceDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 					"replication_mode": computed("`sync` or `async` (standard instances); null for standalone."),
 				},
 			},
+			"backup_window":         computed("The daily automatic backup's window, UTC, `HH:MM-HH:MM`."),
+			"backup_retention_days": schema.Int64Attribute{MarkdownDescription: "Days automatic and final backups are kept (0: no automatic backups).", Computed: true},
+			"restored_from": schema.SingleNestedAttribute{
+				MarkdownDescription: "What the instance's data was restored from when it was created; null: it started empty.",
+				Computed:            true,
+				Attributes: map[string]schema.Attribute{
+					"backup_id":          computed("The backup restored."),
+					"source_instance_id": computed("The instance restored at `point_in_time`."),
+					"point_in_time":      computed("The point restored to (RFC 3339, UTC)."),
+				},
+			},
 			"status":         computed("Lifecycle status as read now."),
 			"health":         computed("Health as read now."),
 			"host":           computed("Address of the endpoint."),

@@ -33,6 +33,9 @@ type InstanceAttributesModel struct {
 	DeletionProtection types.Bool   `tfsdk:"deletion_protection"`
 	Tags               types.Map    `tfsdk:"tags"`
 	Parameters         types.Object `tfsdk:"parameters"`
+	BackupWindow       types.String `tfsdk:"backup_window"`
+	BackupRetention    types.Int64  `tfsdk:"backup_retention_days"`
+	RestoredFrom       types.Object `tfsdk:"restored_from"`
 	Status             types.String `tfsdk:"status"`
 	Health             types.String `tfsdk:"health"`
 	Host               types.String `tfsdk:"host"`
@@ -45,10 +48,12 @@ type InstanceAttributesModel struct {
 // configuration and the provider know (the password, its version, timeouts).
 type InstanceResourceModel struct {
 	InstanceAttributesModel
-	Password        types.String   `tfsdk:"password"`
-	PasswordVersion types.Int64    `tfsdk:"password_version"`
-	ConnectionURI   types.String   `tfsdk:"connection_uri"`
-	Timeouts        timeouts.Value `tfsdk:"timeouts"`
+	Password        types.String `tfsdk:"password"`
+	PasswordVersion types.Int64  `tfsdk:"password_version"`
+	ConnectionURI   types.String `tfsdk:"connection_uri"`
+	// RestoreFrom is kept as configured: Read never writes it.
+	RestoreFrom types.Object   `tfsdk:"restore_from"`
+	Timeouts    timeouts.Value `tfsdk:"timeouts"`
 }
 
 // allowlistEntryModel is one element of the allowlist set.
@@ -197,6 +202,11 @@ func (m *InstanceAttributesModel) setFromAPI(inst *client.Instance, allowlist []
 	params, d := parametersToModel(inst.Parameters)
 	diags.Append(d...)
 	m.Parameters = params
+	m.BackupWindow = types.StringValue(inst.BackupWindow)
+	m.BackupRetention = types.Int64Value(inst.BackupRetention)
+	restored, d := restoreSourceToModel(inst.RestoredFrom)
+	diags.Append(d...)
+	m.RestoredFrom = restored
 	set, d := allowlistToModel(allowlist)
 	diags.Append(d...)
 	m.Allowlist = set

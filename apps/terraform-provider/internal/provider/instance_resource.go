@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectplanmodifier"
@@ -85,7 +86,8 @@ func (r *InstanceResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 		MarkdownDescription: "A Basalt instance: VMs of an instance type in a region running Basalt's Redis-compatible engine, " +
 			"with an endpoint, a `default` user and an IP allowlist. Create, update and delete wait on the operation the API " +
 			"returns; a failed operation's step, message and output tail are the error. Resize, disk growth, allowlist, tags, " +
-			"parameters, deletion protection and password rotation change the instance in place.",
+			"parameters, deletion protection, backup settings and password rotation change the instance in place. " +
+			"A `restore_from` block starts it with the data of a backup or of an instance at a point in time.",
 		Attributes: withAttributes(map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "Instance ID (a UUID); `terraform import basalt_instance.NAME ID` imports by it.",
@@ -226,6 +228,21 @@ func (r *InstanceResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 					},
 				},
 			},
+			"backup_window": schema.StringAttribute{
+				MarkdownDescription: fmt.Sprintf("The daily automatic backup's window, UTC, `HH:MM-HH:MM` (it may cross midnight), at least %d minutes; default `%s`. Changed in place.", backupWindowMinMinutes, backupWindowDefault),
+				Optional:            true,
+				Computed:            true,
+				Default:             stringdefault.StaticString(backupWindowDefault),
+				Validators:          []validator.String{backupWindowValidator},
+			},
+			"backup_retention_days": schema.Int64Attribute{
+				MarkdownDescription: fmt.Sprintf("Days automatic and final backups are kept, %d-%d (default %d); 0 takes no automatic backups. Manual backups (`basalt_backup`) are kept until deleted. Changed in place.", backupRetentionDaysMin, backupRetentionDaysMax, backupRetentionDaysDefault),
+				Optional:            true,
+				Computed:            true,
+				Default:             int64default.StaticInt64(backupRetentionDaysDefault),
+				Validators:          []validator.Int64{int64validator.Between(backupRetentionDaysMin, backupRetentionDaysMax)},
+			},
+			"restored_from": restoredFromWithState(),
 			"status": schema.StringAttribute{
 				MarkdownDescription: "Lifecycle status as last read: `creating`, `running`, `modifying`, `restarting`, `deleting`, `create_failed` or `error`. Reads never wait for it to change.",
 				Computed:            true,
@@ -256,9 +273,17 @@ func (r *InstanceResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			},
 		}, passwordAttributes("the `default` user", "`redis://default:PASSWORD@HOST:PORT` (`rediss://` with TLS)")),
 		Blocks: map[string]schema.Block{
-			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Update: true, Delete: true}),
+			"restore_from": restoreFromBlock(),
+			"timeouts":     timeouts.Block(ctx, timeouts.Opts{Create: true, Update: true, Delete: true}),
 		},
 	}
+}
+
+// restoredFromWithState is restored_from, which never changes once the instance exists.
+func restoredFromWithState() schema.SingleNestedAttribute {
+	a := restoredFromAttribute()
+	a.PlanModifiers = []planmodifier.Object{objectplanmodifier.UseStateForUnknown()}
+	return a
 }
 
 // ModifyPlan refuses a shrinking disk at plan time and marks the connection URI as changing
@@ -268,6 +293,7 @@ func (r *InstanceResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		return
 	}
 	checkTopology(ctx, req, resp)
+	checkRestoreFrom(ctx, req, resp)
 	if req.State.Raw.IsNull() {
 		return
 	}
@@ -298,6 +324,8 @@ func (r *InstanceResource) Create(ctx context.Context, req resource.CreateReques
 	resp.Diagnostics.Append(diags...)
 	params, diags := parametersFromModel(ctx, plan.Parameters)
 	resp.Diagnostics.Append(diags...)
+	restoreFrom, diags := restoreSourceFromModel(ctx, plan.RestoreFrom)
+	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -317,6 +345,9 @@ func (r *InstanceResource) Create(ctx context.Context, req resource.CreateReques
 		DeletionProtection: plan.DeletionProtection.ValueBool(),
 		Tags:               tags,
 		Parameters:         params,
+		BackupWindow:       stringPointer(plan.BackupWindow),
+		BackupRetention:    int64Pointer(plan.BackupRetention),
+		RestoreFrom:        restoreFrom,
 	})
 	if err != nil {
 		resp.Diagnostics.AddError("Creating the instance failed", err.Error())
@@ -480,6 +511,13 @@ func instancePatch(ctx context.Context, plan, state *InstanceResourceModel) (*cl
 		tags, d := tagsFromModel(ctx, plan.Tags)
 		diags.Append(d...)
 		patch.Tags, changed = &tags, true
+	}
+	// Stored for the backup scheduler: a PATCH with nothing to deploy.
+	if !plan.BackupWindow.IsUnknown() && !plan.BackupWindow.Equal(state.BackupWindow) {
+		patch.BackupWindow, changed = stringPointer(plan.BackupWindow), true
+	}
+	if !plan.BackupRetention.IsUnknown() && !plan.BackupRetention.Equal(state.BackupRetention) {
+		patch.BackupRetention, changed = int64Pointer(plan.BackupRetention), true
 	}
 	if !plan.Parameters.IsUnknown() && !plan.Parameters.Equal(state.Parameters) {
 		params, d := parametersFromModel(ctx, plan.Parameters)

@@ -35,6 +35,12 @@ func TestPlanValidation(t *testing.T) {
 		{"replication mode of a standalone instance", `parameters = { replication_mode = "sync" }`, `replication_mode needs architecture`},
 		{"too many replicas", "architecture = \"standard\"\n  replicas = 6", `value must be between 1 and 5`},
 		{"unknown architecture", `architecture = "cluster"`, `value must be one of`},
+		{"short backup window", `backup_window = "03:00-03:30"`, `must be at least 60 minutes long`},
+		{"backup window not HH:MM", `backup_window = "3am-4am"`, `must be HH:MM-HH:MM`},
+		{"retention too long", `backup_retention_days = 36`, `value must be between 0 and 35`},
+		{"restore_from both", "restore_from {\n    backup_id = \"00000000-0000-4000-8000-000000000001\"\n    source_instance_id = \"00000000-0000-4000-8000-000000000002\"\n  }", `restore_from takes exactly one of`},
+		{"restore_from empty", "restore_from {}", `restore_from takes exactly one of`},
+		{"point in time to the millisecond", "restore_from {\n    source_instance_id = \"00000000-0000-4000-8000-000000000002\"\n    point_in_time = \"2026-12-01T10:15:30.250Z\"\n  }", `must be RFC 3339 to the second`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -5,7 +5,10 @@
 //	provider.go                    settings (endpoint, api_key, project) and the registry of types
 //	instance_resource.go           basalt_instance: schema and create/read/update/delete/import
 //	instance_model.go              basalt_instance's model and its mapping to and from the API
+//	instance_restore.go            basalt_instance's restore_from block and restored_from
 //	instance_user_resource.go      basalt_instance_user
+//	backup_resource.go             basalt_backup: a manual backup, waited on until it has succeeded
+//	backups_data_source.go         basalt_backups: an instance's backups
 //	instance_data_source.go        basalt_instance (read only)
 //	catalog_data_sources.go        basalt_regions, basalt_instance_types
 //	cidr_type.go                   a CIDR string type whose equality is the network, not the text
@@ -159,11 +162,11 @@ func defaultProject(ctx context.Context, c *client.Client) (string, error) {
 }
 
 func (p *BasaltProvider) Resources(_ context.Context) []func() resource.Resource {
-	return []func() resource.Resource{NewInstanceResource, NewInstanceUserResource}
+	return []func() resource.Resource{NewInstanceResource, NewInstanceUserResource, NewBackupResource}
 }
 
 func (p *BasaltProvider) DataSources(_ context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{NewRegionsDataSource, NewInstanceTypesDataSource, NewInstanceDataSource, NewBenchmarkReportDataSource}
+	return []func() datasource.DataSource{NewRegionsDataSource, NewInstanceTypesDataSource, NewInstanceDataSource, NewBenchmarkReportDataSource, NewBackupsDataSource}
 }
 
 // configurableResource is the Configure every resource shares.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"strconv"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -70,3 +72,72 @@ func (distinctNetworks) ValidateSet(ctx context.Context, req validator.SetReques
 		seen[network.String()] = cidr.ValueString()
 	}
 }
+
+// The backup rules of @basalt/api-client/rules (backup-rules.ts), which the API applies: a daily
+// window `HH:MM-HH:MM` in UTC of at least an hour (it may cross midnight), 0-35 days of
+// retention, and a restore's point in time in RFC 3339 to the second with a time zone.
+const (
+	backupWindowDefault        = "03:00-04:00"
+	backupWindowMinMinutes     = 60
+	backupRetentionDaysMin     = 0
+	backupRetentionDaysMax     = 35
+	backupRetentionDaysDefault = 7
+)
+
+var backupWindowPattern = mustCompile(`^([01]\d|2[0-3]):([0-5]\d)-([01]\d|2[0-3]):([0-5]\d)$`)
+var pointInTimePattern = mustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(Z|[+-]\d{2}:\d{2})$`)
+
+// backupWindowProblem is why window is refused (the API's parseBackupWindow), or "".
+func backupWindowProblem(window string) string {
+	m := backupWindowPattern.FindStringSubmatch(window)
+	if m == nil {
+		return "must be HH:MM-HH:MM (24-hour, UTC), e.g. 03:00-04:00"
+	}
+	minutes := func(h, mm string) int {
+		hours, _ := strconv.Atoi(h) // two digits: the pattern matched
+		mins, _ := strconv.Atoi(mm)
+		return hours*60 + mins
+	}
+	start, end := minutes(m[1], m[2]), minutes(m[3], m[4])
+	if end <= start {
+		end += 24 * 60
+	}
+	if end-start < backupWindowMinMinutes {
+		return fmt.Sprintf("must be at least %d minutes long", backupWindowMinMinutes)
+	}
+	return ""
+}
+
+// pointInTimeProblem is why point is refused (the API's parsePointInTime), or "".
+func pointInTimeProblem(point string) string {
+	if !pointInTimePattern.MatchString(point) {
+		return "must be RFC 3339 to the second with a time zone, e.g. 2026-12-01T10:15:30Z"
+	}
+	if _, err := time.Parse(time.RFC3339, point); err != nil {
+		return "is not a real date and time"
+	}
+	return ""
+}
+
+// ruleValidator checks a string with one of the rules above at plan time.
+type ruleValidator struct {
+	description string
+	problem     func(string) string
+}
+
+var _ validator.String = ruleValidator{}
+
+func (v ruleValidator) Description(context.Context) string             { return v.description }
+func (v ruleValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v ruleValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if problem := v.problem(req.ConfigValue.ValueString()); problem != "" {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid "+v.description, fmt.Sprintf("%q %s.", req.ConfigValue.ValueString(), problem))
+	}
+}
+
+var backupWindowValidator = ruleValidator{description: "backup window", problem: backupWindowProblem}
+var pointInTimeValidator = ruleValidator{description: "point in time", problem: pointInTimeProblem}

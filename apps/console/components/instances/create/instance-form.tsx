@@ -9,12 +9,15 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import { Switch } from '@/components/ui/switch'
 import { useInstanceTypesQuery } from '@/data/catalog/instance-types-query'
 import { useRegionsQuery } from '@/data/catalog/regions-query'
+import { useRestoreWindowQuery } from '@/data/backups/restore-window-query'
 import { ApiError } from '@/data/fetcher'
 import { useInstanceCreateMutation, type InstanceCreateResult } from '@/data/instances/instance-create-mutation'
 import { AllowlistEditor } from './allowlist-editor'
 import { InstanceTypePicker } from './instance-type-picker'
 import { AdvancedSettings } from './advanced-settings'
 import { ArchitectureSettings } from './architecture-settings'
+import { StartFromSettings } from './start-from-settings'
+import { BACKUP_RETENTION_DAYS_DEFAULT, BACKUP_WINDOW_DEFAULT } from '../backups/backup-settings'
 import { PASSWORD_MAX, PASSWORD_MIN, toCreateRequest, validateInstanceForm, type InstanceFormValues } from './validation'
 
 const INITIAL: InstanceFormValues = {
@@ -32,6 +35,12 @@ const INITIAL: InstanceFormValues = {
   architecture: 'standalone',
   replicas: '1',
   replicationMode: 'sync',
+  startFrom: 'empty',
+  restoreSourceId: '',
+  restoreBackupId: '',
+  restorePoint: '',
+  backupWindow: BACKUP_WINDOW_DEFAULT,
+  retentionDays: String(BACKUP_RETENTION_DAYS_DEFAULT),
 }
 
 export function InstanceForm({ projectId, onCreated }: { projectId: string; onCreated: (result: InstanceCreateResult) => void }) {
@@ -44,7 +53,8 @@ export function InstanceForm({ projectId, onCreated }: { projectId: string; onCr
   const set = (patch: Partial<InstanceFormValues>) => setValues((v) => ({ ...v, ...patch }))
 
   const type = types.data?.find((t) => t.id === values.instanceType)
-  const errors = useMemo(() => validateInstanceForm(values, type), [values, type])
+  const restoreWindow = useRestoreWindowQuery(projectId, values.startFrom === 'point' && values.restoreSourceId ? values.restoreSourceId : undefined)
+  const errors = useMemo(() => validateInstanceForm(values, type, restoreWindow.data), [values, type, restoreWindow.data])
   const shown = submitted ? errors : {}
 
   // Sensible defaults once the catalog arrives: the first available region and the first type offered there.
@@ -123,6 +133,8 @@ export function InstanceForm({ projectId, onCreated }: { projectId: string; onCr
           </Field>
         </CardBody>
       </Card>
+
+      <StartFromSettings projectId={projectId} values={values} onChange={set} errors={shown} />
 
       <Card>
         <CardHeader>

@@ -30,6 +30,12 @@ const valid: InstanceFormValues = {
   architecture: 'standalone',
   replicas: '1',
   replicationMode: 'sync',
+  startFrom: 'empty',
+  restoreSourceId: '',
+  restoreBackupId: '',
+  restorePoint: '',
+  backupWindow: '03:00-04:00',
+  retentionDays: '7',
 }
 
 describe('isCidr', () => {
@@ -109,6 +115,8 @@ describe('toCreateRequest', () => {
       allowlist: [{ cidr: '10.0.0.0/8', description: 'office' }],
       tls_enabled: true,
       deletion_protection: false,
+      backup_window: '03:00-04:00',
+      backup_retention_days: 7,
     })
     expect(toCreateRequest({ ...valid, fsync: 'always', tags: 'team=web' })).toMatchObject({
       parameters: { fsync: 'always' },
@@ -138,5 +146,35 @@ describe('architecture', () => {
     // TLS with standard: one CA per instance signs every node's certificate.
     expect(validateInstanceForm({ ...valid, architecture: 'standard' }, xlarge)).toEqual({})
     expect(validateInstanceForm({ ...valid, tlsEnabled: false, architecture: 'standard', replicas: '5' }, xlarge)).toEqual({})
+  })
+})
+
+describe('start from and backup settings', () => {
+  const source = '5f8e3c1e-0000-4000-8000-000000000001'
+  const window = { earliest: '2026-12-01T10:00:00Z', latest: '2026-12-01T11:30:15Z', archive_lag_seconds: 2, last_backup_at: '2026-12-01T10:00:05Z' }
+
+  it('checks the window and retention with the shared rules and sends them', () => {
+    expect(validateInstanceForm({ ...valid, backupWindow: '03:00-03:30', retentionDays: '36' }, xlarge)).toEqual({
+      backupWindow: 'The backup window must be at least 60 minutes long.',
+      retentionDays: 'Keep automatic backups 0–35 days (a whole number).',
+    })
+    expect(validateInstanceForm({ ...valid, backupWindow: '3am', retentionDays: '' }, xlarge).backupWindow).toMatch(/must be HH:MM-HH:MM/)
+    expect(toCreateRequest({ ...valid, backupWindow: '23:30-01:00', retentionDays: '0' })).toMatchObject({ backup_window: '23:30-01:00', backup_retention_days: 0 })
+  })
+
+  it('restores a chosen backup', () => {
+    expect(validateInstanceForm({ ...valid, startFrom: 'backup' }, xlarge)).toEqual({ restoreSource: 'Choose the instance to restore from.' })
+    expect(validateInstanceForm({ ...valid, startFrom: 'backup', restoreSourceId: source }, xlarge)).toEqual({ restoreBackup: 'Choose a succeeded backup.' })
+    const values = { ...valid, startFrom: 'backup' as const, restoreSourceId: source, restoreBackupId: 'b-1' }
+    expect(validateInstanceForm(values, xlarge)).toEqual({})
+    expect(toCreateRequest(values).restore_from).toEqual({ backup_id: 'b-1' })
+  })
+
+  it('restores a point inside the source window, to the second in UTC', () => {
+    const values = { ...valid, startFrom: 'point' as const, restoreSourceId: source, restorePoint: '2026-12-01T11:30:16' }
+    expect(validateInstanceForm(values, xlarge, window).restorePoint).toBe('Choose a point from 2026-12-01 10:00:00 to 2026-12-01 11:30:15 UTC.')
+    expect(validateInstanceForm({ ...values, restorePoint: '2026-12-01T10:15' }, xlarge, window)).toEqual({})
+    expect(toCreateRequest({ ...values, restorePoint: '2026-12-01T10:15' }).restore_from).toEqual({ source_instance_id: source, point_in_time: '2026-12-01T10:15:00Z' })
+    expect(toCreateRequest({ ...valid, restoreSourceId: source, restorePoint: '2026-12-01T10:15' })).not.toHaveProperty('restore_from')
   })
 })

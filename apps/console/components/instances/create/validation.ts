@@ -1,6 +1,7 @@
 // Checks the create-instance form before it is sent, with the rules the API applies (the same
 // module: @basalt/api-client/rules), so most mistakes are named next to their field instead of
 // coming back as a 400.
+import type { RestoreWindow } from '@/data/backups/restore-window-query'
 import type { InstanceType } from '@/data/catalog/instance-types-query'
 import type { InstanceCreateVariables } from '@/data/instances/instance-create-mutation'
 import {
@@ -15,6 +16,8 @@ import {
   TAG_VALUE_MAX,
   TAGS_MAX,
 } from '@basalt/api-client/rules'
+import { toBackupSettings, validateBackupSettings } from '../backups/backup-settings'
+import { inputToPoint, pointProblem } from '../backups/restore-point'
 
 export interface AllowlistRow {
   cidr: string
@@ -39,7 +42,19 @@ export interface InstanceFormValues {
   /** Replicas of a standard instance, as the select holds it. */
   replicas: string
   replicationMode: 'sync' | 'async'
+  /** Where the data comes from: nothing, a backup, or an instance at a point in time. */
+  startFrom: StartFrom
+  /** The instance whose backup or point in time is restored. */
+  restoreSourceId: string
+  restoreBackupId: string
+  /** A `datetime-local` value, read as UTC. */
+  restorePoint: string
+  /** `HH:MM-HH:MM`, UTC. */
+  backupWindow: string
+  retentionDays: string
 }
+
+export type StartFrom = 'empty' | 'backup' | 'point'
 
 export type FsyncPolicy = NonNullable<NonNullable<InstanceCreateVariables['parameters']>['fsync']>
 
@@ -66,7 +81,12 @@ export function parseTags(text: string): { tags: Record<string, string> } | { er
   return { tags }
 }
 
-export type InstanceFormErrors = Partial<Record<'name' | 'instanceType' | 'region' | 'diskGib' | 'password' | 'allowlist' | 'tags' | 'architecture', string>>
+export type InstanceFormErrors = Partial<
+  Record<
+    'name' | 'instanceType' | 'region' | 'diskGib' | 'password' | 'allowlist' | 'tags' | 'architecture' | 'restoreSource' | 'restoreBackup' | 'restorePoint' | 'backupWindow' | 'retentionDays',
+    string
+  >
+>
 
 export { ALLOWLIST_MAX }
 export const PASSWORD_MIN = DB_PASSWORD_MIN
@@ -80,12 +100,19 @@ export function isCidr(value: string): boolean {
   return normaliseCidr(value) !== undefined
 }
 
-export function validateInstanceForm(values: InstanceFormValues, type: InstanceType | undefined): InstanceFormErrors {
-  const errors: InstanceFormErrors = {}
-  const name = values.name.trim()
-  if (!name) errors.name = 'Give the instance a name.'
-  else if (!INSTANCE_NAME.test(name))
-    errors.name = 'Use 1–63 lowercase letters, digits and hyphens, starting with a letter and not ending with a hyphen.'
+/** Why `text` is not an instance name (the API's INSTANCE_NAME), or null. */
+export function instanceNameProblem(text: string): string | null {
+  const name = text.trim()
+  if (!name) return 'Give the instance a name.'
+  if (!INSTANCE_NAME.test(name)) return 'Use 1–63 lowercase letters, digits and hyphens, starting with a letter and not ending with a hyphen.'
+  return null
+}
+
+/** `restoreWindow`: the chosen source's, for a point in time (undefined while it loads). */
+export function validateInstanceForm(values: InstanceFormValues, type: InstanceType | undefined, restoreWindow?: RestoreWindow): InstanceFormErrors {
+  const errors: InstanceFormErrors = { ...validateBackupSettings(values), ...restoreErrors(values, restoreWindow) }
+  const name = instanceNameProblem(values.name)
+  if (name) errors.name = name
 
   if (!values.instanceType || !type) errors.instanceType = 'Choose an instance type.'
   if (!values.region) errors.region = 'Choose a region.'
@@ -122,6 +149,14 @@ export function validateInstanceForm(values: InstanceFormValues, type: InstanceT
   return errors
 }
 
+function restoreErrors(values: InstanceFormValues, restoreWindow: RestoreWindow | undefined): InstanceFormErrors {
+  if (values.startFrom === 'empty') return {}
+  if (!values.restoreSourceId) return { restoreSource: 'Choose the instance to restore from.' }
+  if (values.startFrom === 'backup') return values.restoreBackupId ? {} : { restoreBackup: 'Choose a succeeded backup.' }
+  const problem = pointProblem(values.restorePoint, restoreWindow)
+  return problem ? { restorePoint: problem } : {}
+}
+
 /** The engine version new instances run; the API offers one so far. */
 export const ENGINE_VERSION = '1.0' as const
 
@@ -154,6 +189,11 @@ export function toCreateRequest(values: InstanceFormValues): InstanceCreateVaria
     deletion_protection: values.deletionProtection,
     ...(standard ? { architecture: 'standard' as const, replicas: Number(values.replicas) } : {}),
     ...(Object.keys(parameters).length ? { parameters } : {}),
+    ...toBackupSettings(values),
+    ...(values.startFrom === 'backup' ? { restore_from: { backup_id: values.restoreBackupId } } : {}),
+    ...(values.startFrom === 'point'
+      ? { restore_from: { source_instance_id: values.restoreSourceId, point_in_time: inputToPoint(values.restorePoint)! } }
+      : {}),
     ...(() => {
       const parsed = parseTags(values.tags)
       return 'tags' in parsed && Object.keys(parsed.tags).length ? { tags: parsed.tags } : {}

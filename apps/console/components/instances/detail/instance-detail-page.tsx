@@ -7,11 +7,13 @@ import { ApiError } from '@/data/fetcher'
 import { useInstanceQuery } from '@/data/instances/instance-query'
 import { HealthBadge, StatusBadge } from '../status-badge'
 import { AllowlistTab } from './allowlist-tab'
+import { BackupsTab } from './backups-tab'
 import { BenchmarksTab } from './benchmarks-tab'
 import { InstanceActions } from './instance-actions'
 import { MonitoringTab } from './monitoring-tab'
 import { OperationsTab } from './operations-tab'
 import { OverviewTab } from './overview-tab'
+import { HandedOverPassword } from './handed-over-password'
 import { SlowlogTab } from './slowlog-tab'
 import { UsersTab } from './users-tab'
 
@@ -60,6 +62,7 @@ export function InstanceDetailPage({ projectId, instanceId }: { projectId: strin
         actions={<InstanceActions projectId={projectId} instance={instance} />}
       />
       <main className="px-8 py-4">
+        <HandedOverPassword instanceId={instance.id} />
         <Tabs defaultValue="overview">
           <TabsList aria-label="Instance sections">
             <TabsTrigger value="overview">Overview</TabsTrigger>
@@ -67,6 +70,7 @@ export function InstanceDetailPage({ projectId, instanceId }: { projectId: strin
             <TabsTrigger value="slowlog">Slow log</TabsTrigger>
             <TabsTrigger value="users">Users</TabsTrigger>
             <TabsTrigger value="allowlist">Allowlist</TabsTrigger>
+            <TabsTrigger value="backups">Backups</TabsTrigger>
             <TabsTrigger value="operations">Operations</TabsTrigger>
             <TabsTrigger value="benchmarks">Benchmarks</TabsTrigger>
           </TabsList>
@@ -84,6 +88,9 @@ export function InstanceDetailPage({ projectId, instanceId }: { projectId: strin
           </TabsContent>
           <TabsContent value="allowlist">
             <AllowlistTab projectId={projectId} instanceId={instance.id} locked={accessLocked(instance.status)} />
+          </TabsContent>
+          <TabsContent value="backups">
+            <BackupsTab projectId={projectId} instance={instance} />
           </TabsContent>
           <TabsContent value="operations">
             <OperationsTab projectId={projectId} instanceId={instance.id} />

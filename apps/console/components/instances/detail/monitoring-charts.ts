@@ -2,6 +2,7 @@
 // recharts wants (one per time, a column per series). Pure, so it is tested without a browser.
 import type { MetricSeriesKey } from '@basalt/api-client/rules'
 import type { InstanceMetrics } from '@/data/instances/instance-metrics-query'
+import { formatBytes } from '../format'
 
 export type ChartUnit = 'ops' | 'ms' | 'bytes' | 'count' | 'percent' | 'seconds'
 
@@ -78,16 +79,8 @@ export function formatValue(unit: ChartUnit, v: number | undefined): string {
       return `${v.toFixed(1)} %`
     case 'seconds':
       return `${v.toFixed(2)} s`
-    case 'bytes': {
-      const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB']
-      let value = v
-      let i = 0
-      while (value >= 1024 && i < units.length - 1) {
-        value /= 1024
-        i++
-      }
-      return `${value.toFixed(value < 10 && i > 0 ? 1 : 0)} ${units[i]}`
-    }
+    case 'bytes':
+      return formatBytes(v)
     default:
       return Math.round(v).toLocaleString('en-US')
   }

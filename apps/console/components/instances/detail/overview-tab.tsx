@@ -3,7 +3,7 @@ import { Badge } from '@/components/ui/badge'
 import { Card, CardBody, CardHeader, CardTitle } from '@/components/ui/card'
 import type { Instance } from '@/data/instances/instance-query'
 import { queryKeys } from '@/data/keys'
-import { formatDateTime, formatGib } from '../format'
+import { formatDateTime, formatGib, formatInstant } from '../format'
 import { ConnectionCard } from './connection-card'
 import { NodesCard } from './nodes-card'
 import { DeletionProtectionSwitch } from './deletion-protection-switch'
@@ -66,6 +66,7 @@ export function OverviewTab({ projectId, instance }: { projectId: string; instan
                 )
               }
             />
+            {instance.restored_from ? <Item term="Restored from" value={<RestoredFrom source={instance.restored_from} />} /> : null}
             <Item term="Created" value={formatDateTime(instance.created_at)} />
           </dl>
         </CardBody>
@@ -80,5 +81,15 @@ function Item({ term, value }: { term: string; value: React.ReactNode }) {
       <dt className="text-muted">{term}</dt>
       <dd className="min-w-0">{value}</dd>
     </>
+  )
+}
+
+/** What the data was restored from when the instance was made: a backup, or an instance at a point. */
+function RestoredFrom({ source }: { source: NonNullable<Instance['restored_from']> }) {
+  if (source.backup_id) return <span className="font-mono text-xs break-all">Backup {source.backup_id}</span>
+  return (
+    <span>
+      <span className="font-mono text-xs break-all">{source.source_instance_id}</span> at {formatInstant(source.point_in_time)}
+    </span>
   )
 }

@@ -7,7 +7,7 @@ import { Button } from '@/components/ui/button'
 import { Card, CardBody, CardHeader, CardTitle } from '@/components/ui/card'
 import { Field } from '@/components/ui/field'
 import { Input } from '@/components/ui/input'
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select'
+import { OptionsSelect } from '@/components/ui/options-select'
 import { BENCHMARK_SUITES, useBenchmarkRunMutation, type BenchmarkSuite } from '@/data/benchmarks/benchmark-run-mutation'
 import type { Instance } from '@/data/instances/instance-query'
 
@@ -32,18 +32,7 @@ export function RunBenchmark({ projectId, instance }: { projectId: string; insta
         <div className="flex flex-wrap items-end gap-3">
           <div className="w-96 max-w-full">
             <Field id="benchmark-suite" label="Suite">
-              <Select value={suite} onValueChange={(v) => setSuite(v as BenchmarkSuite)}>
-                <SelectTrigger id="benchmark-suite">
-                  <SelectValue />
-                </SelectTrigger>
-                <SelectContent>
-                  {BENCHMARK_SUITES.map((s) => (
-                    <SelectItem key={s.value} value={s.value}>
-                      {s.label}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
+              <OptionsSelect id="benchmark-suite" value={suite} options={BENCHMARK_SUITES} onChange={setSuite} />
             </Field>
           </div>
           <Button onClick={start} disabled={!running || run.isPending || flagsError !== undefined}>

@@ -14,6 +14,10 @@ resource "basalt_instance" "sessions" {
 
   deletion_protection = true
 
+  # The daily automatic backup's window (UTC, at least an hour) and how long those are kept.
+  backup_window         = "02:00-03:30"
+  backup_retention_days = 14
+
   tags = {
     team = "web"
   }
@@ -50,4 +54,18 @@ resource "basalt_instance" "jobs" {
 
 output "jobs_readonly_endpoint" {
   value = "${basalt_instance.jobs.readonly_host}:${basalt_instance.jobs.readonly_port}"
+}
+
+# A copy of sessions-cache as it was at a point in time, inside its restore window. Changing
+# restore_from replaces the instance.
+resource "basalt_instance" "sessions_yesterday" {
+  name          = "sessions-yesterday"
+  instance_type = "kv.standard.large"
+  region        = "local"
+  disk_gib      = 40
+
+  restore_from {
+    source_instance_id = basalt_instance.sessions.id
+    point_in_time      = "2026-12-01T10:15:30Z"
+  }
 }
