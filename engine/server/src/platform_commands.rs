@@ -51,7 +51,7 @@ pub static PLATFORM_COMMANDS: &[PlatformCommand] = &[
     PlatformCommand { name: "acl|list", instead: "users and their permissions are listed by GET /v1/projects/{project}/instances/{instance}/users; ACL WHOAMI names your own", everywhere: false },
     PlatformCommand { name: "acl|users", instead: "users and their permissions are listed by GET /v1/projects/{project}/instances/{instance}/users; ACL WHOAMI names your own", everywhere: false },
     PlatformCommand { name: "acl|load", instead: "the users file is the platform's: users change through the API (POST /v1/projects/{project}/instances/{instance}/users)", everywhere: false },
-    PlatformCommand { name: "backup", instead: "backups and point-in-time restores are the platform's: its control plane takes them", everywhere: true },
+    PlatformCommand { name: "backup", instead: "backups and point-in-time restores are the platform's: take one with POST /v1/projects/{project}/instances/{instance}/backups, restore into a new instance with POST /v1/projects/{project}/instances and restore_from", everywhere: true },
     PlatformCommand { name: "acl|save", instead: "the users file is the platform's: users change through the API (POST /v1/projects/{project}/instances/{instance}/users)", everywhere: false },
 ];
 

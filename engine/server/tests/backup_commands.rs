@@ -31,7 +31,7 @@ async fn backup_commands_for_the_service_user_only_and_bounded() {
     assert_eq!(customer.call(&["AUTH", "default", "admin-pw"]).await, "+OK\r\n");
     for command in [&["BACKUP", "SEGMENTS"][..], &["BACKUP", "READ", "1", "0", "10"], &["BACKUP", "ARCHIVED", "1"], &["BACKUP", "BASE"]] {
         let shown = format!("{} {}", command[0], command[1]);
-        let expected = format!("-ERR {shown} is not available to this user: backups and point-in-time restores are the platform's: its control plane takes them\r\n");
+        let expected = format!("-ERR {shown} is not available to this user: backups and point-in-time restores are the platform's: take one with POST /v1/projects/{{project}}/instances/{{instance}}/backups, restore into a new instance with POST /v1/projects/{{project}}/instances and restore_from\r\n");
         assert_eq!(customer.call(command).await, expected);
     }
     assert_eq!(customer.call(&["SET", "k", "v"]).await, "+OK\r\n");

@@ -16,7 +16,7 @@ import { HealthMonitor } from './health-monitor.js';
 import { FailoverMonitor } from './failover/monitor.js';
 import { Archiver } from './backup/archiver.js';
 import { BackupScheduler } from './backup/backup-scheduler.js';
-import { ARCHIVE_SEAL_INTERVAL_MS } from './backup/backup-vars.js';
+import { ARCHIVE_PASS_INTERVAL_MS } from './backup/backup-vars.js';
 import { startPasswordExpiry } from './password-expiry.js';
 import { reconcileScrapeTargets } from './monitoring/scrape-targets.js';
 import { ensureScrapeToken } from './monitoring/scrape-token.js';
@@ -119,7 +119,7 @@ async function main(): Promise<void> {
   health.start();
   const failovers = new FailoverMonitor(ctx, database.pool, boss, config.failoverIntervalMs);
   failovers.start();
-  const archiver = new Archiver(ctx, ARCHIVE_SEAL_INTERVAL_MS);
+  const archiver = new Archiver(ctx, ARCHIVE_PASS_INTERVAL_MS);
   archiver.start();
   const backupScheduler = new BackupScheduler(ctx, database.pool, boss, config.backupScheduleIntervalMs);
   backupScheduler.start();

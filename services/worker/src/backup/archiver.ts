@@ -1,4 +1,4 @@
-// The continuous log archive (issue 44): every interval (1 s, the engine's seal interval), each
+// The continuous log archive (issue 44): every pass (half the engine's seal interval), each
 // live instance's primary is asked which segments it has; a sealed segment not yet stored is
 // stored whole and then marked archived on the node (only then may its compaction remove it),
 // and the active segment's durable tail is stored as a piece, so what a lost node takes with

@@ -8,8 +8,14 @@ import type { JobContext } from '../context.js';
 import { backupStoreOf } from './backup-store.js';
 import { dataKeyBase64, instanceArchive } from './data-key.js';
 
-/** The engine's default; the archiver's pass runs as often. */
+/** The engine's default: what it has appended is durable, so readable, within this. */
 export const ARCHIVE_SEAL_INTERVAL_MS = 1_000;
+/**
+ * How often the archiver stores what became readable: half the seal interval, so what a lost
+ * node takes with it stays within about one seal interval (a pass and what was sealed since).
+ * Under `fsync always` every acknowledged write is readable at once.
+ */
+export const ARCHIVE_PASS_INTERVAL_MS = ARCHIVE_SEAL_INTERVAL_MS / 2;
 
 export async function backupVars(ctx: JobContext, instance: Pick<InstanceRow, 'id' | 'projectId'>): Promise<Record<string, unknown>> {
   if (!backupStoreOf(ctx) || !ctx.engineFeatures.has('archive')) return {};
