@@ -8,12 +8,15 @@ import { cidrWithin } from './ipam.js';
 import { monitoringConfigOf, type MonitoringConfig } from './monitoring/monitoring-config.js';
 import { STANDARD_SCENARIO_SECONDS, STANDARD_SCENARIO_SECONDS_MAX } from './benchmark/suites.js';
 import type { ObjectStoreConfig } from './backup/object-store.js';
+import { backupStoreConfigOf } from '@basalt/db/object-store-config';
 
 export interface WorkerConfig {
   databaseUrl: string;
   masterKey: Buffer;
   root: string;
   engineBinary: string;
+  /** basalt-rdb, which reads RDB files into a data dir and writes them out of one (issue 44). */
+  rdbBinary: string;
   /** basalt-bench, the load generator of the benchmark job. */
   benchBinary: string;
   stackDir: string;
@@ -49,6 +52,8 @@ export interface WorkerConfig {
   failoverIntervalMs: number;
   /** How often the backup scheduler looks at windows and retention (backup/backup-scheduler.ts). */
   backupScheduleIntervalMs: number;
+  /** How fast a backup reads an engine's log (MB/s): the clients' share of its CPU stays theirs. */
+  backupReadMbps: number;
   /** How long each memtier-standard scenario runs in each round (BASALT_BENCHMARK_SCENARIO_SECONDS). */
   standardScenarioSeconds: number;
   /** The control plane's Prometheus (scrape targets, the health monitor's scrape check); none: off. */
@@ -72,6 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
     masterKey: parseMasterKey(secretFromEnv(env, 'BASALT_MASTER_KEY')),
     root,
     engineBinary: path.resolve(env.BASALT_ENGINE_BIN ?? path.join(root, 'engine', 'target', 'release', 'basalt-server')),
+    rdbBinary: path.resolve(env.BASALT_RDB_BIN ?? path.join(root, 'engine', 'target', 'release', 'basalt-rdb')),
     benchBinary: path.resolve(env.BASALT_BENCH_BIN ?? path.join(root, 'engine', 'target', 'release', 'basalt-bench')),
     stackDir: path.join(root, 'infra', 'terraform', 'stack'),
     ansibleDir: path.join(root, 'infra', 'ansible'),
@@ -91,80 +97,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
     healthIntervalMs: positiveInt(env.BASALT_HEALTH_INTERVAL_MS, 5_000, 'BASALT_HEALTH_INTERVAL_MS'),
     failoverIntervalMs: positiveInt(env.BASALT_FAILOVER_INTERVAL_MS, 1_000, 'BASALT_FAILOVER_INTERVAL_MS'),
     backupScheduleIntervalMs: positiveInt(env.BASALT_BACKUP_SCHEDULE_INTERVAL_MS, 60_000, 'BASALT_BACKUP_SCHEDULE_INTERVAL_MS'),
+    backupReadMbps: positiveInt(env.BASALT_BACKUP_READ_MBPS, 32, 'BASALT_BACKUP_READ_MBPS', 10_000),
     standardScenarioSeconds: positiveInt(env.BASALT_BENCHMARK_SCENARIO_SECONDS, STANDARD_SCENARIO_SECONDS, 'BASALT_BENCHMARK_SCENARIO_SECONDS', STANDARD_SCENARIO_SECONDS_MAX),
     monitoring: monitoringConfigOf(env),
-    backupStore: backupStoreOf(env),
+    backupStore: backupStoreConfigOf(env, (message) => new ConfigError(message)),
   };
-}
-
-const BACKUP_PREFIX = 'BASALT_BACKUP_S3_';
-/** S3's rule for a bucket name usable in both addressing styles. */
-const BUCKET_NAME = /^(?!\d+\.\d+\.\d+\.\d+$)[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
-
-/**
- * BASALT_BACKUP_S3_*: the bucket (which turns backups on), the endpoint (none: AWS S3), region,
- * addressing style, and the credentials as files only, each checked readable now rather than at
- * the first backup. A setting given without the bucket is refused, not ignored.
- */
-function backupStoreOf(env: NodeJS.ProcessEnv): ObjectStoreConfig | undefined {
-  for (const name of ['ACCESS_KEY', 'SECRET_KEY']) {
-    if (env[`${BACKUP_PREFIX}${name}`]) {
-      throw new ConfigError(`${BACKUP_PREFIX}${name} is not read: put the credential in a file and set ${BACKUP_PREFIX}${name}_FILE to its path`);
-    }
-  }
-  const bucket = env.BASALT_BACKUP_S3_BUCKET;
-  if (!bucket) {
-    const given = Object.keys(env).filter((name) => name.startsWith(BACKUP_PREFIX) && env[name]);
-    if (given.length > 0) throw new ConfigError(`${given.join(', ')} set without BASALT_BACKUP_S3_BUCKET, the bucket backups go to`);
-    return undefined;
-  }
-  if (!BUCKET_NAME.test(bucket) || bucket.includes('..')) {
-    throw new ConfigError(`BASALT_BACKUP_S3_BUCKET must be an S3 bucket name (3-63 of a-z, 0-9, '.', '-'), not ${bucket}`);
-  }
-  const region = env.BASALT_BACKUP_S3_REGION || 'us-east-1';
-  if (!/^[a-z0-9-]{1,32}$/.test(region)) throw new ConfigError(`BASALT_BACKUP_S3_REGION must be a region name such as eu-west-1, not ${region}`);
-  return {
-    endpoint: backupEndpointOf(env.BASALT_BACKUP_S3_ENDPOINT),
-    bucket,
-    region,
-    forcePathStyle: booleanOf(env.BASALT_BACKUP_S3_FORCE_PATH_STYLE, false, 'BASALT_BACKUP_S3_FORCE_PATH_STYLE'),
-    accessKeyFile: credentialFileOf(env, 'BASALT_BACKUP_S3_ACCESS_KEY_FILE'),
-    secretKeyFile: credentialFileOf(env, 'BASALT_BACKUP_S3_SECRET_KEY_FILE'),
-  };
-}
-
-/** An http(s) origin: no path, query or user in it (a key in the URL would sit in the environment). */
-function backupEndpointOf(text: string | undefined): string | undefined {
-  if (!text) return undefined;
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new ConfigError(`BASALT_BACKUP_S3_ENDPOINT must be a URL such as http://127.0.0.1:9000, not ${text}`);
-  }
-  if (!['http:', 'https:'].includes(url.protocol) || url.username || url.password || url.search || url.hash || url.pathname !== '/') {
-    throw new ConfigError(`BASALT_BACKUP_S3_ENDPOINT must be http(s)://host[:port] and nothing more, not ${text}`);
-  }
-  return url.origin;
-}
-
-function credentialFileOf(env: NodeJS.ProcessEnv, name: string): string {
-  const file = env[name];
-  if (!file) throw new ConfigError(`${name} is not set: the path of a file holding the key (BASALT_BACKUP_S3_BUCKET is set)`);
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new ConfigError(`${name}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-  }
-  if (!text.trim()) throw new ConfigError(`${name}: ${file} is empty`);
-  return path.resolve(file);
-}
-
-function booleanOf(text: string | undefined, fallback: boolean, name: string): boolean {
-  if (text === undefined || text === '') return fallback;
-  if (text === 'true' || text === 'false') return text === 'true';
-  throw new ConfigError(`${name} must be true or false, not ${text}`);
 }
 
 /**

@@ -64,12 +64,21 @@ function segmentOf(reply: Reply): SegmentInfo {
 }
 
 export class EngineArchive {
+  /** When the next read may start: reads are paced to `bytesPerSecond`. */
+  private nextReadAt = 0;
+
   private constructor(
     private readonly client: Redis,
     readonly node: Node,
+    private readonly bytesPerSecond: number,
   ) {}
 
-  static async open(ctx: JobContext, instance: Pick<InstanceRow, 'id' | 'tlsEnabled'>, node: Node, timeoutMs = 10_000): Promise<EngineArchive> {
+  /**
+   * `paced`: reads at most BASALT_BACKUP_READ_MBPS (a base, which may read a whole log); the
+   * archiver's are not, as they read what was just written, once, and must keep up with it.
+   */
+  static async open(ctx: JobContext, instance: Pick<InstanceRow, 'id' | 'tlsEnabled'>, node: Node, options: { paced?: boolean; timeoutMs?: number } = {}): Promise<EngineArchive> {
+    const timeoutMs = options.timeoutMs ?? 10_000;
     await requireHostRoute(node.private_ip, ctx.config.bridge);
     const password = (await ctx.repo.controlCredentials(ctx.config.masterKey).prepare(instance.id)).current;
     const tls = instance.tlsEnabled ? { ca: (await instanceCa(ctx, instance.id)).certificate, checkServerIdentity: () => undefined } : undefined;
@@ -89,7 +98,7 @@ export class EngineArchive {
     // An unhandled 'error' event would end the worker; the command's own rejection says it.
     client.on('error', () => {});
     await client.connect();
-    return new EngineArchive(client, node);
+    return new EngineArchive(client, node, options.paced ? ctx.config.backupReadMbps * 1e6 : Infinity);
   }
 
   private call(...args: (string | number)[]): Promise<Reply> {
@@ -118,8 +127,15 @@ export class EngineArchive {
     return reply.map(segmentOf);
   }
 
-  /** Up to `count` bytes of segment `id` from `offset`, as the node sealed them. */
+  /**
+   * Up to `count` bytes of segment `id` from `offset`, as the node sealed them. When paced, a
+   * base that reads a whole log (an instance's first) takes the engine's CPU at a bounded rate
+   * (bench/scripts/backup-impact.sh measures what an unpaced read costs the clients).
+   */
   async read(id: number, offset: number, count: number): Promise<Buffer> {
+    const wait = this.nextReadAt - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    this.nextReadAt = Math.max(Date.now(), this.nextReadAt) + (count / this.bytesPerSecond) * 1000;
     const reply = await this.call('READ', id, offset, count);
     if (!Buffer.isBuffer(reply)) throw new Error(`BACKUP READ ${id} ${offset} did not answer bytes`);
     return reply;

@@ -42,7 +42,7 @@ export async function takeBase(ctx: JobContext, instance: InstanceRow, row: Back
   try {
     const archive = await instanceArchive(ctx, instance);
     const target: ArchiveTarget = { store, backups, instanceId: instance.id, timeline: archive.timeline };
-    const engine = await EngineArchive.open(ctx, instance, primary);
+    const engine = await EngineArchive.open(ctx, instance, primary, { paced: true });
     try {
       const notReady = await engine.notReady();
       if (notReady) throw new StepError('seal_base', notReady);
