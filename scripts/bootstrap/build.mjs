@@ -2,7 +2,7 @@
 // npm workspace with a `build` script, in dependency order (packages, services, console).
 import fs from 'node:fs';
 import path from 'node:path';
-import { ENGINE_DIR, PROVIDER_DIR, PROVIDER_MIRROR, ROOT, TOOLS_BIN } from '../lib/paths.mjs';
+import { BENCH_BIN, ENGINE_BIN, ENGINE_DIR, PROVIDER_DIR, PROVIDER_MIRROR, RDB_BIN, ROOT, TOOLS_BIN } from '../lib/paths.mjs';
 import { run, runAsync, tail } from '../lib/proc.mjs';
 import { hashInputs, stampMatches, writeStamp } from '../lib/stamp.mjs';
 import { workspaces } from '../lib/workspaces.mjs';
@@ -12,6 +12,9 @@ export async function engine() {
   // cargo is incremental on its own: a build with nothing changed takes a second.
   const r = await runAsync('cargo', ['build', '--release', '--workspace', '--bins'], { cwd: ENGINE_DIR });
   if (r.code !== 0) throw new Error(`cargo build --release in engine/ failed:\n${tail(r.out, 25)}`);
+  // The worker runs all three (the engine on VMs, the load generator, basalt-rdb for RDB files).
+  const missing = [ENGINE_BIN, BENCH_BIN, RDB_BIN].filter((bin) => !fs.existsSync(bin));
+  if (missing.length) throw new Error(`cargo build --release in engine/ did not produce ${missing.map((bin) => path.relative(ROOT, bin)).join(', ')}`);
   return 'built';
 }
 

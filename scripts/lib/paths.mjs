@@ -17,6 +17,8 @@ export const ROOTFS = path.join(DATA, 'images', 'bookworm');
 export const ENGINE_DIR = path.join(ROOT, 'engine');
 export const ENGINE_BIN = path.join(ENGINE_DIR, 'target', 'release', 'basalt-server');
 export const BENCH_BIN = path.join(ENGINE_DIR, 'target', 'release', 'basalt-bench');
+/** RDB files in and out (engine/rdb): the worker's RDB export and import (issue 44). */
+export const RDB_BIN = path.join(ENGINE_DIR, 'target', 'release', 'basalt-rdb');
 export const PROVIDER_DIR = path.join(ROOT, 'apps', 'terraform-provider');
 // This clone's Terraform CLI configuration and provider mirror (scripts/lib/terraformrc.mjs).
 export const TF_CLI_CONFIG = path.join(TOOLS, 'terraformrc');
@@ -29,6 +31,7 @@ export function toolEnv(base = process.env) {
     BASALT_ROOT: ROOT,
     BASALT_ENGINE_BIN: ENGINE_BIN,
     BASALT_BENCH_BIN: BENCH_BIN,
+    BASALT_RDB_BIN: RDB_BIN,
     PATH: [TOOLS_BIN, path.join(ANSIBLE_VENV, 'bin'), base.PATH].join(path.delimiter),
     TF_CLI_CONFIG_FILE: TF_CLI_CONFIG,
     CHECKPOINT_DISABLE: '1',

@@ -80,7 +80,8 @@ export async function startPlatform({ dataDir, databaseUrl, apiPort, consolePort
   // No secret goes into a child's environment (where /proc/PID/environ and its own children
   // would see it): the API and the worker get NAME_FILE, a mode-600 file each. The keys of the
   // backup store the platform started (`objectStore`, lib/objectstore.mjs) go to the worker
-  // alone; an existing store's are named by its *_FILE settings themselves.
+  // and the API (which writes RDB uploads and streams RDB exports), never to the console; an
+  // existing store's are named by its *_FILE settings themselves.
   const files = secretFiles(path.join(dataDir, 'secrets'), {
     DATABASE_URL: databaseUrl,
     BASALT_MASTER_KEY: secrets.masterKey,
@@ -99,7 +100,7 @@ export async function startPlatform({ dataDir, databaseUrl, apiPort, consolePort
     ...extraEnv,
   });
   const env = { ...shared, ...files };
-  const { BASALT_BACKUP_S3_ACCESS_KEY_FILE, BASALT_BACKUP_S3_SECRET_KEY_FILE, ...apiEnv } = env;
+  const apiEnv = env;
   // Only once every process is up: one that dies while starting fails the start, with its log.
   let up = false;
   const restart = onRestart && ((proc, code, delayMs) => up && (onRestart(proc, code, delayMs), true));

@@ -634,6 +634,73 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{project}/backups/{backup}/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make an RDB file of a succeeded backup (downloadable for 24 hours); 409 unless the backup has succeeded */
+        post: operations["createBackupExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/exports/{export}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["getExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/exports/{export}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The RDB file (RDB 10, loads in Redis 7); 409 until the export has succeeded, 410 once it has expired */
+        get: operations["downloadExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/rdb-imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Upload an RDB file (a Redis dump.rdb) as the raw body, to create an instance from with restore_from.rdb_import_id within 24 hours; 413 beyond BASALT_RDB_IMPORT_MAX_BYTES (default 1 GiB) */
+        post: operations["createRdbImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{project}/instances/{instance}/metrics": {
         parameters: {
             query?: never;
@@ -906,6 +973,11 @@ export interface components {
         RestoreSourceDto: {
             /**
              * Format: uuid
+             * @description An RDB file uploaded to this project (POST …/rdb-imports), not expired; its keys become the new instance's data
+             */
+            rdb_import_id?: string;
+            /**
+             * Format: uuid
              * @description A succeeded backup of an instance of this project: restored to its consistent point (end_time)
              */
             backup_id?: string;
@@ -973,7 +1045,7 @@ export interface components {
              * @default 7
              */
             backup_retention_days?: number;
-            /** @description Start with the data of a backup or of an instance at a point in time (the type's disk must hold it) */
+            /** @description Start with the data of a backup, of an instance at a point in time, or of an uploaded RDB file (the type's disk must hold it) */
             restore_from?: components["schemas"]["RestoreSourceDto"];
         };
         FaultDto: {
@@ -1094,7 +1166,7 @@ export interface components {
             /** Format: uuid */
             instance_id: string | null;
             /** @enum {string} */
-            type: "create" | "modify" | "restart" | "delete" | "apply_users" | "apply_allowlist" | "benchmark" | "failover" | "benchmark_report" | "backup";
+            type: "create" | "modify" | "restart" | "delete" | "apply_users" | "apply_allowlist" | "benchmark" | "failover" | "benchmark_report" | "backup" | "rdb_export";
             /** @enum {string} */
             status: "pending" | "running" | "succeeded" | "failed";
             progress: number;
@@ -1543,16 +1615,62 @@ export interface components {
             earliest: string | null;
             /**
              * Format: date-time
-             * @description The latest point: the newest record archived (or the newest backup's point), to the second
+             * @description The latest point, to the second: when the archive last caught up with the instance's log (or its newest record, or the newest backup's point)
              */
             latest: string | null;
-            /** @description Seconds between now and the newest archived record; null while nothing is archived */
+            /** @description Seconds since the archive last caught up with the instance's log (at most a seal interval or two while it keeps up); null before its first pass */
             archive_lag_seconds: number | null;
             /**
              * Format: date-time
              * @description When the newest succeeded backup finished
              */
             last_backup_at: string | null;
+        };
+        RdbExportDto: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            backup_id: string;
+            /** Format: uuid */
+            instance_id: string;
+            /**
+             * @description `succeeded`: the RDB file can be downloaded until expires_at
+             * @enum {string}
+             */
+            status: "pending" | "running" | "succeeded" | "failed";
+            /** @description Bytes of the RDB file; null until it is made */
+            size_bytes: number | null;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description 24 hours after it was asked for: the download is refused (410) and the file removed from then on
+             */
+            expires_at: string;
+            error: components["schemas"]["BackupErrorDto"] | null;
+        };
+        RdbExportAcceptedDto: {
+            export: components["schemas"]["RdbExportDto"];
+            /** @description The `rdb_export` operation that makes the file */
+            operation: components["schemas"]["OperationDto"];
+        };
+        RdbImportDto: {
+            /**
+             * Format: uuid
+             * @description Give it as restore_from.rdb_import_id to create an instance from the file
+             */
+            id: string;
+            /** @description Bytes received */
+            size_bytes: number;
+            /** @description SHA-256 (hex) of the bytes received */
+            sha256: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description After it, no instance can be created from it and it is removed
+             */
+            expires_at: string;
         };
         MetricPointDto: {
             /** @description Unix time, seconds */
@@ -4714,6 +4832,298 @@ export interface operations {
             };
             /** @description Conflict with the current state */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    createBackupExport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retry-safe key (1-255 visible ASCII characters, kept 24 h per user): a retry with the same body gets the first response again */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                project: string;
+                backup: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RdbExportAcceptedDto"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not allowed for this role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    getExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+                export: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RdbExportDto"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    downloadExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+                export: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not allowed for this role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Gone: it expired */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    createRdbImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RdbImportDto"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not allowed for this role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The body is larger than allowed */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The body is not of the media type the route takes */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Rate limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

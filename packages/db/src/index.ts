@@ -14,6 +14,8 @@
 // type-report.ts   the typed contract of a per-type benchmark report's JSON columns
 // operation-start.ts  startOperation: operation row + instance pointer + job, in one transaction
 // backup-start.ts     startBackup: a backups row and its backup operation (API, scheduler, final backups)
+// rdb-export-start.ts startRdbExport: an rdb_exports row and its operation (no instance pointer)
+// object-store.ts, sealed-stream.ts  subpath exports (@basalt/db/object-store, /sealed-stream): the S3 client and streamed sealing the worker and the API share
 // operation-kinds.ts   the operation catalogue: each kind's queue, steps, status and turn
 export * as schema from './schema.js';
 export * from './client.js';
@@ -32,3 +34,4 @@ export * from './backup-start.js';
 export * from './operation-kinds.js';
 export * from './master-key-check.js';
 export * from './host-route.js';
+export * from './rdb-export-start.js';

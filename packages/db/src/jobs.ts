@@ -14,6 +14,7 @@ export const QUEUES = {
   failover: 'instance-failover',
   typeReport: 'instance-type-report',
   backup: 'instance-backup',
+  rdbExport: 'instance-rdb-export',
 } as const;
 
 export type QueueKey = keyof typeof QUEUES;
@@ -29,9 +30,10 @@ export interface InstanceJobPayload {
  * What a new instance's data comes from (issue 44): a backup (restored to its consistent
  * point), or a source instance's archive to a point in time (unix ms, a whole second). The API
  * checked that it exists and lies in the source's restorable window; the worker fails the
- * create with the reason when what it needs cannot be read or verified.
+ * create with the reason when what it needs cannot be read or verified. An RDB file uploaded
+ * to the project (rdb_imports) is read into the new instance's log by `basalt-rdb import`.
  */
-export type RestoreSource = { backup_id: string } | { source_instance_id: string; point_in_time_ms: number };
+export type RestoreSource = { backup_id: string } | { source_instance_id: string; point_in_time_ms: number } | { rdb_import_id: string };
 
 export interface ProvisionJob extends InstanceJobPayload {
   restore?: RestoreSource;
@@ -94,6 +96,14 @@ export interface BackupJob extends InstanceJobPayload {
   backup_id: string;
 }
 
+/**
+ * An RDB file made from a succeeded backup (issue 44): the backup fetched to its end, written
+ * as RDB by `basalt-rdb export`, stored sealed with the instance's data key.
+ */
+export interface RdbExportJob extends InstanceJobPayload {
+  export_id: string;
+}
+
 export interface JobPayloads {
   provision: ProvisionJob;
   modify: ModifyJob;
@@ -105,6 +115,7 @@ export interface JobPayloads {
   failover: FailoverJob;
   typeReport: TypeReportJob;
   backup: BackupJob;
+  rdbExport: RdbExportJob;
 }
 
 /**

@@ -1,5 +1,5 @@
-// The object store backups go to, through the AWS SDK's S3 client: the platform's embedded store
-// (scripts/lib/objectstore.mjs) or any S3-compatible one the settings name (config.ts). Every
+// The object store backups (and RDB exports and imports) go to, through the AWS SDK's S3 client: the platform's embedded store
+// (scripts/lib/objectstore.mjs) or any S3-compatible one the settings name (the worker's and the API's config.ts). Every
 // object is written with its SHA-256, which the store checks before it keeps the object and
 // which every read is checked against as it streams; a read that does not match fails at its
 // end, naming the key, so no caller takes a damaged object for a backup.

@@ -93,6 +93,9 @@ export const OPERATION_KINDS = {
   },
   // Takes its turn: a base is read from the engine a resize or restart is replacing.
   backup: { queue: 'backup', steps: ['seal_base', 'store_segments', 'write_manifest'] },
+  // An RDB file of a backup: it reads only the object store, so it waits for no operation of
+  // the instance (nor for a live one: a deleted instance's backups are exported too).
+  rdb_export: { queue: 'rdbExport', inTurn: false, steps: ['fetch_backup', 'write_rdb', 'store_rdb'] },
   // A per-type report only drives its temporary instance's own operations, which take their turns.
   benchmark_report: { queue: 'typeReport', inTurn: false, steps: ['create_instance', 'run_suites', 'render_report', 'delete_instance'] },
 } as const satisfies Record<OperationType, OperationKind>;

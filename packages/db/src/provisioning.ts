@@ -12,6 +12,7 @@ import { BenchmarksRepository } from './repositories/benchmarks.repository.js';
 import { OperationsRepository } from './repositories/operations.repository.js';
 import { TypeReportsRepository } from './repositories/type-reports.repository.js';
 import { BackupsRepository } from './repositories/backups.repository.js';
+import { RdbFilesRepository } from './repositories/rdb-files.repository.js';
 import { STATUS_FIELDS, statusOwner, type OperationType } from './operation-kinds.js';
 
 export type InstanceRow = typeof instances.$inferSelect;
@@ -154,6 +155,11 @@ export class ProvisioningRepository {
   /** Backups and the log archive (the backup job and the archiver record their progress there). */
   backups(): BackupsRepository {
     return new BackupsRepository(this.db);
+  }
+
+  /** RDB exports (the export job records what it made) and imports (a restore reads them). */
+  rdbFiles(): RdbFilesRepository {
+    return new RdbFilesRepository(this.db);
   }
 
   /** Per-type benchmark reports (the benchmark_report job records its progress there). */

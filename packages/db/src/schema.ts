@@ -51,6 +51,7 @@ export const operationType = pgEnum('operation_type', [
   'failover',
   'benchmark_report',
   'backup',
+  'rdb_export',
 ]);
 export const operationStatus = pgEnum('operation_status', ['pending', 'running', 'succeeded', 'failed']);
 /** Who made a backup: a person (kept until deleted), the daily schedule, or the instance's delete. */
@@ -64,7 +65,7 @@ export const benchmarkStatus = pgEnum('benchmark_status', ['pending', 'running',
  * backup, or a source instance at a point in time (RFC 3339, to the second). The create's job
  * carries the same source as jobs.ts RestoreSource.
  */
-export type RestoredFrom = { backup_id: string } | { source_instance_id: string; point_in_time: string };
+export type RestoredFrom = { backup_id: string } | { source_instance_id: string; point_in_time: string } | { rdb_import_id: string };
 
 export const users = pgTable('users', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -393,6 +394,62 @@ export const backups = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
   (t) => [index('backups_instance_idx').on(t.instanceId, t.createdAt)],
+);
+
+/** An RDB export of a backup (issue 44): pending, then `succeeded` with its object, or `failed`. */
+export const rdbExportStatus = pgEnum('rdb_export_status', ['pending', 'running', 'succeeded', 'failed']);
+
+/**
+ * An RDB file made from a backup, stored sealed with the instance's data key under the
+ * instance's prefix, downloadable until it expires; the scheduler then removes object and row.
+ */
+export const rdbExports = pgTable(
+  'rdb_exports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    instanceId: uuid('instance_id')
+      .notNull()
+      .references(() => instances.id, { onDelete: 'cascade' }),
+    /** No foreign key: the export outlives a backup removed by retention meanwhile. */
+    backupId: uuid('backup_id').notNull(),
+    status: rdbExportStatus('status').notNull().default('pending'),
+    operationId: uuid('operation_id'),
+    objectKey: text('object_key'),
+    /** Bytes of the plain RDB. */
+    sizeBytes: bigint('size_bytes', { mode: 'number' }),
+    error: jsonb('error'),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('rdb_exports_expires_idx').on(t.expiresAt)],
+);
+
+/**
+ * An RDB file a person uploaded to create an instance from (issue 44), stored sealed with a
+ * key of its own (sealed by the master key) under the project's imports prefix until it expires.
+ */
+export const rdbImports = pgTable(
+  'rdb_imports',
+  {
+    id: uuid('id').primaryKey(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    objectKey: text('object_key').notNull(),
+    /** The import's own AES-256 key, base64, sealed by the master key. */
+    dataKeyEncrypted: text('data_key_encrypted').notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull(),
+    /** SHA-256 (hex) of the plain file, as uploaded. */
+    sha256: text('sha256').notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('rdb_imports_expires_idx').on(t.expiresAt)],
 );
 
 export const operations = pgTable(

@@ -16,6 +16,10 @@ import { ApiKeyController } from './api-keys/api-key.controller.js';
 import { ApiKeyService } from './api-keys/api-key.service.js';
 import { BackupController } from './backups/backup.controller.js';
 import { BackupService } from './backups/backup.service.js';
+import { RdbFileController } from './backups/rdb-file.controller.js';
+import { RdbExportService } from './backups/rdb-export.service.js';
+import { RdbImportService } from './backups/rdb-import.service.js';
+import { RdbStore } from './backups/rdb-store.js';
 import { BenchmarkController } from './benchmarks/benchmark.controller.js';
 import { BenchmarkService } from './benchmarks/benchmark.service.js';
 import { TypeReportController } from './benchmarks/type-report.controller.js';
@@ -61,6 +65,7 @@ export class AppModule implements NestModule {
         BenchmarkController,
         TypeReportController,
         BackupController,
+        RdbFileController,
         InstanceMetricsController,
         AuditController,
       ],
@@ -85,6 +90,9 @@ export class AppModule implements NestModule {
         BenchmarkService,
         TypeReportService,
         BackupService,
+        RdbExportService,
+        RdbImportService,
+        RdbStore,
         InstanceMetricsService,
         InstanceSlowlogService,
       ],

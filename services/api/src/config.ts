@@ -1,5 +1,7 @@
 // Everything the API reads from its environment, parsed once at start.
 import { LOCAL_NETWORK, parseMasterKey, secretFromEnv } from '@basalt/db';
+import type { ObjectStoreConfig } from '@basalt/db/object-store';
+import { backupStoreConfigOf } from '@basalt/db/object-store-config';
 import type { ProjectQuota } from './instances/quota.js';
 
 export class ApiConfig {
@@ -29,6 +31,13 @@ export class ApiConfig {
   quota: ProjectQuota;
   /** The control plane's Prometheus (BASALT_PROMETHEUS_URL), which the metrics endpoint queries; none: 503. */
   prometheusUrl: string | undefined;
+  /**
+   * The object store (BASALT_BACKUP_S3_*, as the worker reads it): RDB uploads are written to it
+   * and RDB exports streamed from it. None: those routes answer 404 not_configured.
+   */
+  objectStore: ObjectStoreConfig | undefined;
+  /** The largest RDB file an upload may be (BASALT_RDB_IMPORT_MAX_BYTES, default 1 GiB); 413 beyond. */
+  rdbImportMaxBytes: number;
   /** The project bridge: the API reads an engine's SLOWLOG only at an address routed through it (or loopback). */
   bridge: string;
 }
@@ -67,5 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   };
   config.prometheusUrl = env.BASALT_PROMETHEUS_URL?.replace(/\/+$/, '') || undefined;
   config.bridge = env.BASALT_BRIDGE ?? LOCAL_NETWORK.bridge;
+  config.objectStore = backupStoreConfigOf(env);
+  config.rdbImportMaxBytes = intFromEnv(env, 'BASALT_RDB_IMPORT_MAX_BYTES', 1024 ** 3);
   return config;
 }

@@ -14,6 +14,7 @@ import { benchmark } from './jobs/benchmark.js';
 import { failover } from './failover/failover.js';
 import { typeReport } from './jobs/type-report.js';
 import { backup } from './jobs/backup.js';
+import { rdbExportJob } from './jobs/rdb-export.js';
 
 type Handler<K extends QueueKey> = (ctx: JobContext, payload: JobPayloads[K]) => Promise<Outcome>;
 
@@ -28,6 +29,7 @@ export const HANDLERS: { [K in QueueKey]: Handler<K> } = {
   failover,
   typeReport: (ctx, payload) => typeReport(ctx, payload, handle),
   backup,
+  rdbExport: rdbExportJob,
 };
 
 export type HandledQueue = keyof typeof HANDLERS;

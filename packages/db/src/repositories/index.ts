@@ -12,3 +12,4 @@ export * from './control-credentials.repository.js';
 export * from './type-reports.repository.js';
 export * from './event-streams.repository.js';
 export * from './backups.repository.js';
+export * from './rdb-files.repository.js';

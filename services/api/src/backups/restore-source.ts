@@ -1,8 +1,8 @@
 // What a create's `restore_from` names, checked before anything is made: a succeeded backup of
-// this project, or an instance of this project at a point inside its restore window; either
-// must fit the new instance's disk. The worker restores what the job names and fails the create
+// this project, an instance of this project at a point inside its restore window, or an RDB file
+// uploaded to this project and not expired; each must fit the new instance's disk. The worker restores what the job names and fails the create
 // with the reason if, by then, it cannot read or verify it (a backup deleted meanwhile).
-import type { BackupsRepository, InstancesRepository, RestoreSource, schema } from '@basalt/db';
+import type { BackupsRepository, InstancesRepository, RdbFilesRepository, RestoreSource, schema } from '@basalt/db';
 import { parsePointInTime } from '@basalt/api-client/rules';
 import { Conflict, Invalid, NotFound } from '../common/errors.js';
 import type { RestoreSourceDto } from '../instances/instance.dto.js';
@@ -18,12 +18,20 @@ export interface Restore {
 const GIB = 1024 ** 3;
 
 export async function resolveRestore(
-  repositories: { backups: BackupsRepository; instances: InstancesRepository },
+  repositories: { backups: BackupsRepository; instances: InstancesRepository; rdbFiles: RdbFilesRepository },
   projectId: string,
   given: RestoreSourceDto,
   diskGib: number,
 ): Promise<Restore> {
-  const { backup_id: backupId, source_instance_id: sourceId, point_in_time: point } = given;
+  const { backup_id: backupId, source_instance_id: sourceId, point_in_time: point, rdb_import_id: importId } = given;
+  if (importId !== undefined && backupId === undefined && sourceId === undefined && point === undefined) {
+    const upload = await repositories.rdbFiles.getImport(projectId, importId);
+    if (!upload) throw new NotFound('RDB import');
+    if (upload.expiresAt <= new Date()) throw new Conflict(`RDB import ${upload.id} expired at ${isoSecond(upload.expiresAt)}; upload the file again`, 'rdb_import_expired');
+    requireRoom(upload.sizeBytes, diskGib);
+    return { job: { rdb_import_id: upload.id }, restoredFrom: { rdb_import_id: upload.id } };
+  }
+  if (importId !== undefined) throw new Invalid('restore_from.rdb_import_id is given alone', [{ field: 'restore_from', problems: ['rdb_import_id with another field'] }]);
   if (backupId !== undefined && sourceId === undefined && point === undefined) {
     const backup = await repositories.backups.get(projectId, backupId);
     if (!backup) throw new NotFound('Backup');
@@ -52,8 +60,8 @@ export async function resolveRestore(
       restoredFrom: { source_instance_id: source.id, point_in_time: isoSecond(at)! },
     };
   }
-  throw new Invalid('restore_from must be either {backup_id} or {source_instance_id, point_in_time}', [
-    { field: 'restore_from', problems: ['exactly one of: backup_id, or source_instance_id with point_in_time'] },
+  throw new Invalid('restore_from must be one of {backup_id}, {source_instance_id, point_in_time} or {rdb_import_id}', [
+    { field: 'restore_from', problems: ['exactly one of: backup_id, source_instance_id with point_in_time, or rdb_import_id'] },
   ]);
 }
 

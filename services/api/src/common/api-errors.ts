@@ -9,6 +9,9 @@ const DESCRIPTIONS: Record<number, string> = {
   403: 'Not allowed for this role',
   404: 'Not found (or not visible to the caller)',
   409: 'Conflict with the current state',
+  410: 'Gone: it expired',
+  413: 'The body is larger than allowed',
+  415: 'The body is not of the media type the route takes',
   429: 'Rate limited',
   503: 'Unavailable',
 };

@@ -40,6 +40,24 @@ export class Conflict extends DomainError {
   }
 }
 
+export class Gone extends DomainError {
+  constructor(message: string) {
+    super(410, 'gone', message);
+  }
+}
+
+export class PayloadTooLarge extends DomainError {
+  constructor(message: string) {
+    super(413, 'payload_too_large', message);
+  }
+}
+
+export class UnsupportedMediaType extends DomainError {
+  constructor(message: string) {
+    super(415, 'unsupported_media_type', message);
+  }
+}
+
 export class TooManyRequests extends DomainError {
   constructor(readonly retryAfterSeconds: number) {
     super(429, 'rate_limited', 'Too many requests; retry later', { retry_after_seconds: retryAfterSeconds });

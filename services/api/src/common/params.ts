@@ -39,3 +39,7 @@ export class InstanceBenchmarkParams extends ProjectInstanceParams {
 export class ProjectBackupParams extends ProjectParams {
   @ApiProperty({ format: 'uuid' }) @IsUUID('all') backup: string;
 }
+
+export class ProjectExportParams extends ProjectParams {
+  @ApiProperty({ format: 'uuid' }) @IsUUID('all') export: string;
+}

@@ -15,6 +15,7 @@ import {
   InstancesRepository,
   OperationsRepository,
   ProjectsRepository,
+  RdbFilesRepository,
   TypeReportsRepository,
   UsersRepository,
 } from '@basalt/db';
@@ -36,6 +37,7 @@ const repositories = [
   TypeReportsRepository,
   EventStreamsRepository,
   BackupsRepository,
+  RdbFilesRepository,
 ];
 
 @Global()

@@ -75,10 +75,15 @@ export class InstanceParametersDto {
 }
 
 /**
- * What a new instance's data is restored from: exactly one of `backup_id`, or `source_instance_id`
- * with `point_in_time`. The same shape is shown as the instance's `restored_from`.
+ * What a new instance's data is restored from: exactly one of `backup_id`, `source_instance_id`
+ * with `point_in_time`, or `rdb_import_id`. The same shape is shown as the instance's `restored_from`.
  */
 export class RestoreSourceDto {
+  @ApiProperty({ required: false, format: 'uuid', description: 'An RDB file uploaded to this project (POST …/rdb-imports), not expired; its keys become the new instance\'s data' })
+  @IsOptionalNotNull()
+  @IsUUID('all')
+  rdb_import_id?: string;
+
   @ApiProperty({ required: false, format: 'uuid', description: 'A succeeded backup of an instance of this project: restored to its consistent point (end_time)' })
   @IsOptionalNotNull()
   @IsUUID('all')
@@ -209,7 +214,7 @@ export class CreateInstanceDto {
   @ApiProperty({
     required: false,
     type: RestoreSourceDto,
-    description: "Start with the data of a backup or of an instance at a point in time (the type's disk must hold it)",
+    description: "Start with the data of a backup, of an instance at a point in time, or of an uploaded RDB file (the type's disk must hold it)",
   })
   @IsOptionalNotNull()
   @ValidateNested()

@@ -4,6 +4,7 @@ import PgBoss from 'pg-boss';
 import {
   AllowlistRepository,
   BackupsRepository,
+  RdbFilesRepository,
   CatalogRepository,
   type Database,
   encryptSecret,
@@ -58,6 +59,7 @@ export class InstanceService {
     private readonly catalog: CatalogRepository,
     private readonly operations: OperationsRepository,
     private readonly backups: BackupsRepository,
+    private readonly rdbFiles: RdbFilesRepository,
     private readonly starter: OperationStarter,
   ) {}
 
@@ -99,7 +101,7 @@ export class InstanceService {
     }
     const allowlist = normaliseAllowlist(body.allowlist ?? []);
     if (await this.instances.nameTaken(projectId, body.name)) throw new Conflict(`An instance named ${body.name} exists in this project`, 'duplicate_name');
-    const restore = body.restore_from && (await resolveRestore({ backups: this.backups, instances: this.instances }, projectId, body.restore_from, diskGib));
+    const restore = body.restore_from && (await resolveRestore({ backups: this.backups, instances: this.instances, rdbFiles: this.rdbFiles }, projectId, body.restore_from, diskGib));
     const password = body.password ?? generatePassword();
 
     try {

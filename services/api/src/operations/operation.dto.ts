@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import type { OperationRow } from '@basalt/db';
 
-export const OPERATION_TYPES = ['create', 'modify', 'restart', 'delete', 'apply_users', 'apply_allowlist', 'benchmark', 'failover', 'benchmark_report', 'backup'] as const;
+export const OPERATION_TYPES = ['create', 'modify', 'restart', 'delete', 'apply_users', 'apply_allowlist', 'benchmark', 'failover', 'benchmark_report', 'backup', 'rdb_export'] as const;
 export const OPERATION_STATUSES = ['pending', 'running', 'succeeded', 'failed'] as const;
 
 export class OperationStepDto {

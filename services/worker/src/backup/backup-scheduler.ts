@@ -7,7 +7,8 @@
 //   every segment object no kept base needs any more (a kept base needs its own segments and,
 //   for the points after it, every segment archived after it), then the row;
 // - a failover moved the archive to a new timeline: the new timeline gets a base at once, so
-//   its points can be restored without waiting for the window.
+//   its points can be restored without waiting for the window;
+// - RDB exports and uploads past their time are removed (rdb-expiry.ts).
 import type pg from 'pg';
 import type PgBoss from 'pg-boss';
 import { startBackup, type BackupRow, type InstanceRow } from '@basalt/db';
@@ -17,6 +18,7 @@ import { LeasedRounds } from '../leased-rounds.js';
 import { backupStoreOf } from './backup-store.js';
 import { partPrefix, segmentKey } from './archive-objects.js';
 import type { ObjectStore } from './object-store.js';
+import { removeExpiredRdbFiles } from './rdb-expiry.js';
 
 const DAY_MS = 86_400_000;
 /** An automatic backup made less than this ago counts as today's (a window is at most a day). */
@@ -50,6 +52,7 @@ export class BackupScheduler {
       await this.schedule(instance, now).catch((error) => this.ctx.log(`backup scheduler: ${instance.id}: ${(error as Error).message}`));
     }
     await this.removeDue(store, now);
+    await removeExpiredRdbFiles(this.ctx, store, now);
   }
 
   private async schedule(instance: InstanceRow, now: Date): Promise<void> {

@@ -2,7 +2,8 @@
 // directory of this operation's own (restore.ts), then the engine role's restore playbook puts
 // them in place of the new instance's empty log on its primary first and then on each replica
 // (whose log then holds no replication position: it copies from the restored primary), and
-// the engine says what it recovered to. The instance is `running` only after that.
+// the engine says what it recovered to. An uploaded RDB file is read into segments the same
+// way first (rdb-import.ts). The instance is `running` only after that.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { InstanceRow, RegionRow, RestoreSource } from '@basalt/db';
@@ -14,6 +15,7 @@ import { deployEngine } from '../engine-deploy.js';
 import type { PlaybookResult } from '../ansible/ansible.js';
 import { requireBackupStore } from './backup-store.js';
 import { fetchRestore, planRestore } from './restore.js';
+import { fetchRdbImport } from './rdb-import.js';
 
 const STEP = 'restore_data';
 /** The restore playbook's task (infra/ansible/roles/engine/tasks/restore.yml); Ansible prefixes `engine : `. */
@@ -36,11 +38,16 @@ export async function restoreData(ctx: JobContext, run: OperationRun<'restore_da
   const store = requireBackupStore(ctx, STEP);
   const dir = path.join(ctx.config.runsDir, instance.id, run.operationId, 'restore');
   const plan = await run.step(STEP, async () => {
+    if ('rdb_import_id' in source) {
+      const imported = await fetchRdbImport(ctx, store, source.rdb_import_id, dir);
+      await run.event('restore', STEP, `RDB import ${imported.rdb_import}: ${imported.imported}`);
+      return imported;
+    }
     const plan = await planRestore(ctx, store, source);
     const { bytes } = await fetchRestore(ctx, store, plan, dir);
     const to = 'lsn' in plan.target ? `the backup's end (LSN ${plan.target.lsn})` : new Date(plan.target.timeMs).toISOString();
     await run.event('restore', STEP, `fetched ${plan.segments.length} segment(s), ${bytes} bytes, of ${plan.sourceInstanceId} from backup ${plan.backup.id}; restoring to ${to}`);
-    return plan;
+    return { backup: plan.backup.id, target: plan.target };
   });
   try {
     const primary = nodes.find((node) => node.role === 'primary');
@@ -55,11 +62,12 @@ export async function restoreData(ctx: JobContext, run: OperationRun<'restore_da
       }
       if (group[0] === primary) {
         const at = Number(recovered[0]!.recovery_stopped_time_ms);
-        await run.event('restore', STEP, `${primary.name} recovered to LSN ${recovered[0]!.recovery_stopped_lsn} (${at > 0 ? new Date(at).toISOString() : 'time unknown'})`, { plan: { backup: plan.backup.id, target: plan.target } });
+        await run.event('restore', STEP, `${primary.name} recovered to LSN ${recovered[0]!.recovery_stopped_lsn} (${at > 0 ? new Date(at).toISOString() : 'time unknown'})`, { plan });
       }
     }
   } finally {
-    // The decrypted log leaves this host's disk whatever happened.
+    // The decrypted log leaves this host's disk whatever happened (an RDB's work dir too).
     await fs.rm(dir, { recursive: true, force: true });
+    await fs.rm(`${dir}.rdb`, { recursive: true, force: true });
   }
 }

@@ -37,7 +37,7 @@ async function readAll(store: ObjectStore, key: string): Promise<Buffer> {
 }
 
 /** The base, segments and target a restore from `source` needs; throws naming what is missing. */
-export async function planRestore(ctx: JobContext, store: ObjectStore, source: RestoreSource): Promise<RestorePlan> {
+export async function planRestore(ctx: JobContext, store: ObjectStore, source: Exclude<RestoreSource, { rdb_import_id: string }>): Promise<RestorePlan> {
   const backups = ctx.repo.backups();
   let backup: BackupRow | undefined;
   let pointMs: number | undefined;
@@ -77,6 +77,14 @@ export async function planRestore(ctx: JobContext, store: ObjectStore, source: R
   const through = archivedThrough(archive);
   if (archive.timeline === manifest.timeline && (!through || through.getTime() < pointMs)) {
     throw new StepError(STEP, `the archive of ${backup.instanceId} reaches ${through?.toISOString() ?? 'nothing'}, before ${new Date(pointMs).toISOString()}`);
+  }
+  if (archive.timeline > manifest.timeline) {
+    // A failover ended this timeline: its archive holds what its primary had sealed by then,
+    // and points after that are the next timeline's, once a base is on it.
+    const ended = Math.max(manifest.end_time_ms, ...archived.map((row) => row.lastTime?.getTime() ?? 0));
+    if (pointMs > ended) {
+      throw new StepError(STEP, `${new Date(pointMs).toISOString()} is after timeline ${manifest.timeline} of ${backup.instanceId} ends (${new Date(ended).toISOString()}, a failover), and before the first backup of timeline ${archive.timeline}: choose an earlier point, or a later one once that backup exists`);
+    }
   }
   return { sourceInstanceId: backup.instanceId, backup, manifest, segments, target: { timeMs: pointMs } };
 }

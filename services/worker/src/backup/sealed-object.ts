@@ -4,24 +4,16 @@
 // frame's index and whether it is the last: a frame moved to another object, reordered, or an
 // object cut short after a whole frame, fails to open as surely as a flipped bit.
 //
-// Layout: "BSO1" | frames, each: plaintext length (u32 BE) | nonce (12) | ciphertext | tag (16).
+// Layout (constants shared with @basalt/db/sealed-stream, which seals and opens as streams): "BSO1" | frames, each: plaintext length (u32 BE) | nonce (12) | ciphertext | tag (16).
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { FRAME_HEADER, frameAad, MAGIC, NONCE, SEALED_FRAME_BYTES, TAG } from '@basalt/db/sealed-stream';
 
-const MAGIC = Buffer.from('BSO1');
 /** Plaintext bytes per frame. */
-export const FRAME_BYTES = 4 << 20;
-const NONCE = 12;
-const TAG = 16;
-const FRAME_HEADER = 4 + NONCE;
+export const FRAME_BYTES = SEALED_FRAME_BYTES;
 
 export class SealedObjectError extends Error {}
 
-function aad(objectKey: string, index: number, last: boolean): Buffer {
-  const position = Buffer.alloc(9);
-  position.writeBigUInt64BE(BigInt(index));
-  position[8] = last ? 1 : 0;
-  return Buffer.concat([Buffer.from(objectKey, 'utf8'), position]);
-}
+const aad = frameAad;
 
 /** A fresh data key: 32 random bytes. */
 export function newDataKey(): Buffer {
