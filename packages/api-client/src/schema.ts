@@ -937,7 +937,6 @@ export interface components {
             disk_gib_min: number;
             disk_gib_max: number;
             max_connections: number;
-            bandwidth_mbps: number;
             regions: string[];
             /** @description Basalt's own figures from the type's latest succeeded benchmark report, measured on this platform's host; null when the type has none */
             reference: components["schemas"]["InstanceTypeReferenceDto"] | null;

@@ -17,11 +17,11 @@ export const LOCAL_REGION = {
 } as const;
 
 export const INSTANCE_TYPES = [
-  { size: 'small', vcpu: 1, memoryGib: 2, diskGibMin: 10, diskGibMax: 200, maxConnections: 10_000, bandwidthMbps: 96 },
-  { size: 'large', vcpu: 2, memoryGib: 8, diskGibMin: 20, diskGibMax: 500, maxConnections: 20_000, bandwidthMbps: 192 },
-  { size: 'xlarge', vcpu: 4, memoryGib: 16, diskGibMin: 40, diskGibMax: 1000, maxConnections: 30_000, bandwidthMbps: 384 },
-  { size: '2xlarge', vcpu: 8, memoryGib: 32, diskGibMin: 80, diskGibMax: 2000, maxConnections: 40_000, bandwidthMbps: 768 },
-  { size: '4xlarge', vcpu: 16, memoryGib: 64, diskGibMin: 160, diskGibMax: 4000, maxConnections: 50_000, bandwidthMbps: 1536 },
-  { size: '8xlarge', vcpu: 32, memoryGib: 128, diskGibMin: 320, diskGibMax: 8000, maxConnections: 60_000, bandwidthMbps: 2048 },
-  { size: '13xlarge', vcpu: 52, memoryGib: 192, diskGibMin: 480, diskGibMax: 12000, maxConnections: 80_000, bandwidthMbps: 2048 },
+  { size: 'small', vcpu: 1, memoryGib: 2, diskGibMin: 10, diskGibMax: 200, maxConnections: 10_000 },
+  { size: 'large', vcpu: 2, memoryGib: 8, diskGibMin: 20, diskGibMax: 500, maxConnections: 20_000 },
+  { size: 'xlarge', vcpu: 4, memoryGib: 16, diskGibMin: 40, diskGibMax: 1000, maxConnections: 30_000 },
+  { size: '2xlarge', vcpu: 8, memoryGib: 32, diskGibMin: 80, diskGibMax: 2000, maxConnections: 40_000 },
+  { size: '4xlarge', vcpu: 16, memoryGib: 64, diskGibMin: 160, diskGibMax: 4000, maxConnections: 50_000 },
+  { size: '8xlarge', vcpu: 32, memoryGib: 128, diskGibMin: 320, diskGibMax: 8000, maxConnections: 60_000 },
+  { size: '13xlarge', vcpu: 52, memoryGib: 192, diskGibMin: 480, diskGibMax: 12000, maxConnections: 80_000 },
 ].map((t, i) => ({ id: `kv.standard.${t.size}`, ...t, regions: ['local'], sortOrder: i }));

@@ -171,7 +171,6 @@ export const instanceTypes = pgTable('instance_types', {
   diskGibMin: integer('disk_gib_min').notNull(),
   diskGibMax: integer('disk_gib_max').notNull(),
   maxConnections: integer('max_connections').notNull(),
-  bandwidthMbps: integer('bandwidth_mbps').notNull(),
   regions: text('regions').array().notNull(),
   sortOrder: integer('sort_order').notNull(),
 });

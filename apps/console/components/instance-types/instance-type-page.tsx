@@ -42,7 +42,7 @@ export function InstanceTypePage({ projectId, typeId }: { projectId: string; typ
           </Link>
         }
         title={<span className="font-mono">{typeId}</span>}
-        description={type ? `${type.vcpu} vCPU · ${formatGib(type.memory_gib)} memory · disk ${type.disk_gib_min}–${formatGib(type.disk_gib_max)} · ${formatNumber(type.max_connections)} connections · ${formatNumber(type.bandwidth_mbps)} Mbit/s` : undefined}
+        description={type ? `${type.vcpu} vCPU · ${formatGib(type.memory_gib)} memory · disk ${type.disk_gib_min}–${formatGib(type.disk_gib_max)} · ${formatNumber(type.max_connections)} connections` : undefined}
         actions={session?.user.is_admin && type ? <PublishReportButton typeId={typeId} busy={followed !== null && reportUnfinished(followed.status)} /> : null}
       />
       <main className="space-y-5 px-8 py-6">

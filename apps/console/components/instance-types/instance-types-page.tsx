@@ -43,7 +43,6 @@ function CatalogTable({ projectId, types }: { projectId: string; types: Instance
           <Th className="text-right">Memory</Th>
           <Th className="text-right">Disk</Th>
           <Th className="text-right">Connections</Th>
-          <Th className="text-right">Bandwidth</Th>
           <Th>Regions</Th>
           <Th className="text-right">Reads/s</Th>
           <Th className="text-right">Writes/s</Th>
@@ -67,7 +66,6 @@ function CatalogTable({ projectId, types }: { projectId: string; types: Instance
                 {type.disk_gib_min}–{formatGib(type.disk_gib_max)}
               </Td>
               <Td className="text-right tabular-nums">{formatNumber(type.max_connections)}</Td>
-              <Td className="text-right tabular-nums">{formatNumber(type.bandwidth_mbps)} Mbit/s</Td>
               <Td>{type.regions.length ? type.regions.join(', ') : 'every region'}</Td>
               <Td className="text-right tabular-nums">{figures?.readsPerSec ?? '—'}</Td>
               <Td className="text-right tabular-nums">{figures?.writesPerSec ?? '—'}</Td>

@@ -27,7 +27,6 @@ type InstanceType struct {
 	DiskGibMin     int64    `json:"disk_gib_min"`
 	DiskGibMax     int64    `json:"disk_gib_max"`
 	MaxConnections int64    `json:"max_connections"`
-	BandwidthMbps  int64    `json:"bandwidth_mbps"`
 	Regions        []string `json:"regions"`
 }
 

@@ -111,7 +111,6 @@ type instanceTypeModel struct {
 	DiskGibMin     types.Int64  `tfsdk:"disk_gib_min"`
 	DiskGibMax     types.Int64  `tfsdk:"disk_gib_max"`
 	MaxConnections types.Int64  `tfsdk:"max_connections"`
-	BandwidthMbps  types.Int64  `tfsdk:"bandwidth_mbps"`
 	Regions        types.List   `tfsdk:"regions"`
 }
 
@@ -138,7 +137,6 @@ func (d *InstanceTypesDataSource) Schema(_ context.Context, _ datasource.SchemaR
 					"disk_gib_min":    schema.Int64Attribute{MarkdownDescription: "Smallest disk in GiB (the default `disk_gib`).", Computed: true},
 					"disk_gib_max":    schema.Int64Attribute{MarkdownDescription: "Largest disk in GiB.", Computed: true},
 					"max_connections": schema.Int64Attribute{MarkdownDescription: "Connection limit (`parameters.maxclients` at most).", Computed: true},
-					"bandwidth_mbps":  schema.Int64Attribute{MarkdownDescription: "Network bandwidth in Mbit/s.", Computed: true},
 					"regions":         schema.ListAttribute{MarkdownDescription: "Regions offering it.", ElementType: types.StringType, Computed: true},
 				}},
 			},
@@ -164,7 +162,7 @@ func (d *InstanceTypesDataSource) Read(ctx context.Context, req datasource.ReadR
 		state.InstanceTypes = append(state.InstanceTypes, instanceTypeModel{
 			ID: types.StringValue(t.ID), Size: types.StringValue(t.Size), Vcpu: types.Int64Value(t.Vcpu),
 			MemoryGib: types.Int64Value(t.MemoryGib), DiskGibMin: types.Int64Value(t.DiskGibMin), DiskGibMax: types.Int64Value(t.DiskGibMax),
-			MaxConnections: types.Int64Value(t.MaxConnections), BandwidthMbps: types.Int64Value(t.BandwidthMbps), Regions: regions,
+			MaxConnections: types.Int64Value(t.MaxConnections), Regions: regions,
 		})
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)

@@ -34,7 +34,6 @@ export class InstanceTypeDto {
   @ApiProperty() disk_gib_min: number;
   @ApiProperty() disk_gib_max: number;
   @ApiProperty() max_connections: number;
-  @ApiProperty() bandwidth_mbps: number;
   @ApiProperty({ type: [String] }) regions: string[];
   @ApiProperty({
     type: InstanceTypeReferenceDto,
@@ -77,7 +76,6 @@ export function toInstanceTypeDto(row: InstanceTypeRow, report?: TypeReportRow):
     disk_gib_min: row.diskGibMin,
     disk_gib_max: row.diskGibMax,
     max_connections: row.maxConnections,
-    bandwidth_mbps: row.bandwidthMbps,
     regions: row.regions,
     reference:
       report && headline && report.finishedAt

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { InstanceType } from '@/data/catalog/instance-types-query'
 import { restoredDiskGib, restoreRequest } from './restore-request'
 
-const small: InstanceType = { id: 'kv.standard.small', size: 'small', vcpu: 1, memory_gib: 2, disk_gib_min: 10, disk_gib_max: 100, max_connections: 5000, bandwidth_mbps: 500, regions: ['local'], reference: null }
+const small: InstanceType = { id: 'kv.standard.small', size: 'small', vcpu: 1, memory_gib: 2, disk_gib_min: 10, disk_gib_max: 100, max_connections: 5000, regions: ['local'], reference: null }
 const large: InstanceType = { ...small, id: 'kv.standard.large', disk_gib_min: 20, disk_gib_max: 200, max_connections: 20000 }
 
 const source = {

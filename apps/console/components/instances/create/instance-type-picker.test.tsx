@@ -5,9 +5,9 @@ import type { InstanceType } from '@/data/catalog/instance-types-query'
 import { InstanceTypePicker } from './instance-type-picker'
 
 const types: InstanceType[] = [
-  { id: 'kv.standard.small', size: 'small', vcpu: 1, memory_gib: 2, disk_gib_min: 10, disk_gib_max: 100, max_connections: 5000, bandwidth_mbps: 500, regions: ['local'], reference: null },
-  { id: 'kv.standard.xlarge', size: 'xlarge', vcpu: 4, memory_gib: 16, disk_gib_min: 20, disk_gib_max: 500, max_connections: 20000, bandwidth_mbps: 2000, regions: ['local', 'aws-us-east-1'], reference: null },
-  { id: 'kv.standard.8xlarge', size: '8xlarge', vcpu: 32, memory_gib: 128, disk_gib_min: 100, disk_gib_max: 4000, max_connections: 100000, bandwidth_mbps: 16000, regions: ['aws-us-east-1'], reference: null },
+  { id: 'kv.standard.small', size: 'small', vcpu: 1, memory_gib: 2, disk_gib_min: 10, disk_gib_max: 100, max_connections: 5000, regions: ['local'], reference: null },
+  { id: 'kv.standard.xlarge', size: 'xlarge', vcpu: 4, memory_gib: 16, disk_gib_min: 20, disk_gib_max: 500, max_connections: 20000, regions: ['local', 'aws-us-east-1'], reference: null },
+  { id: 'kv.standard.8xlarge', size: '8xlarge', vcpu: 32, memory_gib: 128, disk_gib_min: 100, disk_gib_max: 4000, max_connections: 100000, regions: ['aws-us-east-1'], reference: null },
 ]
 
 describe('InstanceTypePicker', () => {

@@ -3,7 +3,7 @@ import type { InstanceType } from '@/data/catalog/instance-types-query'
 import { cn } from '@/lib/utils'
 import { formatGib, formatNumber } from '../format'
 
-/** The instance types as a radio group of cards: size, vCPU, memory, connections and bandwidth. */
+/** The instance types as a radio group of cards: size, vCPU, memory and connections. */
 export function InstanceTypePicker({
   types,
   value,
@@ -49,7 +49,7 @@ export function InstanceTypePicker({
                   {type.vcpu} vCPU · {formatGib(type.memory_gib)}
                 </span>
                 <span className="mt-0.5 block text-xs text-muted">
-                  {formatNumber(type.max_connections)} connections · {formatNumber(type.bandwidth_mbps)} Mbit/s
+                  {formatNumber(type.max_connections)} connections
                 </span>
               </span>
             </label>

@@ -10,7 +10,6 @@ const xlarge: InstanceType = {
   disk_gib_min: 20,
   disk_gib_max: 500,
   max_connections: 20000,
-  bandwidth_mbps: 2000,
   regions: ['local'],
   reference: null,
 }

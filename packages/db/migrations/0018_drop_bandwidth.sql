@@ -1,0 +1,1 @@
+ALTER TABLE "instance_types" DROP COLUMN "bandwidth_mbps";
