@@ -66,7 +66,7 @@ describe('instance types', () => {
     expect(small.reference).toBeNull();
     const cells = await table.getByRole('row').filter({ has: page.getByRole('link', { name: TYPE, exact: true }) }).getByRole('cell').allTextContents();
     expect(cells.slice(1, 4)).toEqual([String(small.vcpu), `${small.memory_gib} GiB`, `${small.disk_gib_min}–${small.disk_gib_max} GiB`]);
-    expect(cells.slice(7)).toEqual(['—', '—', '—', 'no report yet']);
+    expect(cells.slice(6)).toEqual(['—', '—', '—', 'no report yet']);
 
     await table.getByRole('link', { name: TYPE, exact: true }).click();
     await page.getByText('No report yet: Basalt has not published figures', { exact: false }).waitFor();
@@ -146,7 +146,7 @@ describe('instance types', () => {
     const row = table.getByRole('row').filter({ has: page.getByRole('link', { name: TYPE, exact: true }) });
     await row.getByText(/^Basalt, \d{1,2} \w{3} \d{4}/).waitFor();
     const cells = await row.getByRole('cell').allTextContents();
-    expect(cells.slice(7, 10)).toEqual([format(small.reference!.reads_per_sec), format(small.reference!.writes_per_sec), format(small.reference!.p99_latency_ms)]);
+    expect(cells.slice(6, 9)).toEqual([format(small.reference!.reads_per_sec), format(small.reference!.writes_per_sec), format(small.reference!.p99_latency_ms)]);
     // Another type has no report, so no figures.
     const other = table.getByRole('row').filter({ hasNotText: TYPE }).filter({ has: page.getByRole('link') }).first();
     expect((await other.getByRole('cell').allTextContents()).at(-1)).toBe('no report yet');

@@ -25,7 +25,14 @@ async function writeFor(client: Redis, prefix: string, ms: number): Promise<void
   const until = Date.now() + ms;
   for (let i = 0; Date.now() < until; i++) {
     const sentAt = Date.now();
-    await client.set(`${prefix}:${i}`, `${prefix}-${i}`);
+    try {
+      await client.set(`${prefix}:${i}`, `${prefix}-${i}`);
+    } catch (error) {
+      // Refused, not acknowledged: a sync primary whose replica is not streaming yet.
+      if (!/NOREPLICAS/.test((error as Error).message)) throw error;
+      await sleep(100);
+      continue;
+    }
     writes.push({ key: `${prefix}:${i}`, sentAt, ackedAt: Date.now() });
     await sleep(10);
   }
@@ -51,6 +58,10 @@ describe('point-in-time restore across a failover', () => {
     expect(response.status, JSON.stringify(data)).toBe(202);
     user = data!.default_user;
     instance = await platform.waitForStatus(data!.instance.id, ['running'], 300_000);
+    // A sync primary takes writes once its replica streams (NOREPLICAS before): its lag is known then.
+    await expect
+      .poll(async () => (await platform.getInstance(instance.id)).nodes.find((n) => n.role === 'replica')?.lag_bytes, { timeout: 60_000, interval: 500 })
+      .toBeTypeOf('number');
     const first = await connected(endpointOf(instance, 'primary'), user);
     try {
       await writeFor(first, 'one', 1_500);
@@ -65,6 +76,9 @@ describe('point-in-time restore across a failover', () => {
     const operation = await platform.waitForOperation(switched.data!.operation!.id, 180_000);
     expect(operation.status, JSON.stringify(operation.error)).toBe('succeeded');
     instance = await platform.getInstance(instance.id);
+    await expect
+      .poll(async () => (await platform.getInstance(instance.id)).nodes.find((n) => n.role === 'replica')?.lag_bytes, { timeout: 60_000, interval: 500 })
+      .toBeTypeOf('number');
 
     // The archive moved to the new primary's log: timeline 2, and a base on it at once.
     await expect
