@@ -89,11 +89,20 @@ export function nspawnPid(dataDir: string, nodeName: string): number {
  * (the engine went on serving and acknowledging writes on its address, seen here): the VM is
  * only dead once they are gone too.
  */
+/** SIGKILL, where a process that ended between the read of cgroup.procs and the kill is fine (ESRCH). */
+function killGone(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
+}
+
 export function killVm(dataDir: string, nodeName: string): void {
   process.kill(nspawnPid(dataDir, nodeName), 'SIGKILL');
   for (const dir of cgroupPaths(machineOf(vmDir(dataDir, nodeName)))) {
     if (fs.existsSync(path.join(dir, 'cgroup.kill'))) fs.writeFileSync(path.join(dir, 'cgroup.kill'), '1');
-    else for (const pid of fs.readFileSync(path.join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean)) process.kill(Number(pid), 'SIGKILL');
+    else for (const pid of fs.readFileSync(path.join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean)) killGone(Number(pid));
   }
 }
 
