@@ -145,6 +145,12 @@ describe('replication to where the customer says', () => {
     expect(await asCustomer('PSYNC', '?', '-1')).toMatch(new RegExp(`^${refused('PSYNC')}`));
     expect(await asCustomer('REPLCONF', 'listening-port', '1')).toMatch(new RegExp(`^${refused('REPLCONF')}`));
   });
+
+  test("BACKUP, the raw log, is the control plane's alone: refused to the customer's admin user, naming the backup routes", async () => {
+    for (const command of [['SEGMENTS'], ['READ', '1', '0', '16'], ['ARCHIVED', '1'], ['BASE'], ['HELP']]) {
+      expect(await asCustomer('BACKUP', ...command)).toMatch(new RegExp(`^${refused(`BACKUP ${command[0]}`)}.*POST /v1/projects/\\{project\\}/instances/\\{instance\\}/backups`));
+    }
+  });
 });
 
 describe('CONFIG', () => {
