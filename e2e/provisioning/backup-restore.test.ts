@@ -214,7 +214,7 @@ describe('backups and point-in-time restore', () => {
     // The first object of the log: a sealed segment, or the first piece of the active one.
     const listed = await s3.send(new ListObjectsV2Command({ Bucket: store.bucket, Prefix: `instances/${source.id}/t1/` }));
     const victim = (listed.Contents ?? []).map((o) => o.Key!).sort()[0];
-    expect(victim).toMatch(/\.(seg|part-0+)$/);
+    expect(victim).toMatch(/\.(seg|part-0{16}-\d{16})$/);
     // Valid framing, a flipped byte inside: only the data key's check can find it.
     const original = Buffer.from(await (await s3.send(new GetObjectCommand({ Bucket: store.bucket, Key: victim! }))).Body!.transformToByteArray());
     original[original.length - 20]! ^= 0x01;

@@ -1,8 +1,8 @@
 // Where an instance's backup objects live in the bucket, and what a log segment's object holds.
 //
 //   instances/<instance>/t<timeline>/<segment>.seg            a sealed segment, whole
-//   instances/<instance>/t<timeline>/<segment>.part-<offset>  a piece of the active segment from
-//                                                             <offset> (its durable tail, stored
+//   instances/<instance>/t<timeline>/<segment>.part-<from>-<to> a piece of the active segment, its
+//                                                             bytes from..to (its durable tail, stored
 //                                                             each seal interval, as pg_receivewal
 //                                                             keeps .partial files)
 //   instances/<instance>/bases/<backup>.manifest             a base's manifest (sealed-object.ts)
@@ -34,15 +34,16 @@ export function partPrefix(instanceId: string, timeline: number, segment: number
   return `${instancePrefix(instanceId)}t${timeline}/${pad(segment, 10)}.part-`;
 }
 
-export function partKey(instanceId: string, timeline: number, segment: number, offset: number): string {
-  return `${partPrefix(instanceId, timeline, segment)}${pad(offset, 16)}`;
+/** The piece of `segment` holding its bytes from `from` up to `to`. */
+export function partKey(instanceId: string, timeline: number, segment: number, from: number, to: number): string {
+  return `${partPrefix(instanceId, timeline, segment)}${pad(from, 16)}-${pad(to, 16)}`;
 }
 
-/** The offset a piece's key names (what `partKey` wrote). */
-export function partOffset(key: string): number {
-  const offset = Number(key.slice(key.lastIndexOf('.part-') + 6));
-  if (!Number.isSafeInteger(offset)) throw new Error(`${key} is not a segment piece's key`);
-  return offset;
+/** The byte range a piece's key names (what `partKey` wrote). */
+export function partRange(key: string): { from: number; to: number } {
+  const [from, to] = key.slice(key.lastIndexOf('.part-') + 6).split('-').map(Number);
+  if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to) || to! < from!) throw new Error(`${key} is not a segment piece's key`);
+  return { from: from!, to: to! };
 }
 
 export function manifestKey(instanceId: string, backupId: string): string {

@@ -8,11 +8,11 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { archivedThrough, type BackupRow, type BackupsRepository, type RestoreSource } from '@basalt/db';
+import { archivedThrough, type ArchivedSegmentRow, type BackupRow, type RestoreSource } from '@basalt/db';
 import type { JobContext } from '../context.js';
 import { StepError } from '../errors.js';
 import type { ObjectStore } from './object-store.js';
-import { openSegmentObject, partOffset, partPrefix } from './archive-objects.js';
+import { openSegmentObject, partPrefix, partRange } from './archive-objects.js';
 import { dataKey } from './data-key.js';
 import { open as openSealed } from './sealed-object.js';
 import { parseManifest, type BaseManifest } from './manifest.js';
@@ -95,24 +95,25 @@ async function hasPieces(store: ObjectStore, instanceId: string, timeline: numbe
 }
 
 /** The plaintext of one segment: its whole object if stored, else its tail pieces from 0. */
-async function segmentBytes(store: ObjectStore, backups: BackupsRepository, key: Buffer, plan: RestorePlan, id: number): Promise<Buffer> {
+async function segmentBytes(store: ObjectStore, stored: Map<number, ArchivedSegmentRow>, key: Buffer, plan: RestorePlan, id: number): Promise<Buffer> {
   const timeline = plan.manifest.timeline;
-  const whole = (await backups.segmentsOf(plan.sourceInstanceId, timeline)).find((row) => row.segment === id);
+  const whole = stored.get(id);
   if (whole) {
     const object = await readAll(store, whole.objectKey);
     if (createHash('sha256').update(object).digest('hex') !== whole.sha256) throw new StepError(STEP, `${whole.objectKey}: its bytes do not have the SHA-256 recorded when it was stored`);
     return openSegmentObject(key, whole.objectKey, id, 0, object);
   }
-  const pieces: { key: string; offset: number }[] = [];
-  for await (const piece of store.list(partPrefix(plan.sourceInstanceId, timeline, id))) pieces.push({ key: piece.key, offset: partOffset(piece.key) });
-  pieces.sort((a, b) => a.offset - b.offset);
+  const pieces: { key: string; from: number; to: number }[] = [];
+  for await (const piece of store.list(partPrefix(plan.sourceInstanceId, timeline, id))) pieces.push({ key: piece.key, ...partRange(piece.key) });
+  pieces.sort((a, b) => a.from - b.from);
   const out: Buffer[] = [];
   let at = 0;
   for (const piece of pieces) {
-    if (piece.offset !== at) throw new StepError(STEP, `segment ${id} of ${plan.sourceInstanceId}: bytes ${at}..${piece.offset} are in no stored piece`);
-    const plain = openSegmentObject(key, piece.key, id, piece.offset, await readAll(store, piece.key));
+    if (piece.from !== at) throw new StepError(STEP, `segment ${id} of ${plan.sourceInstanceId}: bytes ${at}..${piece.from} are in no stored piece`);
+    const plain = openSegmentObject(key, piece.key, id, piece.from, await readAll(store, piece.key));
+    if (plain.length !== piece.to - piece.from) throw new StepError(STEP, `${piece.key}: holds ${plain.length} bytes, its name says ${piece.to - piece.from}`);
     out.push(plain);
-    at += plain.length;
+    at = piece.to;
   }
   return Buffer.concat(out);
 }
@@ -122,13 +123,14 @@ export async function fetchRestore(ctx: JobContext, store: ObjectStore, plan: Re
   const backups = ctx.repo.backups();
   const archive = await backups.getArchive(plan.sourceInstanceId);
   const key = dataKey(ctx, archive!);
+  const stored = new Map((await backups.segmentsOf(plan.sourceInstanceId, plan.manifest.timeline)).map((row) => [row.segment, row]));
   await fs.rm(dir, { recursive: true, force: true });
   await fs.mkdir(dir, { recursive: true, mode: 0o700 });
   let bytes = 0;
   for (const segment of plan.segments) {
     let plain: Buffer;
     try {
-      plain = await segmentBytes(store, backups, key, plan, segment.id);
+      plain = await segmentBytes(store, stored, key, plan, segment.id);
     } catch (error) {
       throw error instanceof StepError ? error : new StepError(STEP, (error as Error).message);
     }

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { BackupsRepository } from '@basalt/db';
 import type { ObjectStore } from './object-store.js';
-import { packPieces, partKey, partOffset, partPrefix, segmentKey } from './archive-objects.js';
+import { packPieces, partKey, partPrefix, partRange, segmentKey } from './archive-objects.js';
 import { READ_BYTES, type EngineArchive, type SegmentInfo } from './engine-archive.js';
 
 export interface ArchiveTarget {
@@ -49,36 +49,17 @@ export async function storeSealedSegment(target: ArchiveTarget, engine: EngineAr
   return object.length;
 }
 
-/** Where the stored pieces of an active segment end (0: none stored). */
+/** Where the stored pieces of an active segment end (0: none stored): their keys say. */
 export async function storedTailEnd(target: ArchiveTarget, segment: number): Promise<number> {
   let end = 0;
-  for await (const piece of target.store.list(partPrefix(target.instanceId, target.timeline, segment))) {
-    // A piece's plaintext length is not in its listing: the next piece's offset says where it
-    // ended; the last one's end is read from the piece itself once, by its object size.
-    end = Math.max(end, partOffset(piece.key) + pieceBytes(piece.size));
-  }
+  for await (const piece of target.store.list(partPrefix(target.instanceId, target.timeline, segment))) end = Math.max(end, partRange(piece.key).to);
   return end;
-}
-
-/**
- * The plaintext bytes a piece object of `size` holds: its header (4), then each sealed read
- * (length 4 + nonce 12 + tag 16 around the bytes) of at most READ_BYTES.
- */
-function pieceBytes(size: number): number {
-  let left = size - 4;
-  let bytes = 0;
-  while (left > 0) {
-    const sealed = Math.min(left, 4 + 12 + READ_BYTES + 16);
-    bytes += sealed - 4 - 12 - 16;
-    left -= sealed;
-  }
-  return bytes;
 }
 
 /** Stores the active segment's durable bytes from `from` as a piece; returns where the stored tail ends. */
 export async function storeActiveTail(target: ArchiveTarget, engine: EngineArchive, segment: SegmentInfo, from: number): Promise<number> {
   if (segment.bytes <= from) return from;
   const object = packPieces(await readPieces(engine, segment.id, from, segment.bytes));
-  await target.store.put(partKey(target.instanceId, target.timeline, segment.id, from), object);
+  await target.store.put(partKey(target.instanceId, target.timeline, segment.id, from, segment.bytes), object);
   return segment.bytes;
 }
