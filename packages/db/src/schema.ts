@@ -203,6 +203,8 @@ export const instances = pgTable(
     replicas: integer('replicas').notNull().default(0),
     tlsEnabled: boolean('tls_enabled').notNull().default(false),
     deletionProtection: boolean('deletion_protection').notNull().default(false),
+    /** The console's data browser (services/api/src/data-browser): off, its routes answer 409. */
+    dataBrowserEnabled: boolean('data_browser_enabled').notNull().default(true),
     tags: jsonb('tags').notNull().default(sql`'{}'::jsonb`),
     parameters: jsonb('parameters').notNull().default(sql`'{}'::jsonb`),
     currentOperationId: uuid('current_operation_id'),

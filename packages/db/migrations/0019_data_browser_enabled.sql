@@ -1,0 +1,1 @@
+ALTER TABLE "instances" ADD COLUMN "data_browser_enabled" boolean DEFAULT true NOT NULL;
