@@ -10,7 +10,7 @@
 #
 # Each server runs under callgrind; its counters are zeroed after a warm-up load of every key
 # and dumped after the measured requests, so start-up and the load are not counted. Rows:
-# 128 B SET and GET, ping-pong and --pipeline=32, over RESP against Redis 7 (AOF, appendfsync
+# 128 B SET and GET, ping-pong and --pipeline=32, and HSET, ZADD and INCR ping-pong, over RESP against Redis 7 (AOF, appendfsync
 # everysec; Basalt --fsync everysec), and over the memcached protocol against memcached.
 # basalt-bench: REQUESTS per connection, CONNECTIONS connections on one client thread.
 #
@@ -59,6 +59,16 @@ count() {
   echo $((total / (REQUESTS * CONNECTIONS)))
 }
 
+# commands ARRAY PORT: ping-pong rows of commands SET and GET do not cover, each on keys of its
+# own (memtier's --command): a hash field, a member of one sorted set (redis-benchmark's ZADD
+# row), a counter.
+commands() {
+  local -n into=$1
+  into[resp-HSET-1]=$(count "$2" 1:0 1 --key-prefix=h- "--command=HSET __key__ field __data__")
+  into[resp-ZADD-1]=$(count "$2" 1:0 1 "--command=ZADD zset 1 __key__")
+  into[resp-INCR-1]=$(count "$2" 1:0 1 --key-prefix=n- "--command=INCR __key__")
+}
+
 stop() { kill "$PID" 2>/dev/null; wait "$PID" 2>/dev/null || true; PID=; }
 
 echo "basalt-server: $BASALT; $(redis-server --version | cut -d' ' -f1-3); memcached $(memcached -V | cut -d' ' -f2); $(valgrind --version)"
@@ -72,6 +82,7 @@ port=$(free_port); mport=$(free_port)
 under_callgrind basalt "$port" "$BASALT" --bind 127.0.0.1 --port "$port" --memcached-port "$mport" --dir "$WORK/basalt" --fsync everysec
 load "$port"
 for row in "SET 1:0 1" "GET 0:1 1" "SET 1:0 32" "GET 0:1 32"; do read -r w r p <<<"$row"; B[resp-$w-$p]=$(count "$port" "$r" "$p"); done
+commands B "$port"
 load "$mport" --protocol=memcache_text
 for row in "set 1:0 1" "get 0:1 1"; do read -r w r p <<<"$row"; B[mc-$w-$p]=$(count "$mport" "$r" "$p" --protocol=memcache_text); done
 stop
@@ -80,6 +91,7 @@ port=$(free_port); mkdir -p "$WORK/redis"
 under_callgrind redis "$port" redis-server --bind 127.0.0.1 --port "$port" --dir "$WORK/redis" --save '' --appendonly yes --appendfsync everysec --daemonize no
 load "$port"
 for row in "SET 1:0 1" "GET 0:1 1" "SET 1:0 32" "GET 0:1 32"; do read -r w r p <<<"$row"; P[resp-$w-$p]=$(count "$port" "$r" "$p"); done
+commands P "$port"
 stop
 
 port=$(free_port)
@@ -91,7 +103,7 @@ load "$port" --protocol=memcache_text
 for row in "set 1:0 1" "get 0:1 1"; do read -r w r p <<<"$row"; P[mc-$w-$p]=$(count "$port" "$r" "$p" --protocol=memcache_text); done
 stop
 
-for key in resp-SET-1 resp-GET-1 resp-SET-32 resp-GET-32 mc-set-1 mc-get-1; do
+for key in resp-SET-1 resp-GET-1 resp-SET-32 resp-GET-32 resp-HSET-1 resp-ZADD-1 resp-INCR-1 mc-set-1 mc-get-1; do
   IFS=- read -r proto w p <<<"$key"
   peer=$([ "$proto" = resp ] && echo Redis || echo memcached)
   echo "| $proto ($peer) / $w / $p | ${B[$key]} | ${P[$key]} | $(awk -v a="${B[$key]}" -v b="${P[$key]}" 'BEGIN {printf "%.2f", a / b}') |"

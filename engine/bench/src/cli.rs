@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::Parser;
 
+use crate::command::{parse_commands, CommandTemplate};
 use crate::keys::{DataSizes, KeyPattern};
 
 #[derive(Parser, Debug, Clone)]
@@ -126,9 +127,45 @@ pub struct Args {
     /// SELECT this database after connecting.
     #[arg(long = "select-db")]
     pub select_db: Option<u32>,
+    /// An arbitrary command instead of SET/GET, e.g. "HSET __key__ f __data__" (repeatable;
+    /// `__key__` and `__data__` are the key and value placeholders).
+    #[arg(long = "command")]
+    pub commands: Vec<String>,
+    /// The weight of the --command before it (default 1).
+    #[arg(long = "command-ratio")]
+    pub command_ratios: Vec<String>,
+    /// The key pattern of the --command before it: R, S, G or P (default R).
+    #[arg(long = "command-key-pattern")]
+    pub command_key_patterns: Vec<String>,
     /// Give up when no reply arrives for this many seconds (basalt-bench only).
     #[arg(long = "timeout", default_value_t = 10)]
     pub timeout: u64,
+}
+
+impl Args {
+    /// Parses the command line as memtier does, where a `--command-ratio` or
+    /// `--command-key-pattern` belongs to the `--command` before it: each of those lists is
+    /// rewritten to hold one entry per command, empty where a command has none.
+    pub fn parse_memtier<I: IntoIterator<Item = String>>(argv: I) -> Result<Args, clap::Error> {
+        use clap::{CommandFactory, FromArgMatches};
+        let matches = Args::command().try_get_matches_from(argv)?;
+        let mut args = Args::from_arg_matches(&matches)?;
+        let at = |id: &str| matches.indices_of(id).map(|i| i.collect::<Vec<_>>()).unwrap_or_default();
+        let commands = at("commands");
+        let pair = |id: &str, values: &[String]| -> Result<Vec<String>, clap::Error> {
+            let mut per_command = vec![String::new(); commands.len()];
+            for (value, index) in values.iter().zip(at(id)) {
+                let owner = commands.iter().rposition(|&c| c < index).ok_or_else(|| {
+                    Args::command().error(clap::error::ErrorKind::ArgumentConflict, format!("--{} '{value}' comes before any --command", id.replace('_', "-").trim_end_matches('s')))
+                })?;
+                per_command[owner] = value.clone();
+            }
+            Ok(per_command)
+        };
+        args.command_ratios = pair("command_ratios", &args.command_ratios)?;
+        args.command_key_patterns = pair("command_key_patterns", &args.command_key_patterns)?;
+        Ok(args)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -192,6 +229,8 @@ pub struct Config {
     pub rate_limit: Option<u64>,
     pub select_db: Option<u32>,
     pub timeout_secs: u64,
+    /// `--command` templates; when any is given they are all that is sent.
+    pub commands: Vec<CommandTemplate>,
     pub args: Args,
 }
 
@@ -330,6 +369,10 @@ impl Config {
         if protocol == Protocol::MemcacheText && auth.is_some() {
             return Err("--authenticate is not available with memcache_text".into());
         }
+        let commands = parse_commands(&args.commands, &args.command_ratios, &args.command_key_patterns)?;
+        if protocol == Protocol::MemcacheText && !commands.is_empty() {
+            return Err("--command is not available with memcache_text".into());
+        }
         if let Some(0) = args.rate_limiting {
             return Err("--rate-limiting must be at least 1 request per second".into());
         }
@@ -373,6 +416,7 @@ impl Config {
             rate_limit: args.rate_limiting,
             select_db: args.select_db,
             timeout_secs: args.timeout.max(1),
+            commands,
             args,
         })
     }
@@ -385,7 +429,16 @@ mod tests {
     fn config(extra: &[&str]) -> Result<Config, String> {
         let mut argv = vec!["basalt-bench"];
         argv.extend_from_slice(extra);
-        Config::from_args(Args::try_parse_from(argv).map_err(|e| e.to_string())?)
+        Config::from_args(Args::parse_memtier(argv.into_iter().map(String::from)).map_err(|e| e.to_string())?)
+    }
+
+    #[test]
+    fn a_command_ratio_belongs_to_the_command_before_it() {
+        let c = config(&["--command=HSET __key__ f __data__", "--command=INCR __key__", "--command-ratio=3", "--command-key-pattern=S"]).unwrap();
+        assert_eq!((c.commands[0].ratio, c.commands[0].key_pattern), (1, KeyPattern::Random));
+        assert_eq!((c.commands[1].ratio, c.commands[1].key_pattern), (3, KeyPattern::Sequential));
+        assert!(config(&["--command-ratio=2", "--command=GET __key__"]).is_err());
+        assert!(config(&["--command=GET __key__", "-P", "memcache_text"]).is_err());
     }
 
     #[test]

@@ -79,6 +79,15 @@ where
     let (sets, gets) = cfg.ratio;
     let cycle = sets + gets;
     let interval = cfg.rate_limit.map(|r| Duration::from_secs_f64(1.0 / r as f64));
+    // --command mode: each command its own key generator; the kinds follow one another in a
+    // cycle where each appears as often as its ratio, as SET and GET do in --ratio's.
+    let mut command_keys: Vec<KeyGen> = cfg
+        .commands
+        .iter()
+        .map(|c| KeyGen::new(c.key_pattern, cfg.key_min, cfg.key_max, cfg.key_median, cfg.key_stddev, ctx.conn_index, conns))
+        .collect();
+    let command_cycle: Vec<usize> = cfg.commands.iter().enumerate().flat_map(|(i, c)| std::iter::repeat(i).take(c.ratio as usize)).collect();
+    let commands = !command_cycle.is_empty();
 
     let mut issued = 0u64;
     let mut ratio_pos = 0u32;
@@ -103,15 +112,17 @@ where
                     // Do not burst to catch up after a stall longer than a second.
                     next_send = if now.duration_since(next_send) > Duration::from_secs(1) { now + iv } else { next_send + iv };
                 }
-                let kind = if ratio_pos < sets { KIND_SET } else { KIND_GET };
-                ratio_pos = if ratio_pos + 1 >= cycle { 0 } else { ratio_pos + 1 };
-                let tx = if kind == KIND_SET {
-                    let key = set_keys.next(&mut rng);
-                    let value = values.next(&mut rng);
-                    proto::encode_set(&mut wbuf, cfg.protocol, prefix, key, value)
+                let (kind, tx) = if commands {
+                    let kind = command_cycle[ratio_pos as usize];
+                    ratio_pos = if ratio_pos as usize + 1 >= command_cycle.len() { 0 } else { ratio_pos + 1 };
+                    let command = &cfg.commands[kind];
+                    let key = command_keys[kind].next(&mut rng);
+                    let value = if command.uses_data() { values.next(&mut rng) } else { &[] };
+                    (kind, command.encode(&mut wbuf, prefix, key, value))
                 } else {
-                    let key = get_keys.next(&mut rng);
-                    proto::encode_get(&mut wbuf, cfg.protocol, prefix, key)
+                    let kind = if ratio_pos < sets { KIND_SET } else { KIND_GET };
+                    ratio_pos = if ratio_pos + 1 >= cycle { 0 } else { ratio_pos + 1 };
+                    (kind, set_or_get(cfg, &mut wbuf, kind, &mut set_keys, &mut get_keys, &mut values, &mut rng))
                 };
                 inflight.push_back(InFlight { kind, sent: now, tx: tx as u32 });
                 issued += 1;
@@ -164,8 +175,8 @@ where
                                 errs += 1;
                                 Outcome::Error
                             }
-                            Reply::Nil if req.kind == KIND_GET => Outcome::Miss,
-                            Reply::Value if req.kind == KIND_GET => Outcome::Hit,
+                            Reply::Nil if req.kind == KIND_GET && !commands => Outcome::Miss,
+                            Reply::Value if req.kind == KIND_GET && !commands => Outcome::Hit,
                             _ => Outcome::Done,
                         };
                         st.record(req.kind, now, req.sent, len as u64, req.tx as u64, outcome);
@@ -192,6 +203,20 @@ where
             }
             _ = tokio::time::sleep_until(next_send.into()), if rate_wait => {}
         }
+    }
+}
+
+/// The next SET or GET of the --ratio mode, encoded; returns its bytes.
+#[inline]
+fn set_or_get(cfg: &Config, wbuf: &mut Vec<u8>, kind: usize, set_keys: &mut KeyGen, get_keys: &mut KeyGen, values: &mut ValueSource, rng: &mut Rng) -> usize {
+    let prefix = cfg.key_prefix.as_bytes();
+    if kind == KIND_SET {
+        let key = set_keys.next(rng);
+        let value = values.next(rng);
+        proto::encode_set(wbuf, cfg.protocol, prefix, key, value)
+    } else {
+        let key = get_keys.next(rng);
+        proto::encode_get(wbuf, cfg.protocol, prefix, key)
     }
 }
 

@@ -17,6 +17,7 @@
 
 pub mod canonical;
 pub mod cli;
+pub mod command;
 pub mod client;
 pub mod keys;
 pub mod memtier;

@@ -4,7 +4,6 @@ use std::io::Write;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use clap::Parser;
 use serde_json::{json, Map, Value};
 
 use crate::cli::{Args, Config, Protocol, Stop};
@@ -22,7 +21,7 @@ pub const KINDS: [KindInfo; 3] = [
 
 /// Entry point; returns the process exit code.
 pub fn main(argv: Vec<String>) -> i32 {
-    let args = match Args::try_parse_from(argv) {
+    let args = match Args::parse_memtier(argv) {
         Ok(a) => a,
         Err(e) => {
             let _ = e.print();
@@ -52,7 +51,8 @@ pub fn main(argv: Vec<String>) -> i32 {
         }
     };
     let base_seed = if cfg.randomize { crate::rng::random_seed() } else { 0x006d_656d_7469_6572 };
-    let spec = ReportSpec { kinds: &KINDS, percentiles: &cfg.percentiles };
+    let kinds = kinds_of(&cfg);
+    let spec = ReportSpec { kinds: &kinds, percentiles: &cfg.percentiles };
 
     let mut runs: Vec<(RunStats, u64)> = Vec::new();
     for run_no in 1..=cfg.run_count {
@@ -85,7 +85,7 @@ pub fn main(argv: Vec<String>) -> i32 {
         let ops = |r: &RunStats| r.totals().count as f64 / r.secs();
         let best = runs.iter().max_by(|a, b| ops(&a.0).total_cmp(&ops(&b.0))).expect("runs");
         let worst = runs.iter().min_by(|a, b| ops(&a.0).total_cmp(&ops(&b.0))).expect("runs");
-        let mut agg = RunStats::new(KINDS.len(), runs[0].0.start);
+        let mut agg = RunStats::new(kinds.len(), runs[0].0.start);
         let mut total_time = Duration::ZERO;
         for (r, _) in &runs {
             agg.merge(r);
@@ -164,7 +164,7 @@ fn run_once(cfg: &Arc<Config>, connector: &Arc<Connector>, run_no: u32, base_see
     let plan = RunPlan {
         label: format!("RUN #{run_no}"),
         threads: cfg.threads,
-        kinds: KINDS.len(),
+        kinds: if cfg.commands.is_empty() { KINDS.len() } else { cfg.commands.len() },
         total_ops,
         test_time,
         stall_timeout: Duration::from_secs(cfg.timeout_secs),
@@ -188,6 +188,21 @@ fn run_once(cfg: &Arc<Config>, connector: &Arc<Connector>, run_no: u32, base_see
             .collect()
     });
     runner::run(&plan, factory)
+}
+
+/// The table's rows: Sets, Gets and Waits, or one per `--command` (named by its first word;
+/// the names live as long as the process, as the constant rows do).
+fn kinds_of(cfg: &Config) -> Vec<KindInfo> {
+    if cfg.commands.is_empty() {
+        return KINDS.to_vec();
+    }
+    cfg.commands
+        .iter()
+        .map(|c| {
+            let name: &'static str = Box::leak(c.name.clone().into_boxed_str());
+            KindInfo { table: name, hist: name, has_hits: false, unused: false }
+        })
+        .collect()
 }
 
 fn unix_ms() -> u64 {

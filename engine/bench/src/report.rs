@@ -10,6 +10,7 @@ use serde_json::{json, Map, Value};
 use crate::stats::{OpStats, RunStats};
 
 /// One row of the table.
+#[derive(Clone, Copy)]
 pub struct KindInfo {
     /// Row name in the table and key in the JSON ("Sets").
     pub table: &'static str,
