@@ -17,7 +17,7 @@ import tls from 'node:tls';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ENCRYPTION_VARIANTS, encryptionOverhead, type EncryptionVariant } from '@basalt/api-client/rules';
-import { renderBenchmarkReport as render } from '@basalt/api-client';
+import { renderBenchmarkReport, typeReportDocumentOf } from '@basalt/api-client';
 import { createDatabase, schema, type Database } from '@basalt/db';
 import { namespacePids, namespaceProcesses } from './support/netns.js';
 import { startProvisioningPlatform, type ProvisioningPlatform } from './support/stack.js';
@@ -230,7 +230,7 @@ describe('encryption-overhead through the API and the worker', () => {
       expect(row.overheadPercent).toBeCloseTo(((row.baselineQps! - row.qps) / row.baselineQps!) * 100, 6);
     }
     expect(run!.results).toMatchObject({ peer: null, engines: { placement: expect.stringContaining('cgroup of 1 vCPU / 2048 MiB') } });
-    const markdown = render({ instanceType: 'kv.standard.small', typeSize: '1 vCPU, 2 GiB', date: new Date().toISOString(), host: 'this host', load: 'shared' }, [run!]);
+    const markdown = renderBenchmarkReport(typeReportDocumentOf({ instanceType: 'kv.standard.small', typeSize: '1 vCPU, 2 GiB', measuredAt: new Date().toISOString(), host: 'this host', load: 'shared', commit: null }, [run!]));
     expect(markdown).toContain('| Value | Encryption | Conns | Runs | Without encryption ops/s | With it ops/s | Lowest–highest run | Overhead | p99 ms |');
 
     // Nothing of the engines is left: no namespace, no address held, no run directory with keys.

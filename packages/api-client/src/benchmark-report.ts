@@ -1,26 +1,23 @@
 // A per-type benchmark report as markdown, laid out like the white papers Basalt follows
-// (method, environment, scaling, result tables, every command line) from the stored runs of
-// one instance of the type: each table reads "Basalt | peer | ratio", the peer measured in the
+// (method, environment, scaling, result tables, every command line) from the report's document
+// (type-report-document.ts): each table reads "Basalt | peer | ratio", the peer measured in the
 // same run on the same VM size. Every figure and every sentence of the conclusions is computed
-// from the runs given; nothing is written by hand.
+// from the document; nothing is written by hand.
 import { encryptionOverhead, type EncryptionOverheadRow } from './benchmark-encryption.js';
-import type { components } from './schema.js';
+import type { ReportRun, ReportScenario, TypeReportDocument } from './type-report-document.js';
 
-type Benchmark = components['schemas']['BenchmarkDto'];
-type Scenario = Benchmark['scenarios'][number];
+type Benchmark = ReportRun;
+type Scenario = ReportScenario;
 
-export interface ReportEnvironment {
-  /** e.g. "kv.standard.small: 1 vCPU, 2 GiB". */
-  instanceType: string;
-  typeSize: string;
-  /** When the runs were made (ISO date-time). */
-  date: string;
-  /** The host: CPU model, cores, memory, kernel. */
-  host: string;
-  /** Load on the host while the runs went (others' work), as measured. */
-  load: string;
-  /** The Basalt commit the engine was built from. */
-  commit?: string;
+/** A chart drawn beside a suite's table (docs/benchmarks: an SVG file next to the markdown). */
+export interface ReportChartLink {
+  title: string;
+  file: string;
+}
+
+export interface ReportRenderOptions {
+  /** The charts to link under each suite's table, by the run's index; none when absent (the API's report.md). */
+  charts?: (run: ReportRun, index: number) => ReportChartLink[];
 }
 
 const fmt = (n: number | null | undefined, digits = 0) => (n === null || n === undefined || !Number.isFinite(n) ? '—' : n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
@@ -37,7 +34,7 @@ function pairs(run: Benchmark): Pair[] {
   return run.scenarios.filter((s) => s.server === 'basalt').map((basalt) => ({ basalt, peer: peers.get(basalt.position) }));
 }
 
-const coldReads = (s: Scenario) => (s.report?.['engine counters'] as { cold_reads?: number } | undefined)?.cold_reads;
+const coldReads = (s: Scenario) => s.cold_reads ?? undefined;
 
 function table(run: Benchmark): string {
   const rows = pairs(run);
@@ -157,9 +154,9 @@ function commands(runs: Benchmark[]): string {
     const repeated = Number(/--run-count=(\d+)/.exec(mine[0]?.command_line ?? '')?.[1] ?? 1);
     const aggregate = repeated > 1 ? `; each command runs ${repeated} times and its figure is the aggregate both tools print last (\`AGGREGATED AVERAGE RESULTS (${repeated} runs)\`)` : '';
     // Measured in rounds (the worker's benchmark/rounds.ts), the stored figure is the median round's.
-    const rounds = (mine[0]?.report as { rounds?: unknown[] } | null | undefined)?.rounds?.length ?? 1;
+    const rounds = mine[0]?.rounds ?? 1;
     const median = rounds > 1 ? `; each command ran once in each of ${rounds} rounds (the whole list once per round, each command against Basalt, then the peer) and its figure is the median round's: run the list ${rounds} times and take each command's median` : '';
-    blocks.push(`### ${run.workload}\n\nbasalt-bench, as the worker ran them (the client in its own network namespace on the bridge; the password shown as \`<password>\`${against}${quiet}${aggregate}${median}):\n\n\`\`\`sh\n${mine.map((s) => s.command_line).join('\n')}\n\`\`\``);
+    blocks.push(`### ${run.workload}\n\nbasalt-bench, as the worker ran them (the client in its own network namespace on the bridge; the password shown as \`<password>\`${against}${quiet}${aggregate}${median}):\n\n\`\`\`sh\n${mine.flatMap((s) => (s.command_line ? [s.command_line] : [])).join('\n')}\n\`\`\``);
     const memtier = mine.flatMap((s) => (s.memtier_command ? [s.memtier_command] : []));
     if (memtier.length) blocks.push(`The same with memtier_benchmark:\n\n\`\`\`sh\n${memtier.join('\n')}\n\`\`\``);
     const ycsb = mine.flatMap((s) => (s.ycsb_command ? [s.ycsb_command] : []));
@@ -172,15 +169,16 @@ function commands(runs: Benchmark[]): string {
   return blocks.join('\n\n');
 }
 
-export function renderBenchmarkReport(env: ReportEnvironment, runs: Benchmark[]): string {
+export function renderBenchmarkReport(doc: TypeReportDocument, options: ReportRenderOptions = {}): string {
+  const runs = doc.runs;
+  const env = { instanceType: doc.instance_type, typeSize: doc.type_size, date: doc.measured_at, host: doc.host, load: doc.load, commit: doc.commit };
   const engine = runs.flatMap((r) => r.scenarios).find((s) => s.server === 'basalt')?.engine_version ?? '?';
   const tool = runs.flatMap((r) => r.scenarios).find((s) => s.server === 'basalt')?.tool ?? 'basalt-bench';
-  const results = runs.map(
-    (r) => (r.results ?? {}) as { scaling?: string[]; peer?: { placement?: string } | null; peer_note?: string | null; peer_skipped?: { name: string; why: string }[]; client?: { address?: string }; engines?: { placement?: string } | null },
-  );
+  const results = runs.map((r) => r.results);
   const sections = [
     `# Basalt benchmark report: ${env.instanceType}`,
     `Measured ${env.date.slice(0, 10)} (${env.date}) by Basalt's own benchmark pipeline on one fresh instance of \`${env.instanceType}\` (${env.typeSize}), engine basalt-server ${engine}${env.commit ? ` (commit ${env.commit})` : ''}, client ${tool}. Every figure below is Basalt's, measured on this machine; each table puts beside it a peer measured in the same run on the same VM size.`,
+    ...(doc.provenance_note ? [`Provenance of this document: ${doc.provenance_note}`] : []),
     `## Method`,
     [
       '- **memtier-standard** follows the PolarDB/Tair memtier_benchmark matrix (value sizes, ping-pong and `--pipeline=32`, write-only, read-only after a load, mixed 1:1), shortened to what this host measures in seconds.',
@@ -205,7 +203,8 @@ export function renderBenchmarkReport(env: ReportEnvironment, runs: Benchmark[])
     ...runs.map((r, i) => {
       const skipped = results[i]?.peer_skipped ?? [];
       const note = skipped.length ? `\n\nNo peer figure for ${skipped.map((s) => s.name).join(', ')}: ${skipped[0]!.why}.` : '';
-      return `### ${r.workload}\n\n${r.workload === 'encryption-overhead' ? encryptionTable(r) : table(r)}${note}`;
+      const charts = (options.charts?.(r, i) ?? []).map((c) => `![${c.title}](${c.file})`);
+      return `### ${r.workload}\n\n${r.workload === 'encryption-overhead' ? encryptionTable(r) : table(r)}${note}${charts.length ? `\n\n${charts.join('\n')}` : ''}`;
     }),
     `## Conclusions (computed from the tables)`,
     conclusions(runs).map((c) => `- ${c}`).join('\n') || '- No scenario had a peer figure.',

@@ -25,6 +25,10 @@ export function createBasaltClient(options: BasaltClientOptions = {}): BasaltCli
 /** The error body every non-2xx response carries. */
 export type ApiError = components['schemas']['ErrorDto'];
 
-export { renderBenchmarkReport, reportHeadline, type ReportEnvironment, type ReportHeadlineFigures } from './benchmark-report.js';
+export { renderBenchmarkReport, reportHeadline, type ReportChartLink, type ReportHeadlineFigures, type ReportRenderOptions } from './benchmark-report.js';
 export { benchResultSection } from './benchmark-json.js';
 export { benchmarkRunOf, benchmarkScenarioOf, type BenchmarkRunRecord, type BenchmarkScenarioRecord } from './benchmark-runs.js';
+export { typeReportDerived, reportEnvironmentSentence, type TypeReportDerived } from './type-report-derived.js';
+export { typeReportFiles, reportJson, type ReportFile } from './type-report-files.js';
+export { barChartSvg } from './benchmark-report-svg.js';
+export { typeReportDocumentOf, typeReportDocumentProblem, TYPE_REPORT_FORMAT, type ReportRun, type ReportScenario, type TypeReportDocument } from './type-report-document.js';

@@ -140,6 +140,8 @@ function bigIntToIpv6(value: bigint): string {
 export * from './benchmark-flags.js';
 export * from './benchmark-commands.js';
 export * from './benchmark-encryption.js';
+export * from './benchmark-report-charts.js';
+export * from './type-report-document.js';
 export * from './topology-rules.js';
 export * from './metrics-rules.js';
 export * from './backup-rules.js';

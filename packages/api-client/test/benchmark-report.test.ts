@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { benchResultSection, renderBenchmarkReport, reportHeadline, type Schemas } from '../src/index.js';
+import { benchResultSection, renderBenchmarkReport, reportHeadline, typeReportDocumentOf, type Schemas } from '../src/index.js';
 
 type Scenario = Schemas['BenchmarkDto']['scenarios'][number];
 
@@ -48,7 +48,10 @@ const run = (workload: string, scenarios: Scenario[], results: Record<string, un
   cancel_requested_at: null,
 });
 
-const env = { instanceType: 'kv.standard.small', typeSize: '1 vCPU, 2 GiB', date: '2026-11-23T22:00:00.000Z', host: 'Test CPU, 2 cores', load: 'load 3.1', commit: 'abc1234' };
+const meta = { instanceType: 'kv.standard.small', typeSize: '1 vCPU, 2 GiB', measuredAt: '2026-11-23T22:00:00.000Z', host: 'Test CPU, 2 cores', load: 'load 3.1', commit: 'abc1234' };
+/** The report of stored runs, as the worker makes it: runs -> document -> markdown. */
+const render = (runs: Schemas['BenchmarkDto'][]) => renderBenchmarkReport(typeReportDocumentOf(meta, runs));
+const headline = (runs: Schemas['BenchmarkDto'][]) => reportHeadline(typeReportDocumentOf(meta, runs).runs);
 
 describe('renderBenchmarkReport', () => {
   const memtier = run(
@@ -69,7 +72,7 @@ describe('renderBenchmarkReport', () => {
     ],
     { scaling: ['50000 records'], peer_skipped: [{ name: 'memory:data 1:4, uniform read', why: 'Redis keeps every value in memory' }] },
   );
-  const text = renderBenchmarkReport(env, [memtier, ycsb]);
+  const text = render([memtier, ycsb]);
 
   it('puts Basalt beside its peer in the papers’ table shape', () => {
     expect(text).toContain('# Basalt benchmark report: kv.standard.small');
@@ -95,14 +98,14 @@ describe('renderBenchmarkReport', () => {
   it('says when each command runs several times and its figure is their aggregate', () => {
     expect(text).not.toContain('AGGREGATED AVERAGE');
     const repeated = run('memtier-standard', [scenario({ command_line: `${scenario({}).command_line} --test-time=4 --run-count=3` })], {});
-    expect(renderBenchmarkReport(env, [repeated])).toContain('each command runs 3 times and its figure is the aggregate both tools print last (`AGGREGATED AVERAGE RESULTS (3 runs)`)');
+    expect(render([repeated])).toContain('each command runs 3 times and its figure is the aggregate both tools print last (`AGGREGATED AVERAGE RESULTS (3 runs)`)');
   });
 
   it('says when each command ran in rounds and its figure is the median round', () => {
     expect(text).not.toContain('median round');
     const rounds = [1, 2, 3].map((round) => ({ round, 'Ops/sec': 100 * round }));
     const inRounds = run('memtier-standard', [scenario({ report: { 'ALL STATS': {}, rounds } })], {});
-    expect(renderBenchmarkReport(env, [inRounds])).toContain('each command ran once in each of 3 rounds (the whole list once per round, each command against Basalt, then the peer) and its figure is the median round');
+    expect(render([inRounds])).toContain('each command ran once in each of 3 rounds (the whole list once per round, each command against Basalt, then the peer) and its figure is the median round');
   });
 });
 
@@ -129,11 +132,11 @@ describe('reportHeadline', () => {
       {},
     );
     // Ratios 0.75, 2, 1: the median is 1.
-    expect(reportHeadline([memtier])).toEqual({ reads_per_sec: 50000, writes_per_sec: 30000, p99_latency_ms: 0.9, peer_ratio: 1 });
+    expect(headline([memtier])).toEqual({ reads_per_sec: 50000, writes_per_sec: 30000, p99_latency_ms: 0.9, peer_ratio: 1 });
   });
 
   it('has no figure where the runs have no such scenario', () => {
-    expect(reportHeadline([run('canonical', [scenario({ workload: 'canonical', name: 'canonical' })], {})])).toEqual({ reads_per_sec: null, writes_per_sec: null, p99_latency_ms: null, peer_ratio: null });
+    expect(headline([run('canonical', [scenario({ workload: 'canonical', name: 'canonical' })], {})])).toEqual({ reads_per_sec: null, writes_per_sec: null, p99_latency_ms: null, peer_ratio: null });
   });
 });
 
@@ -151,7 +154,7 @@ describe('renderBenchmarkReport: encryption-overhead', () => {
   );
 
   it("PolarDB's table shape, overheads of the medians computed from the rows, the engines' placement said", () => {
-    const text = renderBenchmarkReport(env, [encryption]);
+    const text = render([encryption]);
     expect(text).toContain('| Value | Encryption | Conns | Runs | Without encryption ops/s | With it ops/s | Lowest–highest run | Overhead | p99 ms |');
     expect(text).toContain('| 128 B | no encryption | 8 | 1 | 20,000 | 20,000 | 20,000–20,000 | — | 1.50 |');
     expect(text).toContain('| 128 B | TLS | 8 | 1 | 20,000 | 15,000 | 15,000–15,000 | +25.0% | 1.50 |');
@@ -163,7 +166,7 @@ describe('renderBenchmarkReport: encryption-overhead', () => {
     expect(text).toContain('- encryption-overhead engines (one per scenario, started and removed by the run): basalt-server in a network namespace of its own.');
     expect(text).toContain("These engines are not the report's instance");
     expect(text).toContain("the server is the scenario's own basalt-server, not the instance: to rerun one, start basalt-server with `requirepass`");
-    expect(reportHeadline([encryption]).peer_ratio).toBeNull();
+    expect(headline([encryption]).peer_ratio).toBeNull();
   });
 
   it('says when an overhead is within the spread of the runs', () => {
@@ -176,7 +179,7 @@ describe('renderBenchmarkReport: encryption-overhead', () => {
       ].map(([tls, at_rest, qps], i) => scenario({ position: i + 1, name: `run ${i + 1}`, workload: 'mixed-1:1', qps: qps as number, encryption: { tls: tls as boolean, at_rest: at_rest as boolean } })),
       { scaling: [], peer: null },
     );
-    const text = renderBenchmarkReport(env, [rounds]);
+    const text = render([rounds]);
     // Baseline runs 16 000-21 000 (median 20 000): TLS's 5% is inside that spread, at rest's 25% is not.
     expect(text).toContain('- encryption-overhead, TLS: 5.0% less throughput at 128 B (median 19,000 against 20,000 ops/s; within the spread of the runs, so not a measured difference) than');
     expect(text).toContain('- encryption-overhead, encryption at rest: 25.0% less throughput at 128 B (median 15,000 against 20,000 ops/s) than');
@@ -196,7 +199,7 @@ describe('renderBenchmarkReport: encryption-overhead', () => {
       }),
       { scaling: [], peer: null },
     );
-    const text = renderBenchmarkReport(env, [rounds]);
+    const text = render([rounds]);
     expect(text).toContain('| 128 B | no encryption | 8 | 3 | 20,000 | 20,000 | 16,000–21,000 | — | 1.50 |');
     expect(text).toContain('| 128 B | encryption at rest | 8 | 3 | 20,000 | 15,000 | 14,500–15,500 | +25.0% | 1.50 |');
     expect(text).toContain('- encryption-overhead, TLS: 5.0% less throughput at 128 B (median 19,000 against 20,000 ops/s; within the spread of the runs, so not a measured difference) than the same engine without encryption, medians of 3 runs each');

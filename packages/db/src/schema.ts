@@ -19,7 +19,7 @@ import {
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import type { InstanceEndpoint, InstanceNode } from './instance-topology.js';
-import type { ReportHeadline, ReportPeer } from './type-report.js';
+import type { ReportHeadline, ReportPeer, TypeReportDocument } from './type-report.js';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
@@ -54,6 +54,8 @@ export const operationType = pgEnum('operation_type', [
   'rdb_export',
 ]);
 export const operationStatus = pgEnum('operation_status', ['pending', 'running', 'succeeded', 'failed']);
+/** A report made on this install (local) or loaded from a committed report (published, docs/benchmarks). */
+export const reportOrigin = pgEnum('report_origin', ['local', 'published']);
 /** Who made a backup: a person (kept until deleted), the daily schedule, or the instance's delete. */
 export const backupKind = pgEnum('backup_kind', ['manual', 'automatic', 'final']);
 /** `deleting`: asked to go; the worker's backup pass removes its objects, then the row. */
@@ -591,8 +593,16 @@ export const instanceTypeReports = pgTable(
     /** Where and on what the runs went (host, load, placement of client and servers). */
     environment: text('environment'),
     headline: jsonb('headline').$type<ReportHeadline>(),
-    /** The white paper, rendered once by renderBenchmarkReport from the stored runs. */
+    /** The white paper, rendered once by renderBenchmarkReport from the document. */
     markdown: text('markdown'),
+    /** Where the figures come from: measured on this install, or a committed report loaded at start. */
+    origin: reportOrigin('origin').notNull().default('local'),
+    /** The host the runs went on (CPU, cores, memory, kernel), as the report names it. */
+    host: text('host'),
+    /** The Basalt commit the worker and engine were built from, as the report names it. */
+    sourceCommit: text('source_commit'),
+    /** The report as one JSON document (what it publishes); markdown, headline, peers and environment are computed from it. */
+    document: jsonb('document').$type<TypeReportDocument>(),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     startedAt: timestamp('started_at', { withTimezone: true }),
@@ -600,6 +610,10 @@ export const instanceTypeReports = pgTable(
   },
   (t) => [
     index('instance_type_reports_type_idx').on(t.instanceType, t.createdAt),
+    // A committed report is loaded once: the same type measured at the same time is the same report.
+    uniqueIndex('instance_type_reports_published_uq')
+      .on(t.instanceType, t.startedAt)
+      .where(sql`${t.origin} = 'published'`),
     // One report of a type at a time.
     uniqueIndex('instance_type_reports_unfinished_uq')
       .on(t.instanceType)

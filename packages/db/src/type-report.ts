@@ -18,3 +18,6 @@ export interface ReportHeadline {
   /** Median of Basalt/peer QPS over the scenarios with a peer figure. */
   peer_ratio: number | null;
 }
+
+/** The report as one JSON document (docs/benchmarks/<type>.json is one); its contract lives with its renderer. */
+export type { TypeReportDocument } from '@basalt/api-client/rules';

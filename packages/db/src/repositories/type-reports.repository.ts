@@ -6,7 +6,17 @@ import { controlPlaneSettings, instances, instanceTypeReports, projects } from '
 
 export type TypeReportRow = typeof instanceTypeReports.$inferSelect;
 export type NewTypeReport = typeof instanceTypeReports.$inferInsert;
-export type TypeReportPatch = Partial<Pick<NewTypeReport, 'status' | 'startedAt' | 'finishedAt' | 'engineVersion' | 'peers' | 'environment' | 'headline' | 'markdown' | 'operationId'>>;
+export type TypeReportPatch = Partial<
+  Pick<NewTypeReport, 'status' | 'startedAt' | 'finishedAt' | 'engineVersion' | 'peers' | 'environment' | 'headline' | 'markdown' | 'operationId' | 'document' | 'host' | 'sourceCommit'>
+>;
+/** A committed report as the loader stores it: succeeded, measured when, where and on what its document says. */
+export type PublishedTypeReport = Pick<NewTypeReport, 'instanceType' | 'suites' | 'engineVersion' | 'peers' | 'environment' | 'headline' | 'markdown' | 'document' | 'host' | 'sourceCommit'> & { measuredAt: Date };
+
+/**
+ * Which succeeded report a type's figures come from: one made on this install before any
+ * published one (a published report never overrides a local one), then the newest.
+ */
+const PREFERRED = [sql`(${instanceTypeReports.origin} = 'local') desc`, sql`coalesce(${instanceTypeReports.finishedAt}, ${instanceTypeReports.startedAt}) desc nulls last`];
 
 /** control_plane_settings key naming the project that holds the reports' temporary instances. */
 const REPORTS_PROJECT_KEY = 'benchmark_reports_project';
@@ -46,7 +56,7 @@ export class TypeReportsRepository {
     return row;
   }
 
-  /** Newest first, without the markdown (a list). */
+  /** Newest first (a list). */
   listForType(instanceType: string, limit = 50): Promise<TypeReportRow[]> {
     return this.db
       .select()
@@ -61,7 +71,7 @@ export class TypeReportsRepository {
       .select()
       .from(instanceTypeReports)
       .where(and(eq(instanceTypeReports.instanceType, instanceType), eq(instanceTypeReports.status, 'succeeded')))
-      .orderBy(desc(instanceTypeReports.finishedAt))
+      .orderBy(...PREFERRED)
       .limit(1);
     return row;
   }
@@ -73,8 +83,23 @@ export class TypeReportsRepository {
       .selectDistinctOn([instanceTypeReports.instanceType])
       .from(instanceTypeReports)
       .where(and(inArray(instanceTypeReports.instanceType, instanceTypes), eq(instanceTypeReports.status, 'succeeded')))
-      .orderBy(instanceTypeReports.instanceType, desc(instanceTypeReports.finishedAt));
+      .orderBy(instanceTypeReports.instanceType, ...PREFERRED);
     return new Map(rows.map((row) => [row.instanceType, row]));
+  }
+
+  /**
+   * Stores a committed report once (the same type measured at the same time is the same
+   * report: a second start inserts nothing). It has no instance, operation or creator: no one
+   * asked this install for it. Returns whether it was new.
+   */
+  async insertPublished(report: PublishedTypeReport): Promise<boolean> {
+    const { measuredAt, ...rest } = report;
+    const rows = await this.db
+      .insert(instanceTypeReports)
+      .values({ ...rest, origin: 'published', status: 'succeeded', startedAt: measuredAt })
+      .onConflictDoNothing({ target: [instanceTypeReports.instanceType, instanceTypeReports.startedAt], where: sql`${instanceTypeReports.origin} = 'published'` })
+      .returning({ id: instanceTypeReports.id });
+    return rows.length > 0;
   }
 
   /** The status of the reports' temporary instances (platform-owned: not scoped by a caller's project). */
