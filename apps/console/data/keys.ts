@@ -16,6 +16,8 @@ export const queryKeys = {
   operation: (id: string) => ['operations', id] as const,
   auditLog: (project: string) => ['projects', project, 'audit-log'] as const,
   members: (project: string) => ['projects', project, 'members'] as const,
+  rdbExport: (project: string, id: string) => ['projects', project, 'exports', id] as const,
+  rdbImportLimits: (project: string) => ['projects', project, 'rdb-imports', 'limits'] as const,
   instances: {
     all: (project: string) => ['projects', project, 'instances'] as const,
     list: (project: string) => ['projects', project, 'instances', 'list'] as const,

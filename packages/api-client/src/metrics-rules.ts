@@ -31,6 +31,9 @@ export const METRIC_SERIES = {
   hit_ratio: 'ratio',
   disk_used: 'bytes',
   replication_lag: 'seconds',
+  // The control plane's backup series (the worker serves them, docs/monitoring.md).
+  archive_lag: 'seconds',
+  backup_age: 'seconds',
 } as const;
 export type MetricSeriesKey = keyof typeof METRIC_SERIES;
 export const METRIC_SERIES_KEYS = Object.keys(METRIC_SERIES) as MetricSeriesKey[];

@@ -684,6 +684,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{project}/rdb-imports/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How large an RDB upload may be and how long it is kept */
+        get: operations["getRdbImportLimits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{project}/rdb-imports": {
         parameters: {
             query?: never;
@@ -1606,6 +1623,36 @@ export interface components {
             /** @description Newest first */
             items: components["schemas"]["BackupDto"][];
         };
+        TimelineSpanDto: {
+            /** @description The log's timeline: 1 at first, the next after each failover */
+            timeline: number;
+            /**
+             * Format: date-time
+             * @description The earliest point on it, to the second (its oldest backup's consistent point)
+             */
+            earliest: string;
+            /**
+             * Format: date-time
+             * @description The latest point on it, to the second: where a failover ended it, or how far the archive has come on the current one
+             */
+            latest: string;
+        };
+        RestoreGapDto: {
+            /**
+             * Format: date-time
+             * @description The first whole second no restore reaches
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description The last whole second no restore reaches
+             */
+            to: string;
+            /** @description The timeline a failover ended just before the gap */
+            ended_timeline: number;
+            /** @description The timeline whose first backup ends the gap */
+            next_timeline: number;
+        };
         RestoreWindowDto: {
             /**
              * Format: date-time
@@ -1617,6 +1664,10 @@ export interface components {
              * @description The latest point, to the second: when the archive last caught up with the instance's log (or its newest record, or the newest backup's point)
              */
             latest: string | null;
+            /** @description Which timeline covers which span, oldest first; a point inside one of them restores exactly */
+            timelines: components["schemas"]["TimelineSpanDto"][];
+            /** @description Seconds between earliest and latest that no restore reaches exactly: after a failover ended a timeline and before the next timeline's first backup. Empty: there is none */
+            gaps: components["schemas"]["RestoreGapDto"][];
             /** @description Seconds since the archive last caught up with the instance's log (at most a seal interval or two while it keeps up); null before its first pass */
             archive_lag_seconds: number | null;
             /**
@@ -1653,6 +1704,12 @@ export interface components {
             /** @description The `rdb_export` operation that makes the file */
             operation: components["schemas"]["OperationDto"];
         };
+        RdbImportLimitsDto: {
+            /** @description The largest RDB file an upload may be, in bytes (BASALT_RDB_IMPORT_MAX_BYTES); 413 beyond */
+            max_bytes: number;
+            /** @description Seconds an upload can be created from, then it is removed */
+            expires_after_seconds: number;
+        };
         RdbImportDto: {
             /**
              * Format: uuid
@@ -1678,7 +1735,7 @@ export interface components {
         };
         MetricSeriesDto: {
             /** @enum {string} */
-            key: "ops_read" | "ops_write" | "ops_other" | "latency_p50_read" | "latency_p99_read" | "latency_p50_write" | "latency_p99_write" | "memory_used" | "memory_max" | "connections" | "hit_ratio" | "disk_used" | "replication_lag";
+            key: "ops_read" | "ops_write" | "ops_other" | "latency_p50_read" | "latency_p99_read" | "latency_p50_write" | "latency_p99_write" | "memory_used" | "memory_max" | "connections" | "hit_ratio" | "disk_used" | "replication_lag" | "archive_lag" | "backup_age";
             /**
              * @description ops/s, seconds, bytes, count or ratio
              * @example ops/s
@@ -5040,6 +5097,54 @@ export interface operations {
                 };
                 content: {
                     "application/octet-stream": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    getRdbImportLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RdbImportLimitsDto"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
                 };
             };
         };

@@ -100,6 +100,9 @@ describe('RDB uploads', () => {
   });
 
   it('refuses a body over BASALT_RDB_IMPORT_MAX_BYTES with 413, by its Content-Length or as it streams', async () => {
+    // The limit is said before a byte is sent (what the console shows), to viewers too.
+    const limits = await viewer.client.GET('/v1/projects/{project}/rdb-imports/limits', { params: { path: { project } } });
+    expect(limits.data).toEqual({ max_bytes: MAX, expires_after_seconds: 86_400 });
     const declared = await upload(admin, Buffer.alloc(MAX + 1));
     expect(declared.status).toBe(413);
     expect((await declared.json()).code).toBe('payload_too_large');
@@ -122,6 +125,8 @@ describe('RDB uploads', () => {
     const res = await upload(bareAdmin, file, { on: bare, inProject: bareAdmin.defaultProjectId });
     expect(res.status).toBe(404);
     expect((await res.json()).code).toBe('not_configured');
+    const limits = await bareAdmin.client.GET('/v1/projects/{project}/rdb-imports/limits', { params: { path: { project: bareAdmin.defaultProjectId } } });
+    expect(limits.error).toMatchObject({ code: 'not_configured' });
   });
 
   it("a create from an upload: another project's is 404, with another source 400, an expired one 409", async () => {

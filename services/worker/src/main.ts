@@ -20,6 +20,9 @@ import { ARCHIVE_PASS_INTERVAL_MS } from './backup/backup-vars.js';
 import { startPasswordExpiry } from './password-expiry.js';
 import { reconcileScrapeTargets } from './monitoring/scrape-targets.js';
 import { ensureScrapeToken } from './monitoring/scrape-token.js';
+import { ControlPlaneMetrics } from './monitoring/control-plane-metrics.js';
+import { backupMetrics } from './backup/backup-metrics.js';
+import { backupStoreOf } from './backup/backup-store.js';
 
 function log(message: string): void {
   process.stdout.write(`${new Date().toISOString()} worker ${message}\n`);
@@ -123,6 +126,9 @@ async function main(): Promise<void> {
   archiver.start();
   const backupScheduler = new BackupScheduler(ctx, database.pool, boss, config.backupScheduleIntervalMs);
   backupScheduler.start();
+  // The control plane's own series (backup age, archive lag) for the same Prometheus.
+  const controlPlaneMetrics = config.monitoring && backupStoreOf(ctx) ? new ControlPlaneMetrics(ctx, config.monitoring, () => backupMetrics(ctx)) : undefined;
+  await controlPlaneMetrics?.start();
   log(`ready: ${Object.keys(HANDLERS).length} queues, ${config.concurrency} jobs at a time, engine features [${features.join(', ')}]`);
 
   let stopping = false;
@@ -132,7 +138,7 @@ async function main(): Promise<void> {
     log(`${signal}: stopping`);
     clearInterval(timer);
     stopPasswordExpiry();
-    await Promise.all([...dispatchers.map((d) => d.stop(30_000)), health.stop(), failovers.stop(), archiver.stop(), backupScheduler.stop()]);
+    await Promise.all([...dispatchers.map((d) => d.stop(30_000)), health.stop(), failovers.stop(), archiver.stop(), backupScheduler.stop(), controlPlaneMetrics?.stop()]);
     await boss.stop({ graceful: true, wait: true, timeout: 5_000 }).catch(() => {});
     await leases.close();
     await database.close().catch(() => {});

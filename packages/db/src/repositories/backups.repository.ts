@@ -3,7 +3,7 @@
 // (segments stored, a backup's range and size, the archive's progress).
 import { and, asc, desc, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../client.js';
-import { archivedSegments, backups, instanceArchives } from '../schema.js';
+import { archivedSegments, backups, instanceArchives, instances } from '../schema.js';
 
 export type BackupRow = typeof backups.$inferSelect;
 export type NewBackup = typeof backups.$inferInsert;
@@ -25,6 +25,94 @@ export function archivedThrough(archive: Pick<InstanceArchiveRow, 'archivedTime'
 /** Seconds since the archive last caught up with the node; null before its first pass. */
 export function archiveLagSeconds(archive: Pick<InstanceArchiveRow, 'checkedAt'> | undefined, now = new Date()): number | null {
   return archive?.checkedAt ? Math.max(0, Math.round((now.getTime() - archive.checkedAt.getTime()) / 1000)) : null;
+}
+
+/** A timeline's restorable span, whole seconds at both ends. */
+export interface TimelineSpan {
+  timeline: number;
+  earliest: Date;
+  latest: Date;
+}
+
+/** Whole seconds, `from` to `to` inclusive, that no restore reaches: after a timeline ended, before the next one's first base. */
+export interface RestoreGap {
+  from: Date;
+  to: Date;
+  /** The timeline a failover ended, and the one whose first base ends the gap. */
+  endedTimeline: number;
+  nextTimeline: number;
+}
+
+export interface RestoreWindow {
+  /** Null ends: nothing to restore to a point yet. */
+  earliest: Date | null;
+  latest: Date | null;
+  timelines: TimelineSpan[];
+  gaps: RestoreGap[];
+}
+
+const ceilSecond = (at: Date) => new Date(Math.ceil(at.getTime() / 1000) * 1000);
+const floorSecond = (at: Date) => new Date(Math.floor(at.getTime() / 1000) * 1000);
+const newest = (times: (Date | null | undefined)[]) => {
+  const known = times.filter((t): t is Date => t instanceof Date);
+  return known.length ? new Date(Math.max(...known.map((t) => t.getTime()))) : null;
+};
+
+/**
+ * The restore window from an instance's succeeded bases, its archive and the newest record
+ * archived on each timeline (BackupsRepository.restoreWindow's rule, pure).
+ */
+export function restoreWindowOf(
+  bases: Pick<BackupRow, 'timeline' | 'endTime'>[],
+  archive: Pick<InstanceArchiveRow, 'timeline' | 'archivedTime' | 'checkedAt'> | undefined,
+  archivedEnds: Map<number, Date | null>,
+): RestoreWindow {
+  const byTimeline = new Map<number, Date[]>();
+  for (const base of bases) {
+    if (!base.endTime) continue;
+    const timeline = base.timeline ?? 1;
+    byTimeline.set(timeline, [...(byTimeline.get(timeline) ?? []), base.endTime]);
+  }
+  const current = archive?.timeline ?? 1;
+  const timelines: TimelineSpan[] = [];
+  for (const timeline of [...byTimeline.keys()].sort((a, b) => a - b)) {
+    const ends = byTimeline.get(timeline)!;
+    const first = new Date(Math.min(...ends.map((t) => t.getTime())));
+    // A timeline a failover ended holds what its stored segments hold; the current one what the archive has caught up to.
+    const last = newest([...ends, ...(timeline < current ? [archivedEnds.get(timeline)] : [archivedThrough(archive)])])!;
+    const span = { timeline, earliest: ceilSecond(first), latest: floorSecond(last) };
+    // One base and no whole second after it yet: restorable from the backup, not to a point.
+    if (span.latest >= span.earliest) timelines.push(span);
+  }
+  const gaps: RestoreGap[] = [];
+  for (let i = 1; i < timelines.length; i++) {
+    const [before, after] = [timelines[i - 1]!, timelines[i]!];
+    const from = new Date(before.latest.getTime() + 1000);
+    const to = new Date(after.earliest.getTime() - 1000);
+    if (from <= to) gaps.push({ from, to, endedTimeline: before.timeline, nextTimeline: after.timeline });
+  }
+  return { earliest: timelines[0]?.earliest ?? null, latest: timelines[timelines.length - 1]?.latest ?? null, timelines, gaps };
+}
+
+/** Whether a restore reaches `at` exactly: inside one timeline's span. */
+export function windowCovers(window: Pick<RestoreWindow, 'timelines'>, at: Date): boolean {
+  return window.timelines.some((span) => at >= span.earliest && at <= span.latest);
+}
+
+/** The gap `at` falls in, if any. */
+export function gapAt(window: Pick<RestoreWindow, 'gaps'>, at: Date): RestoreGap | undefined {
+  return window.gaps.find((gap) => at >= gap.from && at <= gap.to);
+}
+
+const isoSecond = (at: Date) => at.toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/** Why a restore cannot reach `at`, a point in a gap: one message for the API's refusal and the worker's. */
+export function gapRefusal(gap: RestoreGap, at: Date): string {
+  return (
+    `${isoSecond(at)} falls in the gap from ${isoSecond(gap.from)} to ${isoSecond(gap.to)}: timeline ${gap.endedTimeline} ended ` +
+    `(a failover) before it and timeline ${gap.nextTimeline}'s first backup is after it, so no restore reaches it exactly; ` +
+    `choose a point up to ${isoSecond(new Date(gap.from.getTime() - 1000))} or from ${isoSecond(new Date(gap.to.getTime() + 1000))}`
+  );
 }
 
 export class BackupsRepository {
@@ -158,23 +246,47 @@ export class BackupsRepository {
   }
 
   /**
-   * The points an instance can be restored to, to the second: from its oldest succeeded base's
-   * consistent point to the newest record its archive holds (or its newest base's point, when
-   * the archive holds nothing newer). Null ends: nothing to restore from yet. One rule for the
-   * API (what it shows and accepts) and the worker (what it restores).
+   * The points an instance can be restored to, to the second, timeline by timeline: each
+   * timeline with a succeeded base covers from its oldest base's consistent point to the newest
+   * record its archive holds. A timeline a failover ended stops at what its primary had
+   * archived by then (its newest stored segment's last record, or its newest base's point); the
+   * current one at the newest record the archive holds or the moment the archiver last caught
+   * up (or its newest base's point, when the archive holds nothing newer). Between the end of
+   * one timeline and the first base of the next lies a gap: seconds no restore reaches exactly.
+   * One rule for the API (what it shows and accepts) and the worker (what it restores).
    */
-  async restoreWindow(instanceId: string): Promise<{ earliest: Date | null; latest: Date | null }> {
-    const bases = await this.succeededOf(instanceId);
-    if (bases.length === 0) return { earliest: null, latest: null };
-    const newestBase = bases[bases.length - 1]!.endTime!;
-    const archived = archivedThrough(await this.getArchive(instanceId));
-    const latest = archived && archived > newestBase ? archived : newestBase;
-    // To the second: a restore stops at a whole second, so the window's ends are whole seconds inside it.
-    const ceil = (at: Date) => new Date(Math.ceil(at.getTime() / 1000) * 1000);
-    const floor = (at: Date) => new Date(Math.floor(at.getTime() / 1000) * 1000);
-    const window = { earliest: ceil(bases[0]!.endTime!), latest: floor(latest) };
-    // One base and no whole second after it yet: restorable from the backup, not to a point.
-    return window.latest < window.earliest ? { earliest: null, latest: null } : window;
+  async restoreWindow(instanceId: string): Promise<RestoreWindow> {
+    const [bases, archive, archivedEnds] = await Promise.all([
+      this.succeededOf(instanceId),
+      this.getArchive(instanceId),
+      this.db
+        .select({ timeline: archivedSegments.timeline, lastTime: sql<string | null>`max(${archivedSegments.lastTime})` })
+        .from(archivedSegments)
+        .where(eq(archivedSegments.instanceId, instanceId))
+        .groupBy(archivedSegments.timeline),
+    ]);
+    return restoreWindowOf(bases, archive, new Map(archivedEnds.map((row) => [row.timeline, row.lastTime ? new Date(row.lastTime) : null])));
+  }
+
+  /**
+   * For each instance in `statuses` that keeps backups: when its archive last caught up with its
+   * node and when its newest succeeded backup finished (the control plane's backup metrics).
+   */
+  async freshnessOf(statuses: (typeof instances.$inferSelect)['status'][]): Promise<{ instanceId: string; projectId: string; checkedAt: Date | null; lastBackupAt: Date | null }[]> {
+    if (statuses.length === 0) return [];
+    const rows = await this.db
+      .select({
+        instanceId: instances.id,
+        projectId: instances.projectId,
+        checkedAt: instanceArchives.checkedAt,
+        lastBackupAt: sql<string | null>`max(${backups.finishedAt})`,
+      })
+      .from(instances)
+      .leftJoin(instanceArchives, eq(instanceArchives.instanceId, instances.id))
+      .leftJoin(backups, and(eq(backups.instanceId, instances.id), eq(backups.status, 'succeeded')))
+      .where(and(inArray(instances.status, statuses), sql`${instances.backupRetentionDays} > 0`))
+      .groupBy(instances.id, instances.projectId, instanceArchives.checkedAt);
+    return rows.map((row) => ({ ...row, lastBackupAt: row.lastBackupAt ? new Date(row.lastBackupAt) : null }));
   }
 
   /** Succeeded bases whose consistent point is at or before `at`, newest first (a restore's starting base). */

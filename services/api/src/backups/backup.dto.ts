@@ -41,11 +41,31 @@ export class BackupAcceptedDto {
   @ApiProperty({ type: OperationDto }) operation: OperationDto;
 }
 
+export class TimelineSpanDto {
+  @ApiProperty({ description: 'The log\'s timeline: 1 at first, the next after each failover' }) timeline: number;
+  @ApiProperty({ format: 'date-time', description: 'The earliest point on it, to the second (its oldest backup\'s consistent point)' }) earliest: string;
+  @ApiProperty({ format: 'date-time', description: 'The latest point on it, to the second: where a failover ended it, or how far the archive has come on the current one' }) latest: string;
+}
+
+export class RestoreGapDto {
+  @ApiProperty({ format: 'date-time', description: 'The first whole second no restore reaches' }) from: string;
+  @ApiProperty({ format: 'date-time', description: 'The last whole second no restore reaches' }) to: string;
+  @ApiProperty({ description: 'The timeline a failover ended just before the gap' }) ended_timeline: number;
+  @ApiProperty({ description: 'The timeline whose first backup ends the gap' }) next_timeline: number;
+}
+
 export class RestoreWindowDto {
   @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'The earliest point a restore reaches (the oldest backup\'s consistent point, to the second); null: nothing to restore to yet' })
   earliest: string | null;
   @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'The latest point, to the second: when the archive last caught up with the instance\'s log (or its newest record, or the newest backup\'s point)' })
   latest: string | null;
+  @ApiProperty({ type: [TimelineSpanDto], description: 'Which timeline covers which span, oldest first; a point inside one of them restores exactly' })
+  timelines: TimelineSpanDto[];
+  @ApiProperty({
+    type: [RestoreGapDto],
+    description: 'Seconds between earliest and latest that no restore reaches exactly: after a failover ended a timeline and before the next timeline\'s first backup. Empty: there is none',
+  })
+  gaps: RestoreGapDto[];
   @ApiProperty({ nullable: true, type: Number, description: 'Seconds since the archive last caught up with the instance\'s log (at most a seal interval or two while it keeps up); null before its first pass' })
   archive_lag_seconds: number | null;
   @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'When the newest succeeded backup finished' })

@@ -75,6 +75,8 @@ export class BackupService {
     return {
       earliest: isoSecond(window.earliest),
       latest: isoSecond(window.latest),
+      timelines: window.timelines.map((span) => ({ timeline: span.timeline, earliest: isoSecond(span.earliest)!, latest: isoSecond(span.latest)! })),
+      gaps: window.gaps.map((gap) => ({ from: isoSecond(gap.from)!, to: isoSecond(gap.to)!, ended_timeline: gap.endedTimeline, next_timeline: gap.nextTimeline })),
       archive_lag_seconds: archiveLagSeconds(archive),
       last_backup_at: isoSecond(bases[bases.length - 1]?.finishedAt ?? null),
     };

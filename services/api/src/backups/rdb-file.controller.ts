@@ -7,7 +7,7 @@ import type { AuthContext } from '../common/request-context.js';
 import { ApiErrors } from '../common/api-errors.js';
 import { Idempotent } from '../common/idempotent.decorator.js';
 import { ProjectBackupParams, ProjectExportParams, ProjectParams } from '../common/params.js';
-import { RdbExportAcceptedDto, RdbExportDto, RdbImportDto } from './rdb-file.dto.js';
+import { RdbExportAcceptedDto, RdbExportDto, RdbImportDto, RdbImportLimitsDto } from './rdb-file.dto.js';
 import { type RdbDownload, RdbExportService } from './rdb-export.service.js';
 import { RdbImportService } from './rdb-import.service.js';
 
@@ -57,6 +57,14 @@ export class RdbFileController {
   @ApiErrors(400, 401, 403, 404, 409, 410)
   download(@Auth() auth: AuthContext, @Param() params: ProjectExportParams, @Res() res: Response): Promise<void> {
     return sendRdb(res, this.exports.download(auth, params.project, params.export));
+  }
+
+  @Get('rdb-imports/limits')
+  @ApiOperation({ operationId: 'getRdbImportLimits', summary: 'How large an RDB upload may be and how long it is kept' })
+  @ApiOkResponse({ type: RdbImportLimitsDto })
+  @ApiErrors(400, 401, 404)
+  limits(@Auth() auth: AuthContext, @Param() params: ProjectParams): Promise<RdbImportLimitsDto> {
+    return this.imports.limits(auth, params.project);
   }
 
   @Post('rdb-imports')

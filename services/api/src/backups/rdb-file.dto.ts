@@ -30,6 +30,11 @@ export class RdbImportDto {
   @ApiProperty({ format: 'date-time', description: 'After it, no instance can be created from it and it is removed' }) expires_at: string;
 }
 
+export class RdbImportLimitsDto {
+  @ApiProperty({ description: 'The largest RDB file an upload may be, in bytes (BASALT_RDB_IMPORT_MAX_BYTES); 413 beyond' }) max_bytes: number;
+  @ApiProperty({ description: 'Seconds an upload can be created from, then it is removed' }) expires_after_seconds: number;
+}
+
 export function toRdbExportDto(row: RdbExportRow): RdbExportDto {
   return {
     id: row.id,

@@ -17,7 +17,7 @@ import { ApiConfig } from '../config.js';
 import { PayloadTooLarge, UnsupportedMediaType } from '../common/errors.js';
 import type { AuthContext } from '../common/request-context.js';
 import { ProjectAccess } from '../projects/project-access.service.js';
-import { type RdbImportDto, toRdbImportDto } from './rdb-file.dto.js';
+import { type RdbImportDto, type RdbImportLimitsDto, toRdbImportDto } from './rdb-file.dto.js';
 import { RdbStore } from './rdb-store.js';
 
 /** How long an upload can be created from. */
@@ -40,6 +40,14 @@ export class RdbImportService {
     private readonly files: RdbFilesRepository,
     private readonly store: RdbStore,
   ) {}
+
+  /** What an upload may be, for the console to say before it sends a byte. */
+  async limits(auth: AuthContext, projectId: string): Promise<RdbImportLimitsDto> {
+    await this.access.require(auth, projectId);
+    // No store, no uploads: the console then offers none.
+    this.store.require();
+    return { max_bytes: this.config.rdbImportMaxBytes, expires_after_seconds: RDB_IMPORT_TTL_MS / 1000 };
+  }
 
   async upload(auth: AuthContext, projectId: string, upload: RdbUpload): Promise<RdbImportDto> {
     await this.access.require(auth, projectId, 'member');

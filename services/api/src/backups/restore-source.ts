@@ -2,7 +2,7 @@
 // this project, an instance of this project at a point inside its restore window, or an RDB file
 // uploaded to this project and not expired; each must fit the new instance's disk. The worker restores what the job names and fails the create
 // with the reason if, by then, it cannot read or verify it (a backup deleted meanwhile).
-import type { BackupsRepository, InstancesRepository, RdbFilesRepository, RestoreSource, schema } from '@basalt/db';
+import { gapAt, gapRefusal, windowCovers, type BackupsRepository, type InstancesRepository, type RdbFilesRepository, type RestoreSource, type schema } from '@basalt/db';
 import { parsePointInTime } from '@basalt/api-client/rules';
 import { Conflict, Invalid, NotFound } from '../common/errors.js';
 import type { RestoreSourceDto } from '../instances/instance.dto.js';
@@ -45,7 +45,11 @@ export async function resolveRestore(
     const source = await repositories.instances.get(projectId, sourceId);
     if (!source) throw new NotFound('Source instance');
     const window = await repositories.backups.restoreWindow(source.id);
-    if (!window.earliest || !window.latest || at < window.earliest || at > window.latest) {
+    const gap = gapAt(window, at);
+    if (gap) {
+      throw new Conflict(`point_in_time ${gapRefusal(gap, at)}`, 'point_in_gap', { from: isoSecond(gap.from), to: isoSecond(gap.to) });
+    }
+    if (!windowCovers(window, at)) {
       const range = window.earliest ? `from ${isoSecond(window.earliest)} to ${isoSecond(window.latest)}` : 'nothing yet (it has no succeeded backup)';
       throw new Conflict(`point_in_time ${isoSecond(at)} is outside the source instance's restore window: ${range}`, 'point_outside_window', {
         earliest: isoSecond(window.earliest),

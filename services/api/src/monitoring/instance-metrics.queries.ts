@@ -41,5 +41,8 @@ export function instanceQueries(projectId: string, instanceId: string, windowSec
     hit_ratio: `${hits} / (${hits} + ${misses})`,
     disk_used: `max(basalt_disk_log_bytes${sel(',basalt_role="primary"')})`,
     replication_lag: `max(basalt_replication_lag_seconds${sel()})`,
+    // Served by the control plane (the worker), not the nodes: one per instance, max in case two answer.
+    archive_lag: `max(basalt_archive_lag_seconds${sel()})`,
+    backup_age: `max(basalt_backup_last_success_age_seconds${sel()})`,
   };
 }

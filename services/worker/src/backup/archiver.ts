@@ -20,7 +20,7 @@ import type { ObjectStore } from './object-store.js';
 import { storeActiveTail, storedTailEnd, storeSealedSegment, type ArchiveTarget } from './segment-store.js';
 
 /** Statuses in which an instance's engine runs and keeps writing its log. */
-const ARCHIVED_STATUSES = new Set<InstanceRow['status']>(['running', 'modifying', 'restarting', 'error']);
+export const ARCHIVED_STATUSES = new Set<InstanceRow['status']>(['running', 'modifying', 'restarting', 'error']);
 
 export class Archiver {
   private readonly rounds: LeasedRounds;

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { archivedThrough, type ArchivedSegmentRow, type BackupRow, type RestoreSource } from '@basalt/db';
+import { gapAt, gapRefusal, windowCovers, type ArchivedSegmentRow, type BackupRow, type RestoreSource } from '@basalt/db';
 import type { JobContext } from '../context.js';
 import { StepError } from '../errors.js';
 import type { ObjectStore } from './object-store.js';
@@ -74,17 +74,15 @@ export async function planRestore(ctx: JobContext, store: ObjectStore, source: E
   }
   // The active segment's tail pieces, if the archive has them and the point may lie there.
   if (segments[segments.length - 1]!.id === next - 1 && (await hasPieces(store, backup.instanceId, manifest.timeline, next))) segments.push({ id: next, bytes: 0 });
-  const through = archivedThrough(archive);
-  if (archive.timeline === manifest.timeline && (!through || through.getTime() < pointMs)) {
-    throw new StepError(STEP, `the archive of ${backup.instanceId} reaches ${through?.toISOString() ?? 'nothing'}, before ${new Date(pointMs).toISOString()}`);
-  }
-  if (archive.timeline > manifest.timeline) {
-    // A failover ended this timeline: its archive holds what its primary had sealed by then,
-    // and points after that are the next timeline's, once a base is on it.
-    const ended = Math.max(manifest.end_time_ms, ...archived.map((row) => row.lastTime?.getTime() ?? 0));
-    if (pointMs > ended) {
-      throw new StepError(STEP, `${new Date(pointMs).toISOString()} is after timeline ${manifest.timeline} of ${backup.instanceId} ends (${new Date(ended).toISOString()}, a failover), and before the first backup of timeline ${archive.timeline}: choose an earlier point, or a later one once that backup exists`);
-    }
+  // The shared window rule (the API checked it too when the create was asked; retention or a
+  // failover may have moved it since): a point past the archive, or in the gap a failover left
+  // between one timeline's end and the next one's first base, is refused rather than stopped short.
+  const window = await backups.restoreWindow(backup.instanceId);
+  const at = new Date(pointMs);
+  const gap = gapAt(window, at);
+  if (gap) throw new StepError(STEP, `${backup.instanceId}: ${gapRefusal(gap, at)}`);
+  if (!windowCovers(window, at)) {
+    throw new StepError(STEP, `the archive of ${backup.instanceId} reaches ${window.latest?.toISOString() ?? 'nothing'}, before ${at.toISOString()}`);
   }
   return { sourceInstanceId: backup.instanceId, backup, manifest, segments, target: { timeMs: pointMs } };
 }

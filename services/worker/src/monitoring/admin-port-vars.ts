@@ -4,7 +4,7 @@ import type { MonitoringConfig } from './monitoring-config.js';
 import { ENGINE_ADMIN_PORT } from './monitoring-config.js';
 import { ensureScrapeToken, scrapeTokenHash } from './scrape-token.js';
 
-export function adminPortVars(monitoring: MonitoringConfig | undefined): Record<string, unknown> {
+export function adminPortVars(monitoring: Pick<MonitoringConfig, 'prometheusUrl' | 'sdDir'> | undefined): Record<string, unknown> {
   if (!monitoring) return { engine_admin_port: 0 };
   return { engine_admin_port: ENGINE_ADMIN_PORT, engine_admin_token_sha256: scrapeTokenHash(ensureScrapeToken(monitoring.sdDir)) };
 }

@@ -27,7 +27,7 @@ export function PointInTimeField({
       error={error}
       hint={
         range
-          ? `Restorable from ${formatInstant(range.earliest)} to ${formatInstant(range.latest)}.`
+          ? `Restorable from ${formatInstant(range.earliest)} to ${formatInstant(range.latest)}${gapsText(restoreWindow!)}.`
           : loading
             ? 'Loading the restorable window…'
             : 'Nothing to restore yet: no backup of this instance has succeeded.'
@@ -45,4 +45,10 @@ export function PointInTimeField({
       />
     </Field>
   )
+}
+
+/** The seconds a failover left out of the window, as the hint names them. */
+function gapsText(restoreWindow: RestoreWindow): string {
+  if (!restoreWindow.gaps.length) return ''
+  return `, except ${restoreWindow.gaps.map((gap) => `${formatInstant(gap.from)} to ${formatInstant(gap.to)}`).join(' and ')} (a failover)`
 }

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { inputToPoint, pointProblem, pointToInput, restorableRange } from './restore-point'
 
-const window = { earliest: '2026-12-01T10:00:00Z', latest: '2026-12-01T11:30:15Z', archive_lag_seconds: 3, last_backup_at: '2026-12-01T10:00:04Z' }
+const window = {
+  earliest: '2026-12-01T10:00:00Z',
+  latest: '2026-12-01T11:30:15Z',
+  timelines: [{ timeline: 1, earliest: '2026-12-01T10:00:00Z', latest: '2026-12-01T11:30:15Z' }],
+  gaps: [],
+  archive_lag_seconds: 3,
+  last_backup_at: '2026-12-01T10:00:04Z',
+}
 
 describe('a restore point from a datetime-local input', () => {
   it('reads the input as UTC to the second, the seconds an input drops included', () => {
@@ -27,10 +34,26 @@ describe('a restore point from a datetime-local input', () => {
   })
 
   it('has nothing to offer before the first backup has succeeded', () => {
-    const empty = { earliest: null, latest: null, archive_lag_seconds: null, last_backup_at: null }
+    const empty = { earliest: null, latest: null, timelines: [], gaps: [], archive_lag_seconds: null, last_backup_at: null }
     expect(restorableRange(empty)).toBeNull()
     expect(restorableRange(undefined)).toBeNull()
     expect(pointProblem('2026-12-01T10:00:00', empty)).toMatch(/nothing to restore yet/)
     expect(restorableRange(window)).toEqual({ earliest: window.earliest, latest: window.latest })
+  })
+
+  it('refuses a point in the gap a failover left, and says so', () => {
+    const failedOver = {
+      ...window,
+      timelines: [
+        { timeline: 1, earliest: '2026-12-01T10:00:00Z', latest: '2026-12-01T10:40:02Z' },
+        { timeline: 2, earliest: '2026-12-01T10:40:08Z', latest: '2026-12-01T11:30:15Z' },
+      ],
+      gaps: [{ from: '2026-12-01T10:40:03Z', to: '2026-12-01T10:40:07Z', ended_timeline: 1, next_timeline: 2 }],
+    }
+    expect(pointProblem('2026-12-01T10:40:02', failedOver)).toBeNull()
+    expect(pointProblem('2026-12-01T10:40:05', failedOver)).toBe(
+      'No restore reaches 2026-12-01 10:40:03 to 2026-12-01 10:40:07 UTC exactly (a failover ended timeline 1); choose a point before or after it.',
+    )
+    expect(pointProblem('2026-12-01T10:40:08', failedOver)).toBeNull()
   })
 })

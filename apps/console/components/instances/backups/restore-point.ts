@@ -31,6 +31,12 @@ export function pointProblem(value: string, window: RestoreWindow | undefined): 
   if (!point) return 'Enter a date and a time to the second, in UTC.'
   const at = Date.parse(point)
   if (at < Date.parse(range.earliest) || at > Date.parse(range.latest))
-    return `Choose a point from ${pointToInput(range.earliest).replace('T', ' ')} to ${pointToInput(range.latest).replace('T', ' ')} UTC.`
+    return `Choose a point from ${shown(range.earliest)} to ${shown(range.latest)} UTC.`
+  // The API refuses these too (409 point_in_gap): said here before anything is sent.
+  const gap = window?.gaps.find((g) => at >= Date.parse(g.from) && at <= Date.parse(g.to))
+  if (gap)
+    return `No restore reaches ${shown(gap.from)} to ${shown(gap.to)} UTC exactly (a failover ended timeline ${gap.ended_timeline}); choose a point before or after it.`
   return null
 }
+
+const shown = (iso: string) => pointToInput(iso).replace('T', ' ')

@@ -39,6 +39,7 @@ const INITIAL: InstanceFormValues = {
   restoreSourceId: '',
   restoreBackupId: '',
   restorePoint: '',
+  rdbImportId: '',
   backupWindow: BACKUP_WINDOW_DEFAULT,
   retentionDays: String(BACKUP_RETENTION_DAYS_DEFAULT),
 }

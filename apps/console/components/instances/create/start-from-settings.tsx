@@ -9,6 +9,7 @@ import type { Instance } from '@/data/instances/instance-query'
 import { useInstancesQuery } from '@/data/instances/instances-query'
 import { BackupSettingsFields } from '../backups/backup-settings-fields'
 import { PointInTimeField } from '../backups/point-in-time-field'
+import { RdbFileField } from '../backups/rdb-file-field'
 import { formatBytes, formatInstant } from '../format'
 import type { InstanceFormErrors, InstanceFormValues, StartFrom } from './validation'
 
@@ -16,6 +17,7 @@ const START_FROM: { value: StartFrom; label: string }[] = [
   { value: 'empty', label: 'Empty' },
   { value: 'backup', label: 'A backup' },
   { value: 'point', label: 'A point in time of an instance' },
+  { value: 'rdb', label: 'An RDB file' },
 ]
 
 /** Where the new instance's data comes from, and its automatic backups. */
@@ -30,7 +32,8 @@ export function StartFromSettings({
   onChange: (patch: Partial<InstanceFormValues>) => void
   errors: InstanceFormErrors
 }) {
-  const restoring = values.startFrom !== 'empty'
+  // From a backup or a point in time: of which instance.
+  const restoring = values.startFrom === 'backup' || values.startFrom === 'point'
   const instances = useInstancesQuery(projectId)
   const sources = instances.data?.filter((i) => i.status !== 'creating' && i.status !== 'create_failed') ?? []
   // A restore takes the source's size unless changed below: the data must fit the disk.
@@ -69,6 +72,7 @@ export function StartFromSettings({
             <PointChoice projectId={projectId} values={values} onChange={onChange} error={errors.restorePoint} />
           ) : null}
         </div>
+        {values.startFrom === 'rdb' ? <RdbFileField projectId={projectId} values={values} onChange={onChange} error={errors.rdbFile} /> : null}
         <BackupSettingsFields values={values} onChange={onChange} errors={errors} />
       </CardBody>
     </Card>

@@ -33,6 +33,7 @@ const valid: InstanceFormValues = {
   restoreSourceId: '',
   restoreBackupId: '',
   restorePoint: '',
+  rdbImportId: '',
   backupWindow: '03:00-04:00',
   retentionDays: '7',
 }
@@ -150,7 +151,7 @@ describe('architecture', () => {
 
 describe('start from and backup settings', () => {
   const source = '5f8e3c1e-0000-4000-8000-000000000001'
-  const window = { earliest: '2026-12-01T10:00:00Z', latest: '2026-12-01T11:30:15Z', archive_lag_seconds: 2, last_backup_at: '2026-12-01T10:00:05Z' }
+  const window = { earliest: '2026-12-01T10:00:00Z', latest: '2026-12-01T11:30:15Z', timelines: [{ timeline: 1, earliest: '2026-12-01T10:00:00Z', latest: '2026-12-01T11:30:15Z' }], gaps: [], archive_lag_seconds: 2, last_backup_at: '2026-12-01T10:00:05Z' }
 
   it('checks the window and retention with the shared rules and sends them', () => {
     expect(validateInstanceForm({ ...valid, backupWindow: '03:00-03:30', retentionDays: '36' }, xlarge)).toEqual({
@@ -175,5 +176,12 @@ describe('start from and backup settings', () => {
     expect(validateInstanceForm({ ...values, restorePoint: '2026-12-01T10:15' }, xlarge, window)).toEqual({})
     expect(toCreateRequest({ ...values, restorePoint: '2026-12-01T10:15' }).restore_from).toEqual({ source_instance_id: source, point_in_time: '2026-12-01T10:15:00Z' })
     expect(toCreateRequest({ ...valid, restoreSourceId: source, restorePoint: '2026-12-01T10:15' })).not.toHaveProperty('restore_from')
+  })
+
+  it('starts from an uploaded RDB file once its upload has finished', () => {
+    expect(validateInstanceForm({ ...valid, startFrom: 'rdb' }, xlarge)).toEqual({ rdbFile: 'Upload an RDB file (a dump.rdb made by Redis 7).' })
+    const values = { ...valid, startFrom: 'rdb' as const, rdbImportId: 'u-1' }
+    expect(validateInstanceForm(values, xlarge)).toEqual({})
+    expect(toCreateRequest(values).restore_from).toEqual({ rdb_import_id: 'u-1' })
   })
 })

@@ -49,12 +49,14 @@ export interface InstanceFormValues {
   restoreBackupId: string
   /** A `datetime-local` value, read as UTC. */
   restorePoint: string
+  /** The uploaded RDB file's id (POST …/rdb-imports), once its upload has finished. */
+  rdbImportId: string
   /** `HH:MM-HH:MM`, UTC. */
   backupWindow: string
   retentionDays: string
 }
 
-export type StartFrom = 'empty' | 'backup' | 'point'
+export type StartFrom = 'empty' | 'backup' | 'point' | 'rdb'
 
 export type FsyncPolicy = NonNullable<NonNullable<InstanceCreateVariables['parameters']>['fsync']>
 
@@ -83,7 +85,7 @@ export function parseTags(text: string): { tags: Record<string, string> } | { er
 
 export type InstanceFormErrors = Partial<
   Record<
-    'name' | 'instanceType' | 'region' | 'diskGib' | 'password' | 'allowlist' | 'tags' | 'architecture' | 'restoreSource' | 'restoreBackup' | 'restorePoint' | 'backupWindow' | 'retentionDays',
+    'name' | 'instanceType' | 'region' | 'diskGib' | 'password' | 'allowlist' | 'tags' | 'architecture' | 'restoreSource' | 'restoreBackup' | 'restorePoint' | 'rdbFile' | 'backupWindow' | 'retentionDays',
     string
   >
 >
@@ -151,6 +153,7 @@ export function validateInstanceForm(values: InstanceFormValues, type: InstanceT
 
 function restoreErrors(values: InstanceFormValues, restoreWindow: RestoreWindow | undefined): InstanceFormErrors {
   if (values.startFrom === 'empty') return {}
+  if (values.startFrom === 'rdb') return values.rdbImportId ? {} : { rdbFile: 'Upload an RDB file (a dump.rdb made by Redis 7).' }
   if (!values.restoreSourceId) return { restoreSource: 'Choose the instance to restore from.' }
   if (values.startFrom === 'backup') return values.restoreBackupId ? {} : { restoreBackup: 'Choose a succeeded backup.' }
   const problem = pointProblem(values.restorePoint, restoreWindow)
@@ -191,6 +194,7 @@ export function toCreateRequest(values: InstanceFormValues): InstanceCreateVaria
     ...(Object.keys(parameters).length ? { parameters } : {}),
     ...toBackupSettings(values),
     ...(values.startFrom === 'backup' ? { restore_from: { backup_id: values.restoreBackupId } } : {}),
+    ...(values.startFrom === 'rdb' ? { restore_from: { rdb_import_id: values.rdbImportId } } : {}),
     ...(values.startFrom === 'point'
       ? { restore_from: { source_instance_id: values.restoreSourceId, point_in_time: inputToPoint(values.restorePoint)! } }
       : {}),

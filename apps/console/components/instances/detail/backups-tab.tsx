@@ -16,6 +16,7 @@ import { useOperationQuery } from '@/data/operations/operation-query'
 import { useProjectRole } from '@/data/projects/projects-query'
 import { restorableRange } from '../backups/restore-point'
 import { formatBytes, formatDateTime, formatInstant } from '../format'
+import { BackupExport } from './backup-export'
 import { BackupSettingsCard } from './backup-settings-card'
 import { OperationProgressCard } from './operation-progress-card'
 import { RestoreDialog, type RestoreSource } from './restore-dialog'
@@ -73,6 +74,24 @@ function RestoreWindowCard({ projectId, instance, readOnly, onRestore }: { proje
             <dd aria-label="Earliest restorable point">{formatInstant(range.earliest)}</dd>
             <dt className="text-muted">Latest</dt>
             <dd aria-label="Latest restorable point">{formatInstant(range.latest)}</dd>
+            <dt className="text-muted">Timelines</dt>
+            <dd aria-label="Timelines">
+              {restoreWindow?.timelines.map((span) => (
+                <div key={span.timeline}>
+                  Timeline {span.timeline}: {formatInstant(span.earliest)} to {formatInstant(span.latest)}
+                </div>
+              ))}
+            </dd>
+            <dt className="text-muted">Gaps</dt>
+            <dd aria-label="Restore gaps">
+              {restoreWindow?.gaps.length
+                ? restoreWindow.gaps.map((gap) => (
+                    <div key={gap.from} className="text-warning">
+                      {formatInstant(gap.from)} to {formatInstant(gap.to)}: not restorable exactly (a failover ended timeline {gap.ended_timeline})
+                    </div>
+                  ))
+                : 'None: every second in the window restores exactly'}
+            </dd>
             <dt className="text-muted">Archive lag</dt>
             <dd>{restoreWindow?.archive_lag_seconds == null ? '—' : `${restoreWindow.archive_lag_seconds} s`}</dd>
             <dt className="text-muted">Last backup</dt>
@@ -144,6 +163,7 @@ function BackupsCard({
               {backups.map((backup) => (
                 <BackupRow
                   key={backup.id}
+                  projectId={projectId}
                   backup={backup}
                   readOnly={readOnly}
                   deleting={remove.isPending && remove.variables === backup.id}
@@ -163,12 +183,14 @@ function BackupsCard({
 }
 
 function BackupRow({
+  projectId,
   backup,
   readOnly,
   deleting,
   onRestore,
   onDelete,
 }: {
+  projectId: string
   backup: Backup
   readOnly: boolean
   deleting: boolean
@@ -191,6 +213,7 @@ function BackupRow({
       <Td className="text-muted">{formatDateTime(backup.created_at)}</Td>
       <Td className="text-muted">{backup.expires_at ? formatDateTime(backup.expires_at) : 'Kept until deleted'}</Td>
       <Td className="space-x-1 text-right whitespace-nowrap">
+        {backup.status === 'succeeded' ? <BackupExport projectId={projectId} backup={backup} readOnly={readOnly} /> : null}
         {backup.status === 'succeeded' ? (
           <Button variant="secondary" size="sm" disabled={readOnly} onClick={onRestore} aria-label={`Restore the backup of ${formatInstant(backup.end_time)}`}>
             Restore

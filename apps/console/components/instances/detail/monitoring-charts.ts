@@ -35,6 +35,10 @@ export const CHARTS: ChartSpec[] = [
     { key: 'disk_limit', label: 'Disk size', color: '#dc2626' },
   ] },
   { title: 'Replication lag', unit: 'seconds', lines: [{ key: 'replication_lag', label: 'Lag', color: '#0e7c66' }] },
+  { title: 'Backups', unit: 'seconds', lines: [
+    { key: 'archive_lag', label: 'Archive lag', color: '#0e7c66' },
+    { key: 'backup_age', label: 'Age of the last backup', color: '#2563eb' },
+  ] },
 ]
 
 export type ChartRow = { t: number } & Record<string, number>
