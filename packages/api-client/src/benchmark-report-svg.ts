@@ -19,7 +19,8 @@ function niceStep(raw: number): number {
 
 /** Ticks and bar values: 823,857 -> "824k", 1.2e6 -> "1.2M", 0.226 -> "0.23". */
 function compact(n: number): string {
-  const trim = (x: number, digits: number) => x.toFixed(digits).replace(/\.?0+$/, '');
+  // Trailing zeros of the fraction only: 800 stays 800.
+  const trim = (x: number, digits: number) => x.toFixed(digits).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
   if (Math.abs(n) >= 1e6) return `${trim(n / 1e6, 2)}M`;
   if (Math.abs(n) >= 1e4) return `${trim(n / 1e3, 0)}k`;
   if (Math.abs(n) >= 1e3) return `${trim(n / 1e3, 1)}k`;
