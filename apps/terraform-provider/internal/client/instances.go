@@ -104,12 +104,13 @@ func (i *Instance) endpoint(role string) *Endpoint {
 	return found
 }
 
-// RestoreSource is RestoreSourceDto: exactly one of BackupID, or SourceInstanceID with
-// PointInTime (RFC 3339 to the second).
+// RestoreSource is RestoreSourceDto: exactly one of BackupID, SourceInstanceID with
+// PointInTime (RFC 3339 to the second), or RdbImportID (an uploaded dump.rdb).
 type RestoreSource struct {
 	BackupID         string `json:"backup_id,omitempty"`
 	SourceInstanceID string `json:"source_instance_id,omitempty"`
 	PointInTime      string `json:"point_in_time,omitempty"`
+	RdbImportID      string `json:"rdb_import_id,omitempty"`
 }
 
 // CreateInstanceRequest is CreateInstanceDto.

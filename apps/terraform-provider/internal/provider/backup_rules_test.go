@@ -53,13 +53,17 @@ func TestRestoreFromShape(t *testing.T) {
 		m    restoreSourceModel
 		ok   bool
 	}{
-		{"a backup", restoreSourceModel{s("b"), null, null}, true},
-		{"a point of an instance", restoreSourceModel{null, s("i"), s("2026-12-01T10:15:30Z")}, true},
-		{"nothing", restoreSourceModel{null, null, null}, false},
-		{"both", restoreSourceModel{s("b"), s("i"), s("2026-12-01T10:15:30Z")}, false},
-		{"an instance without a point", restoreSourceModel{null, s("i"), null}, false},
-		{"a backup and a point", restoreSourceModel{s("b"), null, s("2026-12-01T10:15:30Z")}, false},
-		{"a backup known at apply", restoreSourceModel{unknown, null, null}, true},
+		{"a backup", restoreSourceModel{s("b"), null, null, null}, true},
+		{"a point of an instance", restoreSourceModel{null, s("i"), s("2026-12-01T10:15:30Z"), null}, true},
+		{"an RDB upload", restoreSourceModel{null, null, null, s("u")}, true},
+		{"nothing", restoreSourceModel{null, null, null, null}, false},
+		{"both", restoreSourceModel{s("b"), s("i"), s("2026-12-01T10:15:30Z"), null}, false},
+		{"an instance without a point", restoreSourceModel{null, s("i"), null, null}, false},
+		{"a backup and a point", restoreSourceModel{s("b"), null, s("2026-12-01T10:15:30Z"), null}, false},
+		{"a backup and an RDB upload", restoreSourceModel{s("b"), null, null, s("u")}, false},
+		{"a point and an RDB upload", restoreSourceModel{null, s("i"), s("2026-12-01T10:15:30Z"), s("u")}, false},
+		{"a backup known at apply", restoreSourceModel{unknown, null, null, null}, true},
+		{"an upload known at apply", restoreSourceModel{null, null, null, unknown}, true},
 	}
 	for _, c := range cases {
 		if got := restoreFromProblem(c.m) == ""; got != c.ok {
@@ -86,6 +90,10 @@ func TestSameRestoreSource(t *testing.T) {
 	}
 	if !sameRestoreSource(ctx, object(&client.RestoreSource{BackupID: "b"}), object(&client.RestoreSource{BackupID: "b"})) {
 		t.Error("the same backup is the same source")
+	}
+	if !sameRestoreSource(ctx, object(&client.RestoreSource{RdbImportID: "u"}), object(&client.RestoreSource{RdbImportID: "u"})) ||
+		sameRestoreSource(ctx, object(&client.RestoreSource{RdbImportID: "u"}), object(&client.RestoreSource{RdbImportID: "v"})) {
+		t.Error("an RDB upload is the same source only as itself")
 	}
 	if sameRestoreSource(ctx, object(&client.RestoreSource{BackupID: "b"}), types.ObjectNull(restoreSourceAttrTypes)) {
 		t.Error("an instance that started empty was restored from nothing")

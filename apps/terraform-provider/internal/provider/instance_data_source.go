@@ -82,6 +82,7 @@ func (d *InstanceDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 					"backup_id":          computed("The backup restored."),
 					"source_instance_id": computed("The instance restored at `point_in_time`."),
 					"point_in_time":      computed("The point restored to (RFC 3339, UTC)."),
+					"rdb_import_id":      computed("The uploaded RDB file read in."),
 				},
 			},
 			"status":         computed("Lifecycle status as read now."),

@@ -25,20 +25,23 @@ type restoreSourceModel struct {
 	BackupID         types.String `tfsdk:"backup_id"`
 	SourceInstanceID types.String `tfsdk:"source_instance_id"`
 	PointInTime      types.String `tfsdk:"point_in_time"`
+	RdbImportID      types.String `tfsdk:"rdb_import_id"`
 }
 
 var restoreSourceAttrTypes = map[string]attr.Type{
 	"backup_id":          types.StringType,
 	"source_instance_id": types.StringType,
 	"point_in_time":      types.StringType,
+	"rdb_import_id":      types.StringType,
 }
 
-const restoreFromShape = "exactly one of: backup_id, or source_instance_id with point_in_time"
+const restoreFromShape = "exactly one of: backup_id, source_instance_id with point_in_time, or rdb_import_id"
 
 func restoreFromBlock() schema.Block {
 	return schema.SingleNestedBlock{
-		MarkdownDescription: "Start the instance with the data of a succeeded backup (`backup_id`), or of an instance of the project at a point in time " +
-			"(`source_instance_id` and `point_in_time`, inside its restore window). The instance type's disk must hold the data. " +
+		MarkdownDescription: "Start the instance with the data of a succeeded backup (`backup_id`), of an instance of the project at a point in time " +
+			"(`source_instance_id` and `point_in_time`, inside its restore window), or of a Redis `dump.rdb` uploaded to the project (`rdb_import_id`). " +
+			"The instance type's disk must hold the data. " +
 			"Changing it replaces the instance; it is kept as configured and not read back (see `restored_from`).",
 		PlanModifiers: []planmodifier.Object{restoreFromReplaces{}},
 		Attributes: map[string]schema.Attribute{
@@ -55,6 +58,12 @@ func restoreFromBlock() schema.Block {
 				Optional:            true,
 				Validators:          []validator.String{pointInTimeValidator},
 			},
+			"rdb_import_id": schema.StringAttribute{
+				MarkdownDescription: "ID of an RDB file uploaded to the project (`POST /v1/projects/{project}/rdb-imports` with the file as the body, " +
+					"`application/octet-stream`; at most the platform's `GET …/rdb-imports/limits`), within 24 hours of its upload. " +
+					"A `dump.rdb` made by Redis 7 (RDB 10 or older), every type and expiration.",
+				Optional: true,
+			},
 		},
 	}
 }
@@ -67,6 +76,7 @@ func restoredFromAttribute() schema.SingleNestedAttribute {
 			"backup_id":          schema.StringAttribute{MarkdownDescription: "The backup restored.", Computed: true},
 			"source_instance_id": schema.StringAttribute{MarkdownDescription: "The instance restored at `point_in_time`.", Computed: true},
 			"point_in_time":      schema.StringAttribute{MarkdownDescription: "The point restored to (RFC 3339, UTC).", Computed: true},
+			"rdb_import_id":      schema.StringAttribute{MarkdownDescription: "The uploaded RDB file read in.", Computed: true},
 		},
 	}
 }
@@ -86,6 +96,7 @@ func restoreSourceToModel(source *client.RestoreSource) (types.Object, diag.Diag
 		"backup_id":          optional(source.BackupID),
 		"source_instance_id": optional(source.SourceInstanceID),
 		"point_in_time":      optional(source.PointInTime),
+		"rdb_import_id":      optional(source.RdbImportID),
 	})
 }
 
@@ -100,6 +111,7 @@ func restoreSourceFromModel(ctx context.Context, obj types.Object) (*client.Rest
 		BackupID:         m.BackupID.ValueString(),
 		SourceInstanceID: m.SourceInstanceID.ValueString(),
 		PointInTime:      m.PointInTime.ValueString(),
+		RdbImportID:      m.RdbImportID.ValueString(),
 	}, diags
 }
 
@@ -107,11 +119,11 @@ func restoreSourceFromModel(ctx context.Context, obj types.Object) (*client.Rest
 // values are judged at apply, by the API).
 func restoreFromProblem(m restoreSourceModel) string {
 	set := func(v types.String) bool { return !v.IsNull() }
-	if m.BackupID.IsUnknown() || m.SourceInstanceID.IsUnknown() || m.PointInTime.IsUnknown() {
+	if m.BackupID.IsUnknown() || m.SourceInstanceID.IsUnknown() || m.PointInTime.IsUnknown() || m.RdbImportID.IsUnknown() {
 		return ""
 	}
-	backup, source, point := set(m.BackupID), set(m.SourceInstanceID), set(m.PointInTime)
-	if (backup && !source && !point) || (!backup && source && point) {
+	backup, source, point, rdb := set(m.BackupID), set(m.SourceInstanceID), set(m.PointInTime), set(m.RdbImportID)
+	if (backup && !source && !point && !rdb) || (!backup && source && point && !rdb) || (rdb && !backup && !source && !point) {
 		return ""
 	}
 	return "restore_from takes " + restoreFromShape + "."
@@ -167,6 +179,9 @@ func sameRestoreSource(ctx context.Context, configured, restored types.Object) b
 	var a, b restoreSourceModel
 	if configured.As(ctx, &a, objectAsOptionsLenient).HasError() || restored.As(ctx, &b, objectAsOptionsLenient).HasError() {
 		return false
+	}
+	if !a.RdbImportID.IsNull() || !b.RdbImportID.IsNull() {
+		return a.RdbImportID.Equal(b.RdbImportID) && a.BackupID.IsNull() && b.BackupID.IsNull() && a.SourceInstanceID.IsNull() && b.SourceInstanceID.IsNull()
 	}
 	if !a.BackupID.IsNull() || !b.BackupID.IsNull() {
 		return a.BackupID.Equal(b.BackupID) && a.SourceInstanceID.IsNull() && b.SourceInstanceID.IsNull()
