@@ -145,3 +145,5 @@ export * from './type-report-document.js';
 export * from './topology-rules.js';
 export * from './metrics-rules.js';
 export * from './backup-rules.js';
+export * from './data-browser-rules.js';
+export * from './command-line.js';

@@ -25,6 +25,9 @@ import { BenchmarkService } from './benchmarks/benchmark.service.js';
 import { TypeReportController } from './benchmarks/type-report.controller.js';
 import { TypeReportService } from './benchmarks/type-report.service.js';
 import { CatalogController } from './catalog/catalog.controller.js';
+import { DataBrowserConnector } from './data-browser/data-browser.connector.js';
+import { DataBrowserController } from './data-browser/data-browser.controller.js';
+import { DataBrowserService } from './data-browser/data-browser.service.js';
 import { HealthController } from './health/health.controller.js';
 import { AllowlistController } from './instances/allowlist.controller.js';
 import { AllowlistService } from './instances/allowlist.service.js';
@@ -67,6 +70,7 @@ export class AppModule implements NestModule {
         BackupController,
         RdbFileController,
         InstanceMetricsController,
+        DataBrowserController,
         AuditController,
       ],
       providers: [
@@ -95,6 +99,8 @@ export class AppModule implements NestModule {
         RdbStore,
         InstanceMetricsService,
         InstanceSlowlogService,
+        DataBrowserConnector,
+        DataBrowserService,
       ],
       exports: [ApiConfig],
     };

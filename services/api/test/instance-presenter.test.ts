@@ -22,6 +22,7 @@ const row = (overrides: Partial<InstanceTextRow> = {}): InstanceTextRow => ({
   nodes: '[{"name": "node-0", "private_ip": "10.77.0.2", "role": "primary", "status": "running", "lag_bytes": null}]',
   tls_enabled: false,
   deletion_protection: true,
+  data_browser_enabled: true,
   tags: '{"team": "web"}',
   parameters: '{"fsync": "always"}',
   backup_window: '03:00-04:00',
@@ -39,7 +40,7 @@ describe('instance presenter', () => {
     const dto = toInstanceDto(row());
     expect(Object.keys(dto)).toEqual([
       'id', 'project_id', 'name', 'instance_type', 'region', 'engine_version', 'disk_gib', 'architecture', 'replicas', 'status', 'health', 'health_reason', 'fault', 'endpoints',
-      'connection_uri', 'nodes', 'tls_enabled', 'deletion_protection', 'tags', 'parameters', 'backup_window',
+      'connection_uri', 'nodes', 'tls_enabled', 'deletion_protection', 'data_browser_enabled', 'tags', 'parameters', 'backup_window',
       'backup_retention_days', 'restored_from', 'current_operation_id', 'created_at', 'updated_at',
     ]);
     expect(dto).toEqual({
@@ -61,6 +62,7 @@ describe('instance presenter', () => {
       nodes: [{ name: 'node-0', private_ip: '10.77.0.2', role: 'primary', status: 'running', lag_bytes: null }],
       tls_enabled: false,
       deletion_protection: true,
+      data_browser_enabled: true,
       tags: { team: 'web' },
       parameters: { fsync: 'always' },
       backup_window: '03:00-04:00',

@@ -57,6 +57,7 @@ export interface InstanceTextRow {
   nodes: string;
   tls_enabled: boolean;
   deletion_protection: boolean;
+  data_browser_enabled: boolean;
   tags: string;
   parameters: string;
   backup_window: string;
@@ -81,7 +82,7 @@ const ENDPOINTS_TEXT = sql.raw(`(SELECT coalesce(jsonb_agg(jsonb_strip_nulls(jso
   'port', p->'port', 'tls', p->'tls', 'ca_certificate', p->'ca_certificate')) ORDER BY ord), '[]'::jsonb)
   FROM jsonb_array_elements(CASE WHEN jsonb_typeof(endpoints) = 'array' THEN endpoints ELSE '[]'::jsonb END) WITH ORDINALITY AS e(p, ord))::text`);
 const TEXT_COLUMNS = sql`id, project_id, name, instance_type, region, engine_version, disk_gib, architecture, replicas, status, health,
-  health_reason, fault::text AS fault, ${ENDPOINTS_TEXT} AS endpoints, ${NODES_TEXT} AS nodes, tls_enabled, deletion_protection,
+  health_reason, fault::text AS fault, ${ENDPOINTS_TEXT} AS endpoints, ${NODES_TEXT} AS nodes, tls_enabled, deletion_protection, data_browser_enabled,
   tags::text AS tags, parameters::text AS parameters, backup_window, backup_retention_days, restored_from::text AS restored_from, current_operation_id,
   ${isoText(instances.createdAt)} AS created_at, ${isoText(instances.updatedAt)} AS updated_at`;
 

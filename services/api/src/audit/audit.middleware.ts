@@ -26,7 +26,7 @@ export class AuditMiddleware implements NestMiddleware {
             method: request.method,
             // The path never holds secrets; query strings are left out.
             path: request.path.slice(0, 500),
-            action: `${request.method} ${route ?? request.path.slice(0, 200)}`,
+            action: `${request.method} ${route ?? request.path.slice(0, 200)}${request.auditDetail ? ` (${request.auditDetail.slice(0, 64)})` : ''}`,
             statusCode: response.statusCode,
             requestId: request.requestId,
             ip: request.ip ?? null,

@@ -14,6 +14,7 @@ const DESCRIPTIONS: Record<number, string> = {
   415: 'The body is not of the media type the route takes',
   429: 'Rate limited',
   503: 'Unavailable',
+  504: 'The engine did not answer in time',
 };
 
 export const ApiErrors = (...statuses: number[]) =>

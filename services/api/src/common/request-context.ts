@@ -12,5 +12,7 @@ declare module 'express-serve-static-core' {
     requestId: string;
     auth?: AuthContext;
     auditProjectId?: string;
+    /** What the call did, beside its route (a data-browser edit's kind, a command's name): never a value or secret. */
+    auditDetail?: string;
   }
 }

@@ -117,6 +117,8 @@ const retentionProperty = {
   description: 'Days automatic and final backups are kept; 0: no automatic backups (manual ones are kept until deleted)',
 } as const;
 
+const dataBrowserDescription =
+  "The console's data browser: keys, values and a command line, as a database user whose password is typed in the browser. Off: its routes answer 409 data_browser_disabled";
 const nameProperty = { minLength: 1, maxLength: 63, pattern: INSTANCE_NAME.source, example: 'sessions-cache' };
 const nameMessage = 'name must be 1-63 lowercase letters, digits or hyphens, start with a letter and not end with a hyphen';
 const tagsProperty = { type: 'object', additionalProperties: { type: 'string', maxLength: 256 }, example: { team: 'web' } } as const;
@@ -190,6 +192,11 @@ export class CreateInstanceDto {
   @IsBoolean()
   deletion_protection?: boolean;
 
+  @ApiProperty({ required: false, default: true, description: dataBrowserDescription })
+  @IsOptional()
+  @IsBoolean()
+  data_browser_enabled?: boolean;
+
   @ApiPropertyOptional(tagsProperty)
   @IsOptional()
   @IsTags()
@@ -251,6 +258,11 @@ export class UpdateInstanceDto {
   @IsOptionalNotNull()
   @IsBoolean()
   deletion_protection?: boolean;
+
+  @ApiProperty({ required: false, description: dataBrowserDescription })
+  @IsOptionalNotNull()
+  @IsBoolean()
+  data_browser_enabled?: boolean;
 
   @ApiProperty({ required: false, type: InstanceParametersDto, description: 'Merged into the current parameters' })
   @IsOptionalNotNull()
@@ -319,6 +331,7 @@ export class InstanceDto {
   @ApiProperty({ type: [NodeDto] }) nodes: NodeDto[];
   @ApiProperty() tls_enabled: boolean;
   @ApiProperty() deletion_protection: boolean;
+  @ApiProperty({ description: dataBrowserDescription }) data_browser_enabled: boolean;
   @ApiProperty(tagsProperty) tags: Record<string, string>;
   @ApiProperty({ type: InstanceParametersDto }) parameters: InstanceParametersDto;
   @ApiProperty(backupWindowProperty) backup_window: string;

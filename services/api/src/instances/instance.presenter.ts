@@ -29,7 +29,7 @@ export function instanceJson(row: InstanceTextRow): string {
     `"architecture":${plain(row.architecture)},"replicas":${Number(row.replicas)},` +
     `"status":${plain(row.status)},"health":${plain(row.health)},"health_reason":${str(row.health_reason)},"fault":${row.fault ?? 'null'},"endpoints":${endpoints},` +
     `"connection_uri":${str(uri)},"nodes":${nodes},"tls_enabled":${row.tls_enabled === true},` +
-    `"deletion_protection":${row.deletion_protection === true},"tags":${row.tags.startsWith('{') ? row.tags : '{}'},` +
+    `"deletion_protection":${row.deletion_protection === true},"data_browser_enabled":${row.data_browser_enabled !== false},"tags":${row.tags.startsWith('{') ? row.tags : '{}'},` +
     `"parameters":${row.parameters.startsWith('{') ? row.parameters : '{}'},"backup_window":${str(row.backup_window)},` +
     `"backup_retention_days":${Number(row.backup_retention_days)},"restored_from":${row.restored_from?.startsWith('{') ? row.restored_from : 'null'},` +
     `"current_operation_id":${plain(row.current_operation_id)},` +

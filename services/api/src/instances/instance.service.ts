@@ -130,6 +130,7 @@ export class InstanceService {
             status: 'creating',
             tlsEnabled: body.tls_enabled ?? false,
             deletionProtection: body.deletion_protection ?? false,
+            dataBrowserEnabled: body.data_browser_enabled ?? true,
             tags: body.tags ?? {},
             architecture: topology.architecture,
             replicas: topology.replicas,
@@ -234,6 +235,7 @@ export class InstanceService {
       ...(body.name !== undefined ? { name: body.name } : {}),
       ...(body.tags !== undefined ? { tags: body.tags } : {}),
       ...(body.deletion_protection !== undefined ? { deletionProtection: body.deletion_protection } : {}),
+      ...(body.data_browser_enabled !== undefined ? { dataBrowserEnabled: body.data_browser_enabled } : {}),
       // Read by the worker's scheduler at each pass: nothing to deploy.
       ...(body.backup_window !== undefined ? { backupWindow: body.backup_window } : {}),
       ...(body.backup_retention_days !== undefined ? { backupRetentionDays: body.backup_retention_days } : {}),

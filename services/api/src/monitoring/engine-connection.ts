@@ -63,20 +63,30 @@ export interface EngineTarget {
   caPem?: string;
 }
 
+/**
+ * A socket to the engine once the host route is checked: TLS verified against the instance's
+ * CA (the certificate names the node's address), or plain TCP; `ready` is the event after which
+ * it may be written to.
+ */
+export async function openEngineSocket(target: EngineTarget, bridge: string): Promise<{ socket: net.Socket; ready: 'secureConnect' | 'connect' }> {
+  await requireHostRoute(target.host, bridge);
+  const socket = target.caPem
+    ? tls.connect({ host: target.host, port: target.port, ca: target.caPem, servername: '', checkServerIdentity: (_n, cert) => tls.checkServerIdentity(target.host, cert) })
+    : net.connect({ host: target.host, port: target.port });
+  return { socket, ready: target.caPem ? 'secureConnect' : 'connect' };
+}
+
 /** Sends the commands in one write and returns their replies, in order. */
 export async function converse(target: EngineTarget, bridge: string, commands: string[][], timeoutMs = 5_000): Promise<RespValue[]> {
-  await requireHostRoute(target.host, bridge);
+  const { socket, ready } = await openEngineSocket(target, bridge);
   return new Promise((resolve, reject) => {
-    const socket = target.caPem
-      ? tls.connect({ host: target.host, port: target.port, ca: target.caPem, servername: '', checkServerIdentity: (_n, cert) => tls.checkServerIdentity(target.host, cert) })
-      : net.connect({ host: target.host, port: target.port });
     const replies: RespValue[] = [];
     let buf = Buffer.alloc(0);
     const timer = setTimeout(() => {
       socket.destroy();
       reject(new Error(`no reply from ${target.host}:${target.port} within ${timeoutMs} ms`));
     }, timeoutMs);
-    socket.on(target.caPem ? 'secureConnect' : 'connect', () => socket.write(Buffer.concat(commands.map(encode))));
+    socket.on(ready, () => socket.write(Buffer.concat(commands.map(encode))));
     socket.on('data', (chunk: Buffer) => {
       buf = Buffer.concat([buf, chunk]);
       let reply;
