@@ -336,6 +336,11 @@ export const instanceArchives = pgTable('instance_archives', {
   checkedAt: timestamp('checked_at', { withTimezone: true }),
   /** Why the archive is not keeping up (the archiver's last error); null when it is. */
   lastError: text('last_error'),
+  /**
+   * Timelines a failover ended, each with how far its archive had caught up when the archive
+   * moved to the next primary: the latest point a restore on it reaches.
+   */
+  endedTimelines: jsonb('ended_timelines').$type<{ timeline: number; endedAt: string }[]>().notNull().default(sql`'[]'::jsonb`),
   updatedAt: updatedAt(),
 });
 

@@ -1,0 +1,1 @@
+ALTER TABLE "instance_archives" ADD COLUMN "ended_timelines" jsonb DEFAULT '[]'::jsonb NOT NULL;
