@@ -12,7 +12,15 @@
 //   (users, allowlist, benchmarks, failovers): a failed modify's `error` outlives the next
 //   password-expiry apply;
 // - its turn: operations on one instance run one at a time in the order they were asked
-//   (services/worker/src/jobs/instance-turn.ts), unless `inTurn` is false.
+//   (services/worker/src/jobs/instance-turn.ts), unless `inTurn` is false;
+// - which steps a retry resumes past (`resumable`): a worker that died mid-operation leaves
+//   the steps it finished recorded on the operation (services/worker/src/operation.ts), and
+//   the retry skips those it meets before the first step that has to run (returning what they
+//   returned then); from that step on every step runs again. A step is resumable only when its
+//   effect outlives the worker and nothing in the same operation undoes it (VMs made, an
+//   engine deployed); one that checks the present (a health check, a failover's look at the
+//   primary), or acts on roles a switchover may have changed since, always runs again. Every
+//   step is idempotent either way: running one again converges to the same state.
 import type { InstanceStatus, OperationRow } from './provisioning.js';
 import type { JobPayloads, QueueKey } from './jobs.js';
 
@@ -29,6 +37,8 @@ export interface StatusOwner {
 interface StepList {
   steps: readonly string[];
   optional?: readonly string[];
+  /** Steps a retry skips when an earlier attempt recorded them finished (see the top of the file). */
+  resumable?: readonly string[];
   /** False: does not wait for the operations asked before it (default true). */
   inTurn?: boolean;
 }
@@ -55,18 +65,24 @@ export const OPERATION_KINDS = {
     steps: ['allocate_addresses', 'terraform_init', 'terraform_apply', 'ansible_deploy', 'health_check'],
     // A restore (from a backup, a point in time, an RDB file) fills the new instance's data.
     optional: [...DEPLOY_OPTIONAL, 'restore_data'],
+    // A restore's fetched files are removed when its step ends, so restore_data runs again.
+    resumable: ['allocate_addresses', 'terraform_apply', 'ansible_deploy'],
     status: { during: 'creating', succeeded: 'running', failed: 'create_failed' },
   },
   modify: {
     queue: 'modify',
     steps: ['terraform_init', 'terraform_apply', 'ansible_deploy', 'health_check'],
     optional: ROLLING_OPTIONAL,
+    // A rolling deploy records each node's deploy by the node's name; the switchover's steps
+    // (which read the live roles) run again, and everything after them.
+    resumable: ['terraform_apply', 'ansible_deploy'],
     status: { during: 'modifying', succeeded: 'running', failed: 'error' },
   },
   restart: {
     queue: 'restart',
     steps: ['ansible_restart', 'health_check'],
     optional: ROLLING_OPTIONAL,
+    resumable: ['ansible_restart'],
     status: { during: 'restarting', succeeded: 'running', failed: 'error' },
   },
   delete: {
@@ -74,13 +90,19 @@ export const OPERATION_KINDS = {
     steps: ['terraform_init', 'terraform_destroy', 'cleanup'],
     // A live instance's last base, before its VMs go (backup/final-backup.ts).
     optional: ['final_backup'],
+    // A final backup already taken is found by its row (backup/final-backup.ts), not skipped.
+    resumable: ['terraform_destroy'],
     status: { during: 'deleting', succeeded: 'deleted', failed: null },
   },
-  apply_users: { queue: 'applyUsers', steps: ['ansible_apply', 'health_check'] },
-  apply_allowlist: { queue: 'applyAllowlist', steps: ['ansible_apply', 'health_check'] },
+  apply_users: { queue: 'applyUsers', steps: ['ansible_apply', 'health_check'], resumable: ['ansible_apply'] },
+  apply_allowlist: { queue: 'applyAllowlist', steps: ['ansible_apply', 'health_check'], resumable: ['ansible_apply'] },
+  // A retry measures again from the start: its engine and clients died with the worker, and the
+  // runs it stored are its own (jobs/benchmark.ts puts back what it found).
   benchmark: { queue: 'benchmark', steps: ['prepare', 'run_scenarios'] },
   // An automatic failover or rebuild must not queue behind the work it rescues; a switchover
-  // asked for through the API takes its turn like any other change (FailoverJob.mode).
+  // asked for through the API takes its turn like any other change (FailoverJob.mode). No step
+  // is resumable: each acts on the engines as they are now (a retry finds the promoted primary
+  // answering and stops at check_primary).
   failover: {
     queue: 'failover',
     inTurn: false,
@@ -91,12 +113,14 @@ export const OPERATION_KINDS = {
       rebuild: { inTurn: false, steps: ['terraform_init', 'terraform_apply', 'ansible_deploy', 'replica_sync'], optional: DEPLOY_OPTIONAL },
     },
   },
-  // Takes its turn: a base is read from the engine a resize or restart is replacing.
+  // Takes its turn: a base is read from the engine a resize or restart is replacing. A retry
+  // stores only what the object store lacks (backup/take-base.ts).
   backup: { queue: 'backup', steps: ['seal_base', 'store_segments', 'write_manifest'] },
   // An RDB file of a backup: it reads only the object store, so it waits for no operation of
   // the instance (nor for a live one: a deleted instance's backups are exported too).
   rdb_export: { queue: 'rdbExport', inTurn: false, steps: ['fetch_backup', 'write_rdb', 'store_rdb'] },
-  // A per-type report only drives its temporary instance's own operations, which take their turns.
+  // A per-type report only drives its temporary instance's own operations, which take their
+  // turns and resume on their own; a stored report stays stored (jobs/type-report.ts).
   benchmark_report: { queue: 'typeReport', inTurn: false, steps: ['create_instance', 'run_suites', 'render_report', 'delete_instance'] },
 } as const satisfies Record<OperationType, OperationKind>;
 
@@ -114,8 +138,11 @@ const kind = (type: OperationType): OperationKind => OPERATION_KINDS[type];
 
 /** What one run of a kind may do: its steps in order, those shown only once run, its turn. */
 export interface RunSteps<S extends string> {
+  kind: OperationType;
   steps: readonly S[];
   optional: readonly S[];
+  /** The steps a retry skips when recorded finished (only up to the first step that runs). */
+  resumable: readonly S[];
   inTurn: boolean;
 }
 
@@ -124,7 +151,8 @@ export function stepsOf<K extends OperationType>(type: K, variant?: string): Run
   const of = kind(type);
   const list = (variant ? of.variants?.[variant] : undefined) ?? of;
   const optional = (list.optional ?? []).filter((name) => !list.steps.includes(name));
-  return { steps: list.steps, optional, inTurn: list.inTurn ?? of.inTurn ?? true } as unknown as RunSteps<StepName<K>>;
+  const resumable = list.resumable ?? of.resumable ?? [];
+  return { kind: type, steps: list.steps, optional, resumable, inTurn: list.inTurn ?? of.inTurn ?? true } as unknown as RunSteps<StepName<K>>;
 }
 
 export function queueOf<K extends OperationType>(type: K): QueueOf<K> {

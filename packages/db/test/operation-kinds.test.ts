@@ -25,6 +25,21 @@ describe('the operation catalogue', () => {
     }
   });
 
+  it('resumes only past steps of its own whose effect outlives the worker', () => {
+    for (const type of TYPES) {
+      for (const variant of [undefined, ...Object.keys(OPERATION_KINDS[type].variants ?? {})]) {
+        const { steps, optional, resumable, kind } = stepsOf(type, variant);
+        expect(kind).toBe(type);
+        expect(resumable.filter((name) => !steps.includes(name) && !optional.includes(name)), `${type} ${variant ?? ''}`).toEqual([]);
+        // A check of the present always runs again.
+        expect(resumable).not.toContain('health_check');
+      }
+    }
+    expect(stepsOf('create').resumable).toEqual(['allocate_addresses', 'terraform_apply', 'ansible_deploy']);
+    expect(stepsOf('failover').resumable).toEqual([]);
+    expect(stepsOf('failover', 'switchover').resumable).toEqual([]);
+  });
+
   it('says which runs wait their turn', () => {
     expect(stepsOf('modify').inTurn).toBe(true);
     expect(stepsOf('failover').inTurn).toBe(false);

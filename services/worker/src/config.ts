@@ -9,6 +9,7 @@ import { monitoringConfigOf, type MonitoringConfig } from './monitoring/monitori
 import { STANDARD_SCENARIO_SECONDS, STANDARD_SCENARIO_SECONDS_MAX } from './benchmark/suites.js';
 import type { ObjectStoreConfig } from './backup/object-store.js';
 import { backupStoreConfigOf } from '@basalt/db/object-store-config';
+import { parseFault, type FaultSetting } from './fault-hook.js';
 
 export interface WorkerConfig {
   databaseUrl: string;
@@ -60,9 +61,19 @@ export interface WorkerConfig {
   monitoring?: MonitoringConfig;
   /** The S3-compatible store backups go to (BASALT_BACKUP_S3_*); none: backups are off. */
   backupStore?: ObjectStoreConfig;
+  /** Tests only: where the worker kills itself (BASALT_FAULT with BASALT_TEST_FAULTS=1, fault-hook.ts). */
+  fault?: FaultSetting;
 }
 
 export class ConfigError extends Error {}
+
+function faultOf(env: NodeJS.ProcessEnv): FaultSetting | undefined {
+  try {
+    return parseFault(env);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+}
 
 const defaultRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
@@ -101,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): WorkerConfig {
     standardScenarioSeconds: positiveInt(env.BASALT_BENCHMARK_SCENARIO_SECONDS, STANDARD_SCENARIO_SECONDS, 'BASALT_BENCHMARK_SCENARIO_SECONDS', STANDARD_SCENARIO_SECONDS_MAX),
     monitoring: monitoringConfigOf(env),
     backupStore: backupStoreConfigOf(env, (message) => new ConfigError(message)),
+    fault: faultOf(env),
   };
 }
 

@@ -54,6 +54,27 @@ export async function deployEngine<P extends Playbook = 'engine.yml'>(
   /** The playbook's own inputs (restore.yml: what to restore). */
   inputs: Record<string, unknown> = {},
 ): Promise<PlaybookResult> {
+  const step: PlaybookStep<P> = PLAYBOOK_STEPS[playbook];
+  // Everything the run needs is made inside the step, so a retry that resumes past it (a
+  // deploy an earlier attempt finished, operation-kinds.ts) prepares nothing: no password of
+  // a rotation it will not deploy. A standalone TLS instance's CA is read from the run's own
+  // result (clientCaCertificate), which only a run has: that deploy always runs again.
+  const recallable = !(playbook === 'engine.yml' && instance.tlsEnabled && instance.architecture !== 'standard');
+  const resume = recallable ? { key: only?.join(',') ?? '', recall: async (): Promise<PlaybookResult> => ({ exitCode: 0, events: [], stats: {}, changed: 0 }) } : undefined;
+  return run.step(step, () => runDeploy(ctx, run, instance, region, nodes, playbook, only, inputs), RETRY, resume);
+}
+
+async function runDeploy<P extends Playbook>(
+  ctx: JobContext,
+  run: OperationRun<PlaybookStep<P>>,
+  instance: InstanceRow,
+  region: RegionRow,
+  nodes: Node[],
+  playbook: P,
+  only: string[] | undefined,
+  inputs: Record<string, unknown>,
+): Promise<PlaybookResult> {
+  const step: PlaybookStep<P> = PLAYBOOK_STEPS[playbook];
   const type = await ctx.catalog.getInstanceType(instance.instanceType);
   if (!type) throw new StepError('ansible', `unknown instance type ${instance.instanceType}`);
   // Ansible's SSH goes to the nodes' addresses: only where the kernel keeps it on this host.
@@ -92,29 +113,24 @@ export async function deployEngine<P extends Playbook = 'engine.yml'>(
     replication,
   });
   const backup = await backupVars(ctx, instance);
-  const step: PlaybookStep<P> = PLAYBOOK_STEPS[playbook];
-  const result = await run.step(
-    step,
-    () =>
-      runPlaybook({
-        ansibleDir: ctx.config.ansibleDir,
-        playbook,
-        runDir: path.join(ctx.config.runsDir, instance.id, run.operationId),
-        inventory: { all: { children: { engine: { hosts } } } },
-        extraVars: { ...vars, ...adminPortVars(ctx.config.monitoring), ...issuedTlsVars(certificates), ...backup, ...inputs },
-        env: childEnv(),
-        onEvent: (event) => {
-          if (event.event === 'runner_on_failed' || event.event === 'runner_on_unreachable') {
-            void run.event('ansible', step, `${event.host}: ${event.task}: failed`, event.result).catch(() => {});
-          } else if (event.event === 'runner_on_ok' && event.changed) {
-            // The role is one task: its msg says what changed (files written, a restart, a reload).
-            void run.event('ansible', step, `${event.host}: ${event.task}: changed: ${String(event.result?.msg ?? '')}`).catch(() => {});
-          }
-        },
-      }),
-    RETRY,
-  );
-  // Every node now knows the next password: it is the only one from here on.
+  const result = await runPlaybook({
+    ansibleDir: ctx.config.ansibleDir,
+    playbook,
+    runDir: path.join(ctx.config.runsDir, instance.id, run.operationId),
+    inventory: { all: { children: { engine: { hosts } } } },
+    extraVars: { ...vars, ...adminPortVars(ctx.config.monitoring), ...issuedTlsVars(certificates), ...backup, ...inputs },
+    env: childEnv(),
+    onEvent: (event) => {
+      if (event.event === 'runner_on_failed' || event.event === 'runner_on_unreachable') {
+        void run.event('ansible', step, `${event.host}: ${event.task}: failed`, event.result).catch(() => {});
+      } else if (event.event === 'runner_on_ok' && event.changed) {
+        // The role is one task: its msg says what changed (files written, a restart, a reload).
+        void run.event('ansible', step, `${event.host}: ${event.task}: changed: ${String(event.result?.msg ?? '')}`).catch(() => {});
+      }
+    },
+  });
+  // Every node now knows the next password: it is the only one from here on. Promoted before
+  // the step is recorded finished, so a retry that resumes past the step checks with it.
   if (control.next && !only) await credentials.promote(instance.id, control.next);
   await run.event('ansible_stats', step, `${playbook}: ${result.changed} task(s) changed`, { changed: result.changed, hosts: result.stats });
   return result;

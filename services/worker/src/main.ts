@@ -4,6 +4,7 @@
 import PgBoss from 'pg-boss';
 import { CatalogRepository, createDatabase, createQueues, LeaseConnection, migrate, ProvisioningRepository, SecretEnvError } from '@basalt/db';
 import { ConfigError, loadConfig } from './config.js';
+import { armFault } from './fault-hook.js';
 import type { JobContext } from './context.js';
 import { handle, HANDLERS, queueName, type HandledQueue } from './handlers.js';
 import { Reconciler } from './reconcile.js';
@@ -30,6 +31,7 @@ function log(message: string): void {
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  armFault(config.fault, log);
   await migrate(config.databaseUrl);
   // Each job (and the reconciler, and the health monitor) runs one query at a time, and the
   // leases sit on a connection of their own: a slot per job and a few spare never run out.

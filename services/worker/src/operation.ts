@@ -1,14 +1,34 @@
 // One operation's progress as the console streams it: named steps with their status,
-// a progress figure, and events appended as the tools report them.
-import type { OperationEventInput, ProvisioningRepository } from '@basalt/db';
+// a progress figure, and events appended as the tools report them. The step list is also the
+// operation's memory across attempts: a retry after a killed worker resumes past the
+// resumable steps it finds finished there (@basalt/db operation-kinds.ts), up to the first
+// step that has to run.
+import type { OperationEventInput, OperationType, ProvisioningRepository } from '@basalt/db';
 import { faultOf, StepError, type Fault } from './errors.js';
+import { faultAt } from './fault-hook.js';
 
 export interface StepRecord {
   name: string;
   status: 'pending' | 'running' | 'succeeded' | 'failed';
   started_at?: string;
   finished_at?: string;
+  /**
+   * A resumable step's finished runs, by key: '' for a step run once, a node's name for one a
+   * rolling deploy runs per node. A key leaves while its step runs again.
+   */
+  done?: string[];
 }
+
+/** How a skipped step's result is had again, and which of the step's runs this is. */
+export interface Resume<T> {
+  /** The run of a step taken once per node (its name); '' or absent for a step run once. */
+  key?: string;
+  /** The result the step returned, read back from where its effect lives (the database, the state). */
+  recall: () => Promise<T>;
+}
+
+/** For a step whose result nobody reads. */
+export const RECALL_NOTHING: Resume<void>['recall'] = async () => {};
 
 export interface RetryPolicy {
   attempts: number;
@@ -19,9 +39,13 @@ const NO_RETRY: RetryPolicy = { attempts: 1, baseDelayMs: 0 };
 
 /** The steps one run may take: its kind's, from the catalogue (@basalt/db operation-kinds.ts). */
 export interface StepList<S extends string> {
+  /** The operation's kind (the test fault hook names steps by it). */
+  kind?: OperationType;
   steps: readonly S[];
   /** Shown only once run (a standard instance's floating addresses). */
   optional?: readonly S[];
+  /** Skipped by a retry when an earlier attempt finished them (only before the first step that runs). */
+  resumable?: readonly S[];
 }
 
 /**
@@ -32,6 +56,10 @@ export interface StepList<S extends string> {
 export class OperationRun<S extends string = string> {
   private readonly steps: StepRecord[];
   private readonly known: ReadonlySet<string>;
+  private readonly resumable: ReadonlySet<string>;
+  private readonly kind: OperationType | undefined;
+  /** True while nothing has run yet in a retry that found finished steps: skipping is allowed. */
+  private resuming = false;
 
   constructor(
     private readonly repo: ProvisioningRepository,
@@ -41,34 +69,73 @@ export class OperationRun<S extends string = string> {
   ) {
     this.steps = list.steps.map((name) => ({ name, status: 'pending' }));
     this.known = new Set([...list.steps, ...(list.optional ?? [])]);
+    this.resumable = new Set(list.resumable ?? []);
+    this.kind = list.kind;
   }
 
-  async start(): Promise<void> {
+  /**
+   * Marks the operation running. `earlier`: the steps an earlier attempt recorded (the
+   * operation row's); the resumable ones it finished stay finished, every other starts over.
+   */
+  async start(earlier: unknown = []): Promise<void> {
+    const kept: string[] = [];
+    for (const before of recordsOf(earlier)) {
+      const done = before.done?.filter((key) => typeof key === 'string') ?? [];
+      if (!this.resumable.has(before.name) || done.length === 0) continue;
+      const record = this.steps.find((s) => s.name === before.name) ?? this.addStep(before.name);
+      Object.assign(record, { status: before.status === 'succeeded' ? 'succeeded' : 'pending', started_at: before.started_at, finished_at: before.finished_at, done });
+      kept.push(done.some((key) => key !== '') ? `${before.name} (${done.join(', ')})` : before.name);
+    }
+    this.resuming = kept.length > 0;
     await this.repo.updateOperation(this.operationId, {
       status: 'running',
       startedAt: new Date(),
       steps: this.steps,
-      progress: 0,
+      progress: this.progress(),
       error: null,
       finishedAt: null,
     });
+    if (kept.length > 0) await this.event('operation_resumed', null, `an earlier attempt finished ${kept.join(', ')}: not run again`, { finished: kept });
   }
 
-  /** Runs one step; transient failures are tried again with exponential backoff. */
-  readonly step = async <T>(name: S, work: () => Promise<T>, retry: RetryPolicy = NO_RETRY): Promise<T> => {
+  /**
+   * Whether the next run of step `name` (its `key`) is skipped: a retry still resuming (no
+   * step has run yet) of a resumable step an earlier attempt finished.
+   */
+  willSkip(name: S, key = ''): boolean {
+    return this.resuming && this.resumable.has(name) && (this.steps.find((s) => s.name === name)?.done ?? []).includes(key);
+  }
+
+  /**
+   * Runs one step; transient failures are tried again with exponential backoff. With `resume`,
+   * a step the retry resumes past is not run: its result is recalled instead. Any step that
+   * runs ends the resuming: every step after it runs too (it may have changed their premise).
+   */
+  readonly step = async <T>(name: S, work: () => Promise<T>, retry: RetryPolicy = NO_RETRY, resume?: Resume<T>): Promise<T> => {
     // The type system checks names where the run's kind is known; this catches the rest.
     if (!this.known.has(name)) throw new StepError(name, `${name} is not a step of this operation's kind (@basalt/db OPERATION_KINDS)`);
+    const key = resume?.key ?? '';
     const record = this.steps.find((s) => s.name === name) ?? this.addStep(name);
+    if (resume && this.willSkip(name, key)) {
+      await this.event('step_skipped', name, `${name}${key ? ` (${key})` : ''}: finished by an earlier attempt`);
+      return resume.recall();
+    }
+    this.resuming = false;
     record.status = 'running';
     record.started_at = new Date().toISOString();
     delete record.finished_at;
+    if (record.done) record.done = record.done.filter((k) => k !== key);
     await this.saveSteps();
     await this.event('step_started', name, `${name} started`);
+    // A test's fault (fault-hook.ts): the worker dies here, while the work runs or as it ends.
+    const fault = this.kind ? faultAt(this.kind, name) : undefined;
+    const attemptWork = fault ? () => fault.during(work) : work;
     for (let attempt = 1; ; attempt++) {
       try {
-        const result = await work();
+        const result = await attemptWork();
         record.status = 'succeeded';
         record.finished_at = new Date().toISOString();
+        if (this.resumable.has(name)) record.done = [...(record.done ?? []), key];
         await this.saveSteps();
         await this.event('step_succeeded', name, `${name} succeeded`);
         return result;
@@ -118,9 +185,18 @@ export class OperationRun<S extends string = string> {
     return record;
   }
 
-  private async saveSteps(): Promise<void> {
+  private progress(): number {
     const done = this.steps.filter((s) => s.status === 'succeeded').length;
-    const progress = Math.floor((done / Math.max(this.steps.length, 1)) * 100);
-    await this.repo.updateOperation(this.operationId, { steps: this.steps, progress: Math.min(progress, 99) });
+    return Math.min(Math.floor((done / Math.max(this.steps.length, 1)) * 100), 99);
   }
+
+  private async saveSteps(): Promise<void> {
+    await this.repo.updateOperation(this.operationId, { steps: this.steps, progress: this.progress() });
+  }
+}
+
+/** The step records of an operation row (a JSON column: anything else in it is ignored). */
+function recordsOf(value: unknown): StepRecord[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter((r): r is StepRecord => typeof r?.name === 'string' && typeof r?.status === 'string' && (r.done === undefined || Array.isArray(r.done)));
 }

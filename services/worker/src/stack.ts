@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { InstanceNode, InstanceRow, RegionRow } from '@basalt/db';
 import type { JobContext } from './context.js';
-import type { OperationRun } from './operation.js';
+import { RECALL_NOTHING, type OperationRun } from './operation.js';
 import { StepError } from './errors.js';
 import { childEnv } from './child-env.js';
 import { regionSsh } from './ssh.js';
@@ -87,16 +87,16 @@ function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
 }
 
 async function initWorkspace(run: OperationRun<'terraform_init'>, tf: TerraformContext): Promise<void> {
-  await run.step(
-    'terraform_init',
-    () =>
-      oneAtATime(async () => {
-        await terraformInit(tf);
-        await terraformWorkspaceSelect(tf);
-        if (await terraformStateRecover(tf)) await run.event('terraform', 'terraform_init', 'pushed the state an earlier run could not save');
-      }),
-    RETRY,
-  );
+  await run.step('terraform_init', () => readyWorkspace(run, tf), RETRY);
+}
+
+/** The working dir's init and the instance's workspace (and a state an earlier run could not save). */
+function readyWorkspace(run: OperationRun<never>, tf: TerraformContext): Promise<void> {
+  return oneAtATime(async () => {
+    await terraformInit(tf);
+    await terraformWorkspaceSelect(tf);
+    if (await terraformStateRecover(tf)) await run.event('terraform', 'terraform_init', 'pushed the state an earlier run could not save');
+  });
 }
 
 export async function applyStack(
@@ -115,10 +115,20 @@ export async function applyStack(
     throw new StepError('terraform_apply', `region ${region.id} uses target ${region.target}, which this worker does not drive`);
   }
   const { tf, file } = await writeVars(ctx, instance, region, size, addresses);
-  await initWorkspace(run, tf);
+  const key = (only ?? []).join(',');
+  if (run.willSkip('terraform_apply', key)) {
+    // The apply an earlier attempt finished is not run again; its outputs are read through
+    // the backend, which needs the working dir's init (it changes nothing outside that dir).
+    await readyWorkspace(run, tf).catch((error: Error) => {
+      throw new StepError('terraform_init', error.message);
+    });
+  } else {
+    await initWorkspace(run, tf);
+  }
   const replace = rebuild.map((name) => `module.local.terraform_data.this[${JSON.stringify(name)}]`);
   const targets = (only ?? []).map((name) => `module.local.terraform_data.disk[${JSON.stringify(name)}]`);
-  await run.step('terraform_apply', () => terraformApply(tf, file, relay(run, 'terraform_apply'), replace, targets), RETRY);
+  // One node's disk (only) is a run of its own: a retry resumes past the nodes it finished.
+  await run.step('terraform_apply', async () => void (await terraformApply(tf, file, relay(run, 'terraform_apply'), replace, targets)), RETRY, { key, recall: RECALL_NOTHING });
   const outputs = await terraformOutput(tf);
   const nodes = outputs.nodes;
   if (!Array.isArray(nodes) || nodes.length !== addresses.length) {
@@ -146,10 +156,11 @@ export async function destroyStack(
   addresses: string[],
 ): Promise<void> {
   const { tf, file } = await writeVars(ctx, instance, region, size, addresses);
-  await initWorkspace(run, tf);
+  // A destroy an earlier attempt finished deleted the workspace: an init would make it again.
+  if (!run.willSkip('terraform_destroy')) await initWorkspace(run, tf);
   await run.step('terraform_destroy', async () => {
     await terraformDestroy(tf, file, relay(run, 'terraform_destroy'));
     await oneAtATime(() => terraformWorkspaceDelete(tf));
-  }, RETRY);
+  }, RETRY, { recall: RECALL_NOTHING });
   await fs.rm(tf.dataDir, { recursive: true, force: true });
 }

@@ -1,6 +1,7 @@
 // provision: addresses from the region's pool, VMs through Terraform, the engine through
 // Ansible, then PING through the endpoint; only then `running`. Idempotent, so a retry or
-// a reconciling worker simply runs it again.
+// a reconciling worker runs it again, resuming past the steps an earlier attempt finished
+// (operation-kinds.ts `resumable`).
 import type { AddressAllocation, InstanceRow, ProvisionJob, RegionRow } from '@basalt/db';
 import type { JobContext } from '../context.js';
 import { runOperation, type Outcome } from './run-operation.js';
@@ -90,7 +91,8 @@ export function provision(ctx: JobContext, payload: ProvisionJob): Promise<Outco
       if (!architecturesServed(ctx.config).includes(instance.architecture)) {
         throw new StepError('allocate_addresses', 'a standard instance needs VMs with addresses of their own (nspawn); this host runs process VMs');
       }
-      const held = await run.step('allocate_addresses', () => allocate(ctx, instance, region));
+      // A retry resumes with what the attempt before it allocated (address_allocations keeps it).
+      const held = await run.step('allocate_addresses', () => allocate(ctx, instance, region), undefined, { recall: () => ctx.repo.listAddresses(instance.id) });
       const addresses = held.filter((a) => a.kind === 'node').map((a) => a.address);
       // The instance's network is walled off before its VMs boot, so its engine is never
       // reachable without the rules (a rerun replaces them whole).

@@ -1,6 +1,6 @@
 // The frame of every instance job: take the operation's lease (so one worker works on it
 // at a time), skip what is already finished, wait for the instance's turn (instance-turn.ts),
-// run the steps, and record the outcome — on failure the step, exit status and output tail
+// run the steps (a retry resuming past those an earlier attempt finished), and record the outcome — on failure the step, exit status and output tail
 // go to the operation, and to the instance's `fault` when its kind owns the instance's status
 // (operation-kinds.ts); then hand the instance to the next operation in turn.
 import { operationLeaseKey, statusOwner, stepsOf, type InstanceJobPayload, type InstancePatch, type InstanceRow, type InstanceTypeRow, type OperationRow, type OperationType, type RegionRow, type StepName } from '@basalt/db';
@@ -88,7 +88,8 @@ async function attemptOperation<K extends OperationType>(ctx: JobContext, payloa
     try {
       const latest = await ctx.repo.getOperation(operation.id);
       if (latest?.status === 'succeeded' || latest?.status === 'failed') return { outcome: 'skipped' };
-      await run.start();
+      // A retry resumes past what the attempt before it recorded finished (operation.ts).
+      await run.start(latest?.steps);
       const instance = await ctx.repo.getInstance(payload.instance_id);
       if (!instance) throw new StepError(step, `instance ${payload.instance_id} does not exist`);
       const region = await ctx.catalog.getRegion(instance.region);
