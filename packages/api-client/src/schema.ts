@@ -565,6 +565,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/instance-types/{id}/benchmarks/{report}/report.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One report as its JSON document (what it publishes; docs/benchmarks/<type>.json is one): its markdown, headline and charts are computed from it. 409 when it has none (not succeeded, or made before reports kept one) */
+        get: operations["getInstanceTypeReportDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/instance-types/{id}/benchmarks/{report}/report.md": {
         parameters: {
             query?: never;
@@ -934,9 +951,23 @@ export interface components {
             report_id: string;
             /**
              * Format: date-time
-             * @description When that report finished
+             * @description When that report finished (a published report: when it was measured)
              */
             published_at: string;
+            /**
+             * @description local: measured on this install; published: a committed report (docs/benchmarks), shown until a report made on this install replaces it
+             * @enum {string}
+             */
+            origin: "local" | "published";
+            /**
+             * Format: date-time
+             * @description When its runs started
+             */
+            measured_at: string;
+            /** @description The host it was measured on */
+            host: string | null;
+            /** @description The Basalt commit it was measured with */
+            commit: string | null;
             /** @description memtier-standard read-only 128 B ping-pong, ops/s */
             reads_per_sec: number | null;
             /** @description memtier-standard write-only 128 B ping-pong, ops/s */
@@ -955,7 +986,7 @@ export interface components {
             disk_gib_max: number;
             max_connections: number;
             regions: string[];
-            /** @description Basalt's own figures from the type's latest succeeded benchmark report, measured on this platform's host; null when the type has none */
+            /** @description Basalt's own figures from the type's latest succeeded benchmark report: one made on this install, else the committed (published) one, with where and when it was measured; null when the type has none */
             reference: components["schemas"]["InstanceTypeReferenceDto"] | null;
         };
         InstanceTypeListDto: {
@@ -1549,8 +1580,22 @@ export interface components {
             instance: components["schemas"]["ReportInstanceDto"] | null;
             /** @description Computed from the runs' rows; null until the report succeeded */
             headline: components["schemas"]["ReportHeadlineDto"] | null;
-            /** @description The runs (one per suite), each scenario beside its peer; in lists without the tool's JSON reports */
+            /** @description The runs (one per suite), each scenario beside its peer; in lists without the tool's JSON reports. Empty for a published report (its figures are in its document: GET …/{report}/report.json) */
             runs: components["schemas"]["BenchmarkDto"][];
+            /**
+             * @description local: made on this install; published: a committed report (docs/benchmarks) loaded at the API's start, measured where and when its host, measured_at and commit say
+             * @enum {string}
+             */
+            origin: "local" | "published";
+            /**
+             * Format: date-time
+             * @description When the runs started (for a published report: the date its document names)
+             */
+            measured_at: string | null;
+            /** @description The host the runs went on (CPU, cores, memory, kernel); null for a report made before it was recorded */
+            host: string | null;
+            /** @description The Basalt commit the worker and engine were built from; null when unknown */
+            commit: string | null;
         };
         InstanceTypeReportAcceptedDto: {
             report: components["schemas"]["InstanceTypeReportDto"];
@@ -4537,6 +4582,66 @@ export interface operations {
             };
             /** @description Not found (or not visible to the caller) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    getInstanceTypeReportDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                report: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -3,19 +3,22 @@
 // forks N processes that share the port (node:cluster), restarting any that die.
 import cluster from 'node:cluster';
 import PgBoss from 'pg-boss';
-import { CatalogRepository, createQueues, type Database, migrate, verifyMasterKey } from '@basalt/db';
+import { CatalogRepository, createQueues, type Database, migrate, TypeReportsRepository, verifyMasterKey } from '@basalt/db';
+import { loadPublishedReports } from './catalog/published-reports.js';
 import { DATABASE } from './database/database.module.js';
 import { createApp } from './app.factory.js';
 import { type ApiConfig, loadConfig } from './config.js';
 import { AuthService } from './auth/auth.service.js';
 import { installClientErrorHandler } from './common/client-error.js';
 
-/** Migrations, master-key check, catalog, first admin, queues: once per start, before anything serves. */
+/** Migrations, master-key check, catalog and its published reports, first admin, queues: once per start, before anything serves. */
 async function prepare(config: ApiConfig): Promise<number> {
   const migrations = await migrate(config.databaseUrl);
   const { app } = await createApp(config);
   await verifyMasterKey(app.get<Database>(DATABASE).db, config.masterKey);
   await app.get(CatalogRepository).seed();
+  const published = await loadPublishedReports(app.get(CatalogRepository), app.get(TypeReportsRepository));
+  if (published.length) console.log(`Published reports loaded into the catalog: ${published.join(', ')}`);
   await app.get(AuthService).ensureAdmin();
   const boss = app.get(PgBoss);
   await boss.start();

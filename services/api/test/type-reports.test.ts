@@ -1,7 +1,10 @@
 // Per-type benchmark reports through the API, without a worker (the report stays pending):
 // who may ask for one, what a request may hold, what a reader sees, and that the temporary
-// instance lives in the platform's own project, which no customer (nor an admin) sees.
+// instance lives in the platform's own project, which no customer (nor an admin) sees. And the
+// committed reports (docs/benchmarks/*.json), which the API's start loads into the catalog.
 // e2e/provisioning/type-report.test.ts runs the whole report with the real worker.
+import fs from 'node:fs';
+import { renderBenchmarkReport, type TypeReportDocument } from '@basalt/api-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, type RunningApi } from './support/api-process.js';
 import { anonymous, type Caller, loginAdmin, newUser, query } from './support/clients.js';
@@ -36,7 +39,7 @@ describe('per-type benchmark reports', () => {
     const unknownType = await admin.client.POST('/v1/instance-types/{id}/benchmarks', { ...path('kv.standard.huge'), body: {} });
     expect(unknownType.response.status).toBe(404);
     expect((await admin.client.GET('/v1/instance-types/{id}/benchmarks/{report}', { params: { path: { id: 'kv.standard.small', report: 'latest-but-not' } } })).response.status).toBe(400);
-    expect(await query(api, 'SELECT id FROM instance_type_reports')).toEqual([]);
+    expect(await query(api, "SELECT id FROM instance_type_reports WHERE origin = 'local'")).toEqual([]);
   });
 
   it('queues a report on a temporary instance in the platform project; one at a time per type; readers see its progress', async () => {
@@ -58,14 +61,15 @@ describe('per-type benchmark reports', () => {
 
     // Any signed-in caller reads reports; none has succeeded yet.
     const list = await customer.client.GET('/v1/instance-types/{id}/benchmarks', path('kv.standard.small'));
-    expect(list.data!.items.map((r) => r.id)).toEqual([report.id]);
+    expect(list.data!.items.map((r) => [r.id, r.origin])).toEqual([[report.id, 'local'], [expect.any(String), 'published']]);
     const one = await customer.client.GET('/v1/instance-types/{id}/benchmarks/{report}', { params: { path: { id: 'kv.standard.small', report: report.id } } });
     expect(one.data!.report).toMatchObject({ id: report.id, status: 'pending' });
     expect((await customer.client.GET('/v1/instance-types/{id}/benchmarks/{report}', { params: { path: { id: 'kv.standard.large', report: report.id } } })).response.status).toBe(404);
-    const latest = await customer.client.GET('/v1/instance-types/{id}/benchmarks/latest', path('kv.standard.small'));
+    // kv.standard.small has a published report; kv.standard.xlarge has none.
+    const latest = await customer.client.GET('/v1/instance-types/{id}/benchmarks/latest', path('kv.standard.xlarge'));
     expect(latest.response.status).toBe(404);
     expect(latest.error?.code).toBe('no_report');
-    const markdown = await fetch(`${api.baseUrl}/v1/instance-types/kv.standard.small/benchmarks/latest/report.md`, { headers: { cookie: customer.cookie } });
+    const markdown = await fetch(`${api.baseUrl}/v1/instance-types/kv.standard.xlarge/benchmarks/latest/report.md`, { headers: { cookie: customer.cookie } });
     expect(markdown.status).toBe(404);
     expect(markdown.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await markdown.json()).toMatchObject({ code: 'no_report', request_id: expect.any(String) });
@@ -76,9 +80,9 @@ describe('per-type benchmark reports', () => {
     const operation = await customer.client.GET('/v1/operations/{id}', { params: { path: { id: asked.data!.operation.id } } });
     expect(operation.data).toMatchObject({ type: 'benchmark_report', status: 'pending' });
 
-    // The catalog shows no figures for a type without a succeeded report.
+    // A pending report changes no figure: the catalog keeps the published ones, and none for a type without any.
     const types = await customer.client.GET('/v1/instance-types');
-    expect(types.data!.items.every((t) => t.reference === null)).toBe(true);
+    expect(types.data!.items.filter((t) => t.reference).map((t) => [t.id, t.reference!.origin])).toEqual([['kv.standard.small', 'published'], ['kv.standard.large', 'published']]);
 
     // The temporary instance is in a project no one is a member of: not the customer's, not the admin's.
     const [{ project_id: platformProject }] = await query(api, 'SELECT project_id FROM instances WHERE id = $1', [report.instance!.id]);
@@ -88,6 +92,51 @@ describe('per-type benchmark reports', () => {
       const instances = await caller.client.GET('/v1/projects/{project}/instances', { params: { path: { project: caller.defaultProjectId } } });
       expect(instances.data!.items.map((i) => i.id)).not.toContain(report.instance!.id);
       expect((await caller.client.GET('/v1/projects/{project}/instances', { params: { path: { project: platformProject } } })).response.status).toBe(404);
+    }
+  });
+});
+
+describe('published reports', () => {
+  const committed = (type: string) => JSON.parse(fs.readFileSync(new URL(`../../../docs/benchmarks/${type}.json`, import.meta.url), 'utf8')) as TypeReportDocument;
+
+  it("are in a new install's catalog as what they are: measured on the date, host and commit their document names", async () => {
+    const types = (await customer.client.GET('/v1/instance-types')).data!.items;
+    for (const id of ['kv.standard.small', 'kv.standard.large']) {
+      const doc = committed(id);
+      const basalt128 = (workload: string) => doc.runs[0]!.scenarios.find((s) => s.server === 'basalt' && s.workload === workload && s.value_size === 128)!;
+      expect(types.find((t) => t.id === id)!.reference).toEqual({
+        report_id: expect.any(String),
+        origin: 'published',
+        published_at: new Date(doc.measured_at).toISOString(),
+        measured_at: new Date(doc.measured_at).toISOString(),
+        host: doc.host,
+        commit: doc.commit,
+        reads_per_sec: basalt128('read-only').qps,
+        writes_per_sec: basalt128('write-only').qps,
+        p99_latency_ms: basalt128('read-only').p99_latency_ms,
+      });
+      const { report } = (await customer.client.GET('/v1/instance-types/{id}/benchmarks/latest', path(id))).data!;
+      expect(report).toMatchObject({ origin: 'published', status: 'succeeded', host: doc.host, commit: doc.commit, instance: null, operation_id: null, runs: [], engine_version: '0.1.0' });
+      expect(report.suites).toEqual(['memtier-standard', 'ycsb-standard', 'canonical', 'encryption-overhead']);
+      expect(report.peers.map((p) => p.version)).toEqual(['Redis 7.0.15', 'memcached 1.6.18']);
+      expect(report.environment).toContain(doc.host);
+      const json = await customer.client.GET('/v1/instance-types/{id}/benchmarks/{report}/report.json', { params: { path: { id, report: report.id } } });
+      expect(json.data).toEqual(doc);
+      const md = await customer.client.GET('/v1/instance-types/{id}/benchmarks/{report}/report.md', { params: { path: { id, report: report.id } }, parseAs: 'text' });
+      expect(md.data).toBe(renderBenchmarkReport(doc));
+    }
+    expect(types.filter((t) => !['kv.standard.small', 'kv.standard.large'].includes(t.id)).every((t) => t.reference === null)).toBe(true);
+  });
+
+  it('are loaded once: a second API start on the same database adds none', async () => {
+    const second = await startApi({}, { databaseUrl: api.databaseUrl, masterKey: api.masterKey });
+    try {
+      const rows = await query(api, "SELECT instance_type FROM instance_type_reports WHERE origin = 'published' ORDER BY instance_type");
+      expect(rows.map((r) => r.instance_type)).toEqual(['kv.standard.large', 'kv.standard.small']);
+      expect(second.output()).not.toContain('Published reports loaded');
+      expect(api.output()).toContain('Published reports loaded into the catalog: kv.standard.large, kv.standard.small');
+    } finally {
+      await second.stop();
     }
   });
 });

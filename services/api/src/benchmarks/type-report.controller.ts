@@ -77,6 +77,17 @@ export class TypeReportController {
     return { report: await this.service.get(params.id, params.report) };
   }
 
+  @Get(':report/report.json')
+  @ApiOperation({
+    operationId: 'getInstanceTypeReportDocument',
+    summary: "One report as its JSON document (what it publishes; docs/benchmarks/<type>.json is one): its markdown, headline and charts are computed from it. 409 when it has none (not succeeded, or made before reports kept one)",
+  })
+  @ApiOkResponse({ schema: { type: 'object', additionalProperties: true } })
+  @ApiErrors(400, 401, 404, 409)
+  document(@Param() params: TypeReportParams): Promise<Record<string, unknown>> {
+    return this.service.document(params.id, params.report);
+  }
+
   @Get(':report/report.md')
   @ApiOperation({ operationId: 'getInstanceTypeReportMarkdown', summary: 'One succeeded report as a white paper (markdown); 409 before it succeeded' })
   @ApiProduces('text/markdown')

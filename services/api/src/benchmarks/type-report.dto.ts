@@ -6,6 +6,8 @@ import { OperationDto } from '../operations/operation.dto.js';
 import { INSTANCE_STATUSES } from '../instances/instance.dto.js';
 import { BENCHMARK_STATUSES, BenchmarkDto } from './benchmark.dto.js';
 
+export const REPORT_ORIGINS = ['local', 'published'] as const;
+
 export class CreateTypeReportDto {
   @ApiPropertyOptional({
     type: [String],
@@ -52,7 +54,12 @@ export class InstanceTypeReportDto {
   @ApiProperty({ format: 'uuid', nullable: true, type: String }) operation_id: string | null;
   @ApiProperty({ type: ReportInstanceDto, nullable: true, description: "The temporary instance measured (the platform's own project, never a customer's)" }) instance: ReportInstanceDto | null;
   @ApiProperty({ type: ReportHeadlineDto, nullable: true, description: "Computed from the runs' rows; null until the report succeeded" }) headline: ReportHeadlineDto | null;
-  @ApiProperty({ type: [BenchmarkDto], description: "The runs (one per suite), each scenario beside its peer; in lists without the tool's JSON reports" }) runs: BenchmarkDto[];
+  @ApiProperty({ type: [BenchmarkDto], description: "The runs (one per suite), each scenario beside its peer; in lists without the tool's JSON reports. Empty for a published report (its figures are in its document: GET …/{report}/report.json)" }) runs: BenchmarkDto[];
+  @ApiProperty({ enum: REPORT_ORIGINS, description: 'local: made on this install; published: a committed report (docs/benchmarks) loaded at the API\'s start, measured where and when its host, measured_at and commit say' })
+  origin: (typeof REPORT_ORIGINS)[number];
+  @ApiProperty({ format: 'date-time', nullable: true, type: String, description: 'When the runs started (for a published report: the date its document names)' }) measured_at: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'The host the runs went on (CPU, cores, memory, kernel); null for a report made before it was recorded' }) host: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'The Basalt commit the worker and engine were built from; null when unknown' }) commit: string | null;
 }
 
 export class InstanceTypeReportListDto {
@@ -84,5 +91,9 @@ export function toTypeReportDto(row: TypeReportRow, instanceStatus: ReportInstan
     instance: row.instanceId && instanceStatus ? { id: row.instanceId, status: instanceStatus } : null,
     headline: row.status === 'succeeded' ? ((row.headline as ReportHeadline | null) ?? null) : null,
     runs,
+    origin: row.origin,
+    measured_at: row.startedAt ? row.startedAt.toISOString() : null,
+    host: row.host,
+    commit: row.sourceCommit,
   };
 }

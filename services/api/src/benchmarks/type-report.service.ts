@@ -112,6 +112,12 @@ export class TypeReportService {
     return markdownOf(await this.row(instanceType, id));
   }
 
+  async document(instanceType: string, id: string): Promise<Record<string, unknown>> {
+    const row = await this.row(instanceType, id);
+    if (row.status !== 'succeeded' || !row.document) throw new Conflict(`The report is ${row.status} and has no document${row.status === 'succeeded' ? ' (made before reports kept one)' : ' until it succeeded'}`, 'invalid_state');
+    return row.document as unknown as Record<string, unknown>;
+  }
+
   private async requireType(instanceType: string): Promise<void> {
     if (!(await this.catalog.getInstanceType(instanceType))) throw new NotFound('Instance type');
   }

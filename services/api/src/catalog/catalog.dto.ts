@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsOptional, Matches, MaxLength } from 'class-validator';
 import type { InstanceTypeRow, RegionRow, TypeReportRow } from '@basalt/db';
 import { ARCHITECTURES, type Architecture } from '@basalt/api-client/rules';
+import { REPORT_ORIGINS } from '../benchmarks/type-report.dto.js';
 
 export class RegionDto {
   @ApiProperty({ example: 'local' }) id: string;
@@ -20,7 +21,11 @@ export class RegionListDto {
 
 export class InstanceTypeReferenceDto {
   @ApiProperty({ format: 'uuid', description: 'The report these figures come from (GET /v1/instance-types/{id}/benchmarks/{report})' }) report_id: string;
-  @ApiProperty({ format: 'date-time', description: 'When that report finished' }) published_at: string;
+  @ApiProperty({ format: 'date-time', description: 'When that report finished (a published report: when it was measured)' }) published_at: string;
+  @ApiProperty({ enum: REPORT_ORIGINS, description: "local: measured on this install; published: a committed report (docs/benchmarks), shown until a report made on this install replaces it" }) origin: (typeof REPORT_ORIGINS)[number];
+  @ApiProperty({ format: 'date-time', description: 'When its runs started' }) measured_at: string;
+  @ApiProperty({ nullable: true, type: String, description: 'The host it was measured on' }) host: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'The Basalt commit it was measured with' }) commit: string | null;
   @ApiProperty({ nullable: true, type: Number, description: 'memtier-standard read-only 128 B ping-pong, ops/s' }) reads_per_sec: number | null;
   @ApiProperty({ nullable: true, type: Number, description: 'memtier-standard write-only 128 B ping-pong, ops/s' }) writes_per_sec: number | null;
   @ApiProperty({ nullable: true, type: Number, description: 'p99 latency of that read scenario, ms' }) p99_latency_ms: number | null;
@@ -38,7 +43,7 @@ export class InstanceTypeDto {
   @ApiProperty({
     type: InstanceTypeReferenceDto,
     nullable: true,
-    description: "Basalt's own figures from the type's latest succeeded benchmark report, measured on this platform's host; null when the type has none",
+    description: "Basalt's own figures from the type's latest succeeded benchmark report: one made on this install, else the committed (published) one, with where and when it was measured; null when the type has none",
   })
   reference: InstanceTypeReferenceDto | null;
 }
@@ -78,8 +83,18 @@ export function toInstanceTypeDto(row: InstanceTypeRow, report?: TypeReportRow):
     max_connections: row.maxConnections,
     regions: row.regions,
     reference:
-      report && headline && report.finishedAt
-        ? { report_id: report.id, published_at: report.finishedAt.toISOString(), reads_per_sec: headline.reads_per_sec, writes_per_sec: headline.writes_per_sec, p99_latency_ms: headline.p99_latency_ms }
+      report && headline && report.startedAt
+        ? {
+            report_id: report.id,
+            published_at: (report.finishedAt ?? report.startedAt).toISOString(),
+            origin: report.origin,
+            measured_at: report.startedAt.toISOString(),
+            host: report.host,
+            commit: report.sourceCommit,
+            reads_per_sec: headline.reads_per_sec,
+            writes_per_sec: headline.writes_per_sec,
+            p99_latency_ms: headline.p99_latency_ms,
+          }
         : null,
   };
 }
