@@ -9,16 +9,18 @@ import (
 // TypeReport is InstanceTypeReportDto: an instance type's benchmark report (the standard
 // suites on a temporary instance of the type, each scenario beside its peer).
 type TypeReport struct {
-	ID            string          `json:"id"`
-	InstanceType  string          `json:"instance_type"`
-	Status        string          `json:"status"`
-	Suites        []string        `json:"suites"`
-	EngineVersion *string         `json:"engine_version"`
-	Peers         []ReportPeer    `json:"peers"`
-	Environment   string          `json:"environment"`
-	FinishedAt    *string         `json:"finished_at"`
-	Headline      *ReportHeadline `json:"headline"`
-	Runs          []BenchmarkRun  `json:"runs"`
+	ID            string       `json:"id"`
+	InstanceType  string       `json:"instance_type"`
+	Status        string       `json:"status"`
+	Suites        []string     `json:"suites"`
+	EngineVersion *string      `json:"engine_version"`
+	Peers         []ReportPeer `json:"peers"`
+	Environment   string       `json:"environment"`
+	FinishedAt    *string      `json:"finished_at"`
+	// MeasuredAt is when its runs started: a published report (committed, loaded at the API's start) has no finish.
+	MeasuredAt *string         `json:"measured_at"`
+	Headline   *ReportHeadline `json:"headline"`
+	Runs       []BenchmarkRun  `json:"runs"`
 }
 
 // ReportPeer is ReportPeerDto: a server measured beside Basalt in the same runs.

@@ -14,20 +14,30 @@ import (
 	"basalt/terraform-provider-basalt/internal/acctest"
 )
 
-// TestAccBenchmarkReport reads an instance type's latest report: an error before the type has
-// one; then the report the platform's pipeline published (asked for as an administrator, made
-// by the real worker on a temporary instance, the canonical suite beside memcached).
+// TestAccBenchmarkReport reads an instance type's latest report: an error for a type without
+// one; the report published with Basalt (docs/benchmarks) before the platform made one; then the
+// report the platform's pipeline made (asked for as an administrator, made by the real worker on
+// a temporary instance, the canonical suite beside memcached), which replaces it.
 func TestAccBenchmarkReport(t *testing.T) {
 	p := accPlatform(t)
 	const instanceType = "kv.standard.small"
-	config := p.ProviderConfig() + fmt.Sprintf(`
+	configOf := func(instanceType string) string {
+		return p.ProviderConfig() + fmt.Sprintf(`
 data "basalt_benchmark_report" "this" {
   instance_type = %q
 }
 `, instanceType)
+	}
+	config := configOf(instanceType)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: providerFactories,
-		Steps:                    []resource.TestStep{{Config: config, ExpectError: regexp.MustCompile(`(?i)no published benchmark report`)}},
+		Steps: []resource.TestStep{
+			{Config: configOf("kv.standard.xlarge"), ExpectError: regexp.MustCompile(`(?i)no published benchmark report`)},
+			{Config: config, Check: resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckResourceAttr("data.basalt_benchmark_report.this", "suites.#", "4"),
+				resource.TestCheckResourceAttr("data.basalt_benchmark_report.this", "published_at", "2026-11-27T03:10:53.097Z"),
+			)},
+		},
 	})
 
 	id := publishReport(t, p, instanceType, "canonical")

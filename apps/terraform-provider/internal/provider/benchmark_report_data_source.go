@@ -86,7 +86,7 @@ func (d *BenchmarkReportDataSource) Schema(_ context.Context, _ datasource.Schem
 		Attributes: map[string]schema.Attribute{
 			"instance_type":  schema.StringAttribute{MarkdownDescription: "Instance type ID (`kv.standard.small`).", Required: true},
 			"id":             str("Report ID."),
-			"published_at":   str("When the report was finished (RFC 3339)."),
+			"published_at":   str("When the report was finished (RFC 3339); for the report published with Basalt (until one is made on the platform), when it was measured."),
 			"engine_version": str("basalt-server version measured."),
 			"environment":    str("Where the runs went: the host, its load, where the client, the instance and the peers ran."),
 			"suites":         schema.ListAttribute{MarkdownDescription: "The suites in the report, in the order they ran.", ElementType: types.StringType, Computed: true},
@@ -154,12 +154,21 @@ func (d *BenchmarkReportDataSource) Read(ctx context.Context, req datasource.Rea
 	resp.Diagnostics.Append(resp.State.Set(ctx, reportState(instanceType, report, markdown))...)
 }
 
+// publishedAt is when a report made on the platform finished, or when a published one (committed
+// with Basalt, loaded at the API's start) was measured: every report has a date.
+func publishedAt(report *client.TypeReport) *string {
+	if report.FinishedAt != nil {
+		return report.FinishedAt
+	}
+	return report.MeasuredAt
+}
+
 // reportState is the data source's state for a report the API served.
 func reportState(instanceType string, report *client.TypeReport, markdown string) *BenchmarkReportDataSourceModel {
 	state := &BenchmarkReportDataSourceModel{
 		InstanceType:  types.StringValue(instanceType),
 		ID:            types.StringValue(report.ID),
-		PublishedAt:   types.StringPointerValue(report.FinishedAt),
+		PublishedAt:   types.StringPointerValue(publishedAt(report)),
 		EngineVersion: types.StringPointerValue(report.EngineVersion),
 		Environment:   types.StringValue(report.Environment),
 		Suites:        []types.String{},
