@@ -2,11 +2,7 @@
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts'
 import { chartAnimationEnabled } from '@/lib/chart-animation'
 import { formatNumber } from '../instances/format'
-import type { BarChartData } from './benchmark-charts'
-
-/** Basalt first in the brand colour, a peer in grey, other series after them. */
-const COLOURS: Record<string, string> = { basalt: '#0e7c66', peer: '#9aa4b2' }
-const PALETTE = ['#0e7c66', '#3b82f6', '#d97706', '#9aa4b2', '#7c3aed', '#db2777']
+import { seriesColour, type BarChartData } from './benchmark-charts'
 
 /** A bar chart of benchmark figures (benchmark-charts.ts shapes them), titled for screen readers. */
 export function BenchmarkChart({ title, chart, unit }: { title: string; chart: BarChartData; unit: string }) {
@@ -22,7 +18,7 @@ export function BenchmarkChart({ title, chart, unit }: { title: string; chart: B
           <Tooltip formatter={(v, name) => [`${formatNumber(Number(v))} ${unit}`, name]} />
           {chart.series.length > 1 ? <Legend wrapperStyle={{ fontSize: 12 }} /> : null}
           {chart.series.map((s, i) => (
-            <Bar key={s.key} dataKey={s.key} name={s.name} fill={COLOURS[s.key] ?? PALETTE[i % PALETTE.length]} radius={[3, 3, 0, 0]} isAnimationActive={animate} />
+            <Bar key={s.key} dataKey={s.key} name={s.name} fill={seriesColour(s.key, i)} radius={[3, 3, 0, 0]} isAnimationActive={animate} />
           ))}
         </BarChart>
       </ResponsiveContainer>

@@ -4,7 +4,7 @@
 // them: the medians of each variant's runs (its row's rounds: round_ops_per_sec). The
 // figures come from @basalt/api-client's encryptionOverhead over the stored rows (the report's
 // markdown uses the same function), never typed or stored by hand.
-import { ENCRYPTION_VARIANTS, encryptionOverhead, encryptionVariantLabel } from '@basalt/api-client/rules'
+import { encryptionOverhead, encryptionOverheadChart as chartOfScenarios } from '@basalt/api-client/rules'
 import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
 import type { Benchmark } from '@/data/benchmarks/instance-benchmarks-query'
 import { formatNumber } from '../instances/format'
@@ -45,19 +45,9 @@ export function encryptionOverheadLines(benchmark: Pick<Benchmark, 'scenarios'>)
   })
 }
 
-/** The medians as bars: per value size (the x axis), one bar per variant. */
+/** The medians as bars: per value size (the x axis), one bar per variant (the series code of the committed reports' charts too). */
 export function encryptionOverheadChart(benchmark: Pick<Benchmark, 'scenarios'>): BarChartData {
-  const rows = encryptionOverhead(benchmark.scenarios)
-  const series = ENCRYPTION_VARIANTS.map((variant, i) => ({ key: `v${i}`, name: encryptionVariantLabel(variant) }))
-  const sizes = [...new Set(rows.map((r) => r.valueSize))]
-  return {
-    series,
-    data: sizes.map((size) => {
-      const datum: BarChartData['data'][number] = { label: sizeLabel(size) }
-      for (const s of series) datum[s.key] = rows.find((r) => r.valueSize === size && r.label === s.name)?.qps ?? null
-      return datum
-    }),
-  }
+  return chartOfScenarios(benchmark.scenarios)
 }
 
 export function EncryptionOverheadTable({ benchmark, label = 'Encryption overhead' }: { benchmark: Pick<Benchmark, 'scenarios'>; label?: string }) {

@@ -15,7 +15,7 @@ export function InstanceTypesPage({ projectId }: { projectId: string }) {
     <>
       <PageHeader
         title="Instance types"
-        description="The sizes an instance can have. Each type's figures come from Basalt's own latest report: the standard suites run on a temporary instance of the type, beside a peer (Redis 7 or memcached) measured in the same run."
+        description="The sizes an instance can have. Each type's figures come from Basalt's own latest report: the standard suites run on a temporary instance of the type, beside a peer (Redis 7 or memcached) measured in the same run. Until one is made on this install, a type shows the report published with Basalt, labelled with the date, host and commit it was measured on."
       />
       <main className="space-y-4 px-8 py-6">
         {error ? <Alert tone="danger">Could not load the instance types: {error.message}</Alert> : null}
@@ -70,7 +70,7 @@ function CatalogTable({ projectId, types }: { projectId: string; types: Instance
               <Td className="text-right tabular-nums">{figures?.readsPerSec ?? '—'}</Td>
               <Td className="text-right tabular-nums">{figures?.writesPerSec ?? '—'}</Td>
               <Td className="text-right tabular-nums">{figures?.p99Ms ?? '—'}</Td>
-              <Td className="text-muted">{figures ? `Basalt, ${figures.publishedAt}` : 'no report yet'}</Td>
+              <Td className="min-w-72 whitespace-normal text-muted">{figures ? figures.provenance : 'no report yet'}</Td>
             </Tr>
           )
         })}

@@ -5,14 +5,15 @@ import { memtier, report } from './report-fixture'
 import { catalogFigures, headlineFigures, reportInProgress, reportMarkdownUrl, reportSuites } from './report-figures'
 
 describe('catalogFigures', () => {
-  it("shows Basalt's own report figures with the report's date, and nothing for a type without a report", () => {
-    expect(catalogFigures({ reference: { report_id: 'report-1', published_at: '2026-11-24T01:05:00Z', reads_per_sec: 40_000, writes_per_sec: 30_000.5, p99_latency_ms: 1.5 } })).toEqual({
-      readsPerSec: '40,000',
-      writesPerSec: '30,000.5',
-      p99Ms: '1.5',
-      publishedAt: '24 Nov 2026, 01:05 UTC',
-    })
+  const reference = { report_id: 'report-1', published_at: '2026-11-24T01:05:00Z', measured_at: '2026-11-24T01:00:00Z', host: 'AMD EPYC, 2 cores', commit: 'bfed113', reads_per_sec: 40_000, writes_per_sec: 30_000.5, p99_latency_ms: 1.5 }
+
+  it("shows a report made on this install as Basalt's, with the date it finished, and nothing for a type without a report", () => {
+    expect(catalogFigures({ reference: { ...reference, origin: 'local' } })).toEqual({ readsPerSec: '40,000', writesPerSec: '30,000.5', p99Ms: '1.5', provenance: 'Basalt, 24 Nov 2026, 01:05 UTC' })
     expect(catalogFigures({ reference: null })).toBeNull()
+  })
+
+  it('labels a published report with the date, host and commit it was measured on', () => {
+    expect(catalogFigures({ reference: { ...reference, origin: 'published' } })!.provenance).toBe('published report, measured 24 Nov 2026, 01:00 UTC on AMD EPYC, 2 cores, commit bfed113')
   })
 })
 

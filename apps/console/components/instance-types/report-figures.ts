@@ -12,8 +12,25 @@ export interface CatalogFigures {
   readsPerSec: string
   writesPerSec: string
   p99Ms: string
-  /** When the report was published (UTC), to say how old the figures are. */
-  publishedAt: string
+  /** Where the figures come from, with their date: never a figure without it. */
+  provenance: string
+}
+
+/** The fields that say where a report's figures were measured (a catalog reference or a report). */
+interface Provenance {
+  origin: 'local' | 'published'
+  measured_at: string | null
+  host: string | null
+  commit: string | null
+}
+
+/**
+ * "Basalt, <date>" for a report made on this install (when it finished); for a committed one
+ * loaded at the start, "published report, measured <date> on <host>, commit <sha>".
+ */
+export function reportProvenance(report: Provenance & { finished_at: string | null }): string {
+  if (report.origin === 'local') return `Basalt, ${formatDateTime(report.finished_at ?? report.measured_at)}`
+  return `published report, measured ${formatDateTime(report.measured_at)} on ${report.host ?? 'an unnamed host'}, commit ${report.commit ?? 'unknown'}`
 }
 
 export function catalogFigures(type: Pick<InstanceType, 'reference'>): CatalogFigures | null {
@@ -23,7 +40,7 @@ export function catalogFigures(type: Pick<InstanceType, 'reference'>): CatalogFi
     readsPerSec: formatNumber(ref.reads_per_sec),
     writesPerSec: formatNumber(ref.writes_per_sec),
     p99Ms: formatNumber(ref.p99_latency_ms),
-    publishedAt: formatDateTime(ref.published_at),
+    provenance: reportProvenance({ ...ref, finished_at: ref.published_at }),
   }
 }
 
@@ -83,4 +100,9 @@ export function reportInProgress(
 /** Where the report's white paper is served (through the console's /v1 proxy). */
 export function reportMarkdownUrl(typeId: string, reportId: string): string {
   return `/v1/instance-types/${encodeURIComponent(typeId)}/benchmarks/${encodeURIComponent(reportId)}/report.md`
+}
+
+/** Where its JSON document is served: what a published report's charts are drawn from. */
+export function reportDocumentUrl(typeId: string, reportId: string): string {
+  return `/v1/instance-types/${encodeURIComponent(typeId)}/benchmarks/${encodeURIComponent(reportId)}/report.json`
 }

@@ -105,4 +105,8 @@ export const report: TypeReport = {
   instance: { id: 'inst-1', status: 'deleted' },
   headline: { reads_per_sec: 40_000, writes_per_sec: 30_000, p99_latency_ms: 1.5, peer_ratio: 1.234 },
   runs: [memtier, canonical],
+  origin: 'local',
+  measured_at: '2026-11-24T01:00:00Z',
+  host: 'Test CPU, 2 cores',
+  commit: 'abc1234',
 }

@@ -10,15 +10,19 @@ import { Card, CardBody, CardHeader, CardTitle } from '@/components/ui/card'
 import type { TypeReport } from '@/data/type-reports/type-report-types'
 import { formatDateTime } from '../instances/format'
 import { OperationStatusBadge } from '../instances/detail/operation-status-badge'
-import { headlineFigures, reportMarkdownUrl, reportSuites, type ReportSuite } from './report-figures'
+import { headlineFigures, reportDocumentUrl, reportMarkdownUrl, reportProvenance, reportSuites, type ReportSuite } from './report-figures'
+import { ChartBox } from './chart-box'
+import { PublishedSuites } from './published-suites'
 
 export function TypeReportView({ report }: { report: TypeReport }) {
   return (
     <div className="space-y-5">
       <ReportEnvironment report={report} />
-      {reportSuites(report).map((suite) => (
-        <SuiteCard key={suite.run.id} suite={suite} />
-      ))}
+      {report.origin === 'published' ? (
+        <PublishedSuites report={report} />
+      ) : (
+        reportSuites(report).map((suite) => <SuiteCard key={suite.run.id} suite={suite} />)
+      )}
     </div>
   )
 }
@@ -28,10 +32,17 @@ function ReportEnvironment({ report }: { report: TypeReport }) {
   return (
     <Card aria-labelledby="report-environment-title">
       <CardHeader>
-        <CardTitle id="report-environment-title">Latest report · {formatDateTime(report.finished_at)}</CardTitle>
-        <a href={reportMarkdownUrl(report.instance_type, report.id)} target="_blank" rel="noreferrer" className="inline-flex items-center gap-1.5 text-sm text-brand hover:underline">
-          <FileText className="size-4" aria-hidden /> report.md
-        </a>
+        <CardTitle id="report-environment-title">Latest report · {reportProvenance(report)}</CardTitle>
+        <div className="flex gap-4">
+          <a href={reportMarkdownUrl(report.instance_type, report.id)} target="_blank" rel="noreferrer" className="inline-flex items-center gap-1.5 text-sm text-brand hover:underline">
+            <FileText className="size-4" aria-hidden /> report.md
+          </a>
+          {report.origin === 'published' ? (
+            <a href={reportDocumentUrl(report.instance_type, report.id)} target="_blank" rel="noreferrer" className="inline-flex items-center gap-1.5 text-sm text-brand hover:underline">
+              <FileText className="size-4" aria-hidden /> report.json
+            </a>
+          ) : null}
+        </div>
       </CardHeader>
       <CardBody className="space-y-4">
         <p className="text-sm" aria-label="Environment">
@@ -41,9 +52,8 @@ function ReportEnvironment({ report }: { report: TypeReport }) {
           <Term label="Engine">basalt-server {report.engine_version ?? '—'}</Term>
           <Term label="Peers (same run, same VM size)">{report.peers.length ? report.peers.map((p) => p.version).join(', ') : 'none'}</Term>
           <Term label="Suites">{report.suites.join(', ')}</Term>
-          <Term label="Measured">
-            {formatDateTime(report.started_at)} to {formatDateTime(report.finished_at)}
-          </Term>
+          <Term label="Measured">{report.finished_at ? `${formatDateTime(report.started_at)} to ${formatDateTime(report.finished_at)}` : formatDateTime(report.measured_at)}</Term>
+          <Term label="Commit">{report.commit ?? '—'}</Term>
         </dl>
         {headline.length ? (
           <dl aria-label="Headline figures" className="grid gap-3 sm:grid-cols-2 xl:grid-cols-4">
@@ -112,14 +122,5 @@ function SuiteCard({ suite }: { suite: ReportSuite }) {
         )}
       </CardBody>
     </Card>
-  )
-}
-
-function ChartBox({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <div className="rounded-md border border-border p-3">
-      <h3 className="mb-1 text-xs font-medium text-muted">{title}</h3>
-      {children}
-    </div>
   )
 }
