@@ -18,6 +18,7 @@ let platform: ProvisioningPlatform;
 let instance: Instance;
 let user: Credentials;
 const writes: Write[] = [];
+const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const path = () => ({ project: platform.projectId, instance: instance.id });
 
@@ -95,6 +96,33 @@ describe('point-in-time restore across a failover', () => {
       .poll(async () => Date.parse((await platform.client.GET('/v1/projects/{project}/instances/{instance}/restore-window', { params: { path: path() } })).data?.latest ?? '0'), { timeout: 20_000, interval: 500 })
       .toBeGreaterThanOrEqual(Math.floor(lastAck / 1000) * 1000);
   }, 420_000);
+
+  test('the restore window says which timeline covers which span, and refuses the gap between them', async () => {
+    const { data: window } = await platform.client.GET('/v1/projects/{project}/instances/{instance}/restore-window', { params: { path: path() } });
+    console.log(`after the failover: timelines ${JSON.stringify(window!.timelines)}, gaps ${JSON.stringify(window!.gaps)}`);
+    expect(window!.timelines.map((t) => t.timeline)).toEqual([1, 2]);
+    const [one, two] = window!.timelines;
+    expect(window!.earliest).toBe(one!.earliest);
+    expect(window!.latest).toBe(two!.latest);
+    // Timeline 1 ends before the failover's first write on timeline 2 was acknowledged; timeline 2 starts at its first base.
+    const firstOnTwo = writes.find((w) => w.key.startsWith('two:'))!;
+    expect(Date.parse(one!.latest)).toBeLessThan(firstOnTwo.ackedAt);
+    const base = (await backups()).filter((b) => b.timeline === 2 && b.status === 'succeeded').map((b) => Date.parse(b.end_time!));
+    expect(Date.parse(two!.earliest)).toBe(Math.ceil(Math.min(...base) / 1000) * 1000);
+    // The seconds between them, if any, are the one gap, and a restore there is refused before anything is made.
+    const gapSeconds = (Date.parse(two!.earliest) - Date.parse(one!.latest)) / 1000 - 1;
+    if (gapSeconds <= 0) {
+      expect(window!.gaps).toEqual([]);
+      return;
+    }
+    expect(window!.gaps).toEqual([{ from: iso(Date.parse(one!.latest) + 1000), to: iso(Date.parse(two!.earliest) - 1000), ended_timeline: 1, next_timeline: 2 }]);
+    const { error, response } = await platform.client.POST('/v1/projects/{project}/instances', {
+      params: { path: { project: platform.projectId } },
+      body: { name: 'in-the-gap', instance_type: 'kv.standard.small', region: 'local', restore_from: { source_instance_id: instance.id, point_in_time: window!.gaps[0]!.to } },
+    });
+    expect(response.status).toBe(409);
+    expect(error).toMatchObject({ code: 'point_in_gap', message: expect.stringContaining(`choose a point up to ${one!.latest} or from ${two!.earliest}`) });
+  });
 
   test('a point after the switchover follows the timeline that won', async () => {
     const after = writes.filter((w) => w.key.startsWith('two:'));

@@ -10,7 +10,7 @@ export type NewBackup = typeof backups.$inferInsert;
 export type InstanceArchiveRow = typeof instanceArchives.$inferSelect;
 export type ArchivedSegmentRow = typeof archivedSegments.$inferSelect;
 export type NewArchivedSegment = typeof archivedSegments.$inferInsert;
-export type ArchiveProgress = Partial<Pick<InstanceArchiveRow, 'archivedTime' | 'archivedLsn' | 'checkedAt' | 'lastError' | 'sourceNode' | 'timeline'>>;
+export type ArchiveProgress = Partial<Pick<InstanceArchiveRow, 'archivedTime' | 'archivedLsn' | 'checkedAt' | 'lastError' | 'sourceNode' | 'timeline' | 'endedTimelines'>>;
 export type BackupResult = Pick<BackupRow, 'timeline' | 'endLsn' | 'endTime' | 'segments' | 'segmentIds' | 'sizeBytes' | 'uploadedBytes' | 'manifestKey'>;
 
 /**
@@ -64,7 +64,7 @@ const newest = (times: (Date | null | undefined)[]) => {
  */
 export function restoreWindowOf(
   bases: Pick<BackupRow, 'timeline' | 'endTime'>[],
-  archive: Pick<InstanceArchiveRow, 'timeline' | 'archivedTime' | 'checkedAt'> | undefined,
+  archive: Pick<InstanceArchiveRow, 'timeline' | 'archivedTime' | 'checkedAt' | 'endedTimelines'> | undefined,
   archivedEnds: Map<number, Date | null>,
 ): RestoreWindow {
   const byTimeline = new Map<number, Date[]>();
@@ -78,8 +78,10 @@ export function restoreWindowOf(
   for (const timeline of [...byTimeline.keys()].sort((a, b) => a - b)) {
     const ends = byTimeline.get(timeline)!;
     const first = new Date(Math.min(...ends.map((t) => t.getTime())));
-    // A timeline a failover ended holds what its stored segments hold; the current one what the archive has caught up to.
-    const last = newest([...ends, ...(timeline < current ? [archivedEnds.get(timeline)] : [archivedThrough(archive)])])!;
+    // A timeline a failover ended reaches where its archive had caught up when it moved on (or
+    // what its stored segments hold); the current one what the archive has caught up to.
+    const endedAt = archive?.endedTimelines?.find((ended) => ended.timeline === timeline)?.endedAt;
+    const last = newest([...ends, ...(timeline < current ? [archivedEnds.get(timeline), endedAt ? new Date(endedAt) : null] : [archivedThrough(archive)])])!;
     const span = { timeline, earliest: ceilSecond(first), latest: floorSecond(last) };
     // One base and no whole second after it yet: restorable from the backup, not to a point.
     if (span.latest >= span.earliest) timelines.push(span);
@@ -248,8 +250,9 @@ export class BackupsRepository {
   /**
    * The points an instance can be restored to, to the second, timeline by timeline: each
    * timeline with a succeeded base covers from its oldest base's consistent point to the newest
-   * record its archive holds. A timeline a failover ended stops at what its primary had
-   * archived by then (its newest stored segment's last record, or its newest base's point); the
+   * record its archive holds. A timeline a failover ended stops where its archive had caught up
+   * with its primary when the archive moved on (or its newest stored segment's last record, or
+   * its newest base's point, for one ended before that was recorded); the
    * current one at the newest record the archive holds or the moment the archiver last caught
    * up (or its newest base's point, when the archive holds nothing newer). Between the end of
    * one timeline and the first base of the next lies a gap: seconds no restore reaches exactly.

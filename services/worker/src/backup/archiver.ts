@@ -9,7 +9,7 @@
 // One worker archives (the `basalt-archiver` lease, as the monitors watch); an instance's pass
 // holds its archive lease, which a backup job takes too. After a failover the archive follows
 // the new primary on a new timeline: the old timeline's segments stay as they were.
-import type { InstanceRow } from '@basalt/db';
+import { archivedThrough, type InstanceRow } from '@basalt/db';
 import type { JobContext } from '../context.js';
 import { LeasedRounds } from '../leased-rounds.js';
 import { archiveLeaseKey } from './archive-lease.js';
@@ -61,9 +61,12 @@ export class Archiver {
       if (archive.sourceNode !== primary.name) {
         // A failover made another node the primary: its log is another log.
         const timeline = archive.sourceNode ? archive.timeline + 1 : archive.timeline;
-        await backups.setArchiveProgress(instance.id, { sourceNode: primary.name, timeline });
+        // The ended timeline reaches where this archive last caught up with its primary.
+        const through = archivedThrough(archive);
+        const endedTimelines = archive.sourceNode && through ? [...archive.endedTimelines, { timeline: archive.timeline, endedAt: through.toISOString() }] : archive.endedTimelines;
+        await backups.setArchiveProgress(instance.id, { sourceNode: primary.name, timeline, endedTimelines });
         if (archive.sourceNode) this.ctx.log(`archiver: ${instance.id} archives ${primary.name} on timeline ${timeline} (was ${archive.sourceNode})`);
-        archive = { ...archive, sourceNode: primary.name, timeline };
+        archive = { ...archive, sourceNode: primary.name, timeline, endedTimelines };
       }
       const target: ArchiveTarget = { store, backups, instanceId: instance.id, timeline: archive.timeline };
       const engine = await EngineArchive.open(this.ctx, instance, primary);
