@@ -68,6 +68,7 @@ type Instance struct {
 	Endpoints          []Endpoint        `json:"endpoints"`
 	TLSEnabled         bool              `json:"tls_enabled"`
 	DeletionProtection bool              `json:"deletion_protection"`
+	DataBrowser        bool              `json:"data_browser_enabled"`
 	Tags               map[string]string `json:"tags"`
 	Parameters         Parameters        `json:"parameters"`
 	BackupWindow       string            `json:"backup_window"`
@@ -125,6 +126,7 @@ type CreateInstanceRequest struct {
 	Allowlist          []AllowlistEntry  `json:"allowlist"`
 	TLSEnabled         bool              `json:"tls_enabled"`
 	DeletionProtection bool              `json:"deletion_protection"`
+	DataBrowser        *bool             `json:"data_browser_enabled,omitempty"`
 	Tags               map[string]string `json:"tags"`
 	Parameters         *Parameters       `json:"parameters,omitempty"`
 	BackupWindow       *string           `json:"backup_window,omitempty"`
@@ -140,6 +142,7 @@ type UpdateInstanceRequest struct {
 	// A pointer: omitempty drops an empty map, but {} is a change (remove every tag).
 	Tags               *map[string]string `json:"tags,omitempty"`
 	DeletionProtection *bool              `json:"deletion_protection,omitempty"`
+	DataBrowser        *bool              `json:"data_browser_enabled,omitempty"`
 	Parameters         *Parameters        `json:"parameters,omitempty"`
 	BackupWindow       *string            `json:"backup_window,omitempty"`
 	BackupRetention    *int64             `json:"backup_retention_days,omitempty"`

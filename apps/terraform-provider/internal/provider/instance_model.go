@@ -31,6 +31,7 @@ type InstanceAttributesModel struct {
 	Allowlist          types.Set    `tfsdk:"allowlist"`
 	TLSEnabled         types.Bool   `tfsdk:"tls_enabled"`
 	DeletionProtection types.Bool   `tfsdk:"deletion_protection"`
+	DataBrowser        types.Bool   `tfsdk:"data_browser_enabled"`
 	Tags               types.Map    `tfsdk:"tags"`
 	Parameters         types.Object `tfsdk:"parameters"`
 	BackupWindow       types.String `tfsdk:"backup_window"`
@@ -196,6 +197,7 @@ func (m *InstanceAttributesModel) setFromAPI(inst *client.Instance, allowlist []
 	m.Nodes = nodes
 	m.TLSEnabled = types.BoolValue(inst.TLSEnabled)
 	m.DeletionProtection = types.BoolValue(inst.DeletionProtection)
+	m.DataBrowser = types.BoolValue(inst.DataBrowser)
 	tags, d := types.MapValueFrom(context.Background(), types.StringType, nonNilTags(inst.Tags))
 	diags.Append(d...)
 	m.Tags = tags

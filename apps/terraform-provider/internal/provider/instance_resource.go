@@ -185,6 +185,12 @@ func (r *InstanceResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				Computed:            true,
 				Default:             booldefault.StaticBool(false),
 			},
+			"data_browser_enabled": schema.BoolAttribute{
+				MarkdownDescription: "Whether the console's data browser may open connections to the instance (as a database user whose password is typed in the browser, never stored); off, its routes answer 409. Changed in place.",
+				Optional:            true,
+				Computed:            true,
+				Default:             booldefault.StaticBool(true),
+			},
 			"tags": schema.MapAttribute{
 				MarkdownDescription: "Key/value labels; replaced as a whole in place.",
 				ElementType:         types.StringType,
@@ -343,6 +349,7 @@ func (r *InstanceResource) Create(ctx context.Context, req resource.CreateReques
 		Allowlist:          allowlist,
 		TLSEnabled:         plan.TLSEnabled.ValueBool(),
 		DeletionProtection: plan.DeletionProtection.ValueBool(),
+		DataBrowser:        plan.DataBrowser.ValueBoolPointer(),
 		Tags:               tags,
 		Parameters:         params,
 		BackupWindow:       stringPointer(plan.BackupWindow),
@@ -506,6 +513,9 @@ func instancePatch(ctx context.Context, plan, state *InstanceResourceModel) (*cl
 	if !plan.DeletionProtection.Equal(state.DeletionProtection) {
 		v := plan.DeletionProtection.ValueBool()
 		patch.DeletionProtection, changed = &v, true
+	}
+	if !plan.DataBrowser.Equal(state.DataBrowser) {
+		patch.DataBrowser, changed = plan.DataBrowser.ValueBoolPointer(), true
 	}
 	if !plan.Tags.Equal(state.Tags) {
 		tags, d := tagsFromModel(ctx, plan.Tags)

@@ -25,6 +25,7 @@ type lifecycleSettings struct {
 	passwordVersion    int
 	fsync              string
 	deletionProtection bool
+	dataBrowserOff     bool
 	permission         string
 }
 
@@ -37,7 +38,8 @@ resource "basalt_instance" "test" {
   disk_gib            = %s
   tls_enabled         = true
   password_version    = %d
-  deletion_protection = %t
+  deletion_protection  = %t
+  data_browser_enabled = %t
 
   allowlist = [
     { cidr = %q },
@@ -69,7 +71,7 @@ resource "basalt_instance_user" "app" {
 data "basalt_instance" "test" {
   id = basalt_instance.test.id
 }
-`, s.instanceType, s.diskGib, s.passwordVersion, s.deletionProtection, gatewayAddress, s.extraCIDR, s.team, s.fsync, s.permission)
+`, s.instanceType, s.diskGib, s.passwordVersion, s.deletionProtection, !s.dataBrowserOff, gatewayAddress, s.extraCIDR, s.team, s.fsync, s.permission)
 }
 
 // One instance goes through create, import, an in-place update of everything that changes in
@@ -108,6 +110,7 @@ func TestAccInstance_lifecycle(t *testing.T) {
 					resource.TestCheckResourceAttr("basalt_instance.test", "disk_gib", "10"),
 					resource.TestCheckResourceAttr("basalt_instance.test", "parameters.fsync", "everysec"),
 					resource.TestCheckResourceAttr("basalt_instance.test", "deletion_protection", "true"),
+					resource.TestCheckResourceAttr("basalt_instance.test", "data_browser_enabled", "true"),
 					resource.TestCheckResourceAttr("basalt_instance.test", "tls_enabled", "true"),
 					resource.TestMatchResourceAttr("basalt_instance.test", "ca_certificate", regexp.MustCompile(`^-----BEGIN CERTIFICATE-----`)),
 					resource.TestMatchResourceAttr("basalt_instance.test", "connection_uri", regexp.MustCompile(`^rediss://default:`)),
@@ -150,12 +153,13 @@ func TestAccInstance_lifecycle(t *testing.T) {
 				// all in place (the same id), and plugin-testing's plan after the apply must be empty.
 				Config: instanceConfig(p, lifecycleSettings{
 					instanceType: "kv.standard.large", diskGib: "20", extraCIDR: "198.51.100.7", team: "payments",
-					passwordVersion: 2, fsync: "always", deletionProtection: false, permission: "read_only",
+					passwordVersion: 2, fsync: "always", deletionProtection: false, dataBrowserOff: true, permission: "read_only",
 				}),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					resource.TestCheckResourceAttr("basalt_instance.test", "disk_gib", "20"),
 					resource.TestCheckResourceAttr("basalt_instance.test", "parameters.fsync", "always"),
 					resource.TestCheckResourceAttr("basalt_instance.test", "deletion_protection", "false"),
+					resource.TestCheckResourceAttr("basalt_instance.test", "data_browser_enabled", "false"),
 					resource.TestCheckResourceAttr("data.basalt_instance.test", "disk_gib", "20"),
 					func(s *terraform.State) error {
 						if id := s.RootModule().Resources["basalt_instance.test"].Primary.ID; id != firstID {
