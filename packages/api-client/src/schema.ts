@@ -769,6 +769,109 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{project}/instances/{instance}/data/access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Log in as a database user: its permission (read-only or not) and the key count; 403 for a wrong password */
+        get: operations["getDataAccess"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/instances/{instance}/data/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One page of keys by SCAN (MATCH, TYPE, COUNT), each with its type and TTL; never KEYS */
+        get: operations["listDataKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/instances/{instance}/data/value": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One page of a key's value with its type, TTL and MEMORY USAGE; strings cut to their first 64 KiB */
+        get: operations["getDataValue"];
+        put?: never;
+        post?: never;
+        /** Delete a key (DEL) */
+        delete: operations["deleteDataKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/instances/{instance}/data/edits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** One change to a value (SET, HSET, ZADD ...); audited by its kind, never its value */
+        post: operations["editDataValue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/instances/{instance}/data/ttl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set a key's time to live (EXPIRE) or remove it (PERSIST) */
+        put: operations["setDataTtl"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/instances/{instance}/data/command": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run one command as the database user, split as redis-cli splits a line; the reply as redis-cli prints it */
+        post: operations["runDataCommand"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{project}/audit-log": {
         parameters: {
             query?: never;
@@ -1073,6 +1176,11 @@ export interface components {
             /** @default false */
             deletion_protection?: boolean;
             /**
+             * @description The console's data browser: keys, values and a command line, as a database user whose password is typed in the browser. Off: its routes answer 409 data_browser_disabled
+             * @default true
+             */
+            data_browser_enabled?: boolean;
+            /**
              * @example {
              *       "team": "web"
              *     }
@@ -1160,6 +1268,8 @@ export interface components {
             nodes: components["schemas"]["NodeDto"][];
             tls_enabled: boolean;
             deletion_protection: boolean;
+            /** @description The console's data browser: keys, values and a command line, as a database user whose password is typed in the browser. Off: its routes answer 409 data_browser_disabled */
+            data_browser_enabled: boolean;
             /**
              * @example {
              *       "team": "web"
@@ -1275,6 +1385,8 @@ export interface components {
             nodes: components["schemas"]["NodeDto"][];
             tls_enabled: boolean;
             deletion_protection: boolean;
+            /** @description The console's data browser: keys, values and a command line, as a database user whose password is typed in the browser. Off: its routes answer 409 data_browser_disabled */
+            data_browser_enabled: boolean;
             /**
              * @example {
              *       "team": "web"
@@ -1318,6 +1430,8 @@ export interface components {
                 [key: string]: string;
             };
             deletion_protection?: boolean;
+            /** @description The console's data browser: keys, values and a command line, as a database user whose password is typed in the browser. Off: its routes answer 409 data_browser_disabled */
+            data_browser_enabled?: boolean;
             /** @description Merged into the current parameters */
             parameters?: components["schemas"]["InstanceParametersDto"];
             /**
@@ -1822,6 +1936,113 @@ export interface components {
         InstanceSlowlogDto: {
             /** @description Newest first */
             items: components["schemas"]["SlowlogEntryDto"][];
+        };
+        DataAccessDto: {
+            username: string;
+            /** @enum {string} */
+            permission: "read_only" | "read_write" | "admin";
+            /** @description The user's rules refuse writes: the browser offers no edit (and the engine refuses any) */
+            read_only: boolean;
+            /** @description Keys in the database (DBSIZE) */
+            key_count: number;
+        };
+        ShownTextDto: {
+            /** @description UTF-8 text, or (binary) the bytes escaped as redis-cli shows them */
+            text: string;
+            /** @description The true length in bytes */
+            length: number;
+            /** @description Only the first bytes are in text */
+            truncated: boolean;
+            /** @description Not UTF-8: text is escaped (\xHH) and cannot be edited here */
+            binary: boolean;
+        };
+        DataKeyDto: {
+            key: components["schemas"]["ShownTextDto"];
+            /** @description TYPE: string, hash, list, set, zset, stream, or none (gone since the scan) */
+            type: string;
+            /** @description Milliseconds to live (PTTL); null: no expiry */
+            ttl_ms: number | null;
+        };
+        DataKeysDto: {
+            items: components["schemas"]["DataKeyDto"][];
+            /** @description Pass as cursor for the next page; 0: the scan is complete */
+            cursor: string;
+        };
+        DataFieldDto: {
+            field: components["schemas"]["ShownTextDto"];
+            value: components["schemas"]["ShownTextDto"];
+        };
+        DataElementDto: {
+            value: components["schemas"]["ShownTextDto"];
+            /** @description Lists: the index */
+            index?: number;
+            /** @description Sorted sets: the score, as the engine prints it */
+            score?: string;
+        };
+        DataStreamEntryDto: {
+            id: string;
+            fields: components["schemas"]["DataFieldDto"][];
+        };
+        DataValueDto: {
+            key: components["schemas"]["ShownTextDto"];
+            /** @enum {string} */
+            type: "string" | "hash" | "list" | "set" | "zset" | "stream";
+            /** @description Milliseconds to live (PTTL); null: no expiry */
+            ttl_ms: number | null;
+            /** @description MEMORY USAGE in bytes; null when the user may not ask */
+            memory_bytes: number | null;
+            /** @description Bytes of a string; fields, elements, members or entries of the others */
+            length: number;
+            /** @description Strings */
+            string?: components["schemas"]["ShownTextDto"];
+            /** @description Hashes: this page of fields */
+            fields?: components["schemas"]["DataFieldDto"][];
+            /** @description Lists, sets, sorted sets: this page */
+            elements?: components["schemas"]["DataElementDto"][];
+            /** @description Streams: this page of entries */
+            entries?: components["schemas"]["DataStreamEntryDto"][];
+            /** @description Pass as cursor for the next page; null: this is the last */
+            next_cursor: string | null;
+        };
+        DataFieldInputDto: {
+            field: string;
+            value: string;
+        };
+        DataEditDto: {
+            key: string;
+            /**
+             * @description set {value}: SET, keeping the TTL; hset {field, value}; hdel {field}; lset {index, value}; rpush {value}; lrem {value}: the first equal element; sadd/srem {member}; zadd {member, score}: adds or changes the score; zrem {member}; xadd {fields}: a new entry (*); xdel {id}
+             * @enum {string}
+             */
+            op: "set" | "hset" | "hdel" | "lset" | "rpush" | "lrem" | "sadd" | "srem" | "zadd" | "zrem" | "xadd" | "xdel";
+            field?: string;
+            value?: string;
+            member?: string;
+            /** @description Sorted sets: the score (finite) */
+            score?: number;
+            /** @description Lists: the index (negative from the end) */
+            index?: number;
+            /** @example 1700000000000-0 */
+            id?: string;
+            fields?: components["schemas"]["DataFieldInputDto"][];
+        };
+        DataTtlDto: {
+            key: string;
+            /** @description Seconds to live (EXPIRE); null removes the expiry (PERSIST) */
+            ttl_seconds: number | null;
+        };
+        DataCommandDto: {
+            /**
+             * @description One command, split into arguments as redis-cli splits a line (quotes, \xHH escapes); each argument is sent as data
+             * @example HSET "user:1" name "Ada Lovelace"
+             */
+            command: string;
+        };
+        DataCommandResultDto: {
+            /** @description The reply as redis-cli prints it */
+            output: string;
+            /** @description The engine answered with an error */
+            error: boolean;
         };
         AuditEntryDto: {
             id: number;
@@ -5466,6 +5687,657 @@ export interface operations {
             };
             /** @description Unavailable */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    getDataAccess: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The database user to act as */
+                "x-basalt-database-user": string;
+                /** @description That user's password: used for this request only, never stored */
+                "x-basalt-database-password": string;
+            };
+            path: {
+                project: string;
+                instance: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataAccessDto"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not allowed for this role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The engine did not answer in time */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    listDataKeys: {
+        parameters: {
+            query?: {
+                /** @description SCAN cursor from the previous page; 0 starts over */
+                cursor?: string;
+                /** @description SCAN MATCH glob, e.g. user:* */
+                match?: string;
+                /** @description SCAN TYPE */
+                type?: "string" | "hash" | "list" | "set" | "zset" | "stream";
+                count?: number;
+            };
+            header: {
+                /** @description The database user to act as */
+                "x-basalt-database-user": string;
+                /** @description That user's password: used for this request only, never stored */
+                "x-basalt-database-password": string;
+            };
+            path: {
+                project: string;
+                instance: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataKeysDto"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not allowed for this role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The engine did not answer in time */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    getDataValue: {
+        parameters: {
+            query: {
+                key: string;
+                /** @description Where the page starts: HSCAN/SSCAN cursor (hash, set), element offset (list, sorted set), entry id or '(id' (stream); from next_cursor */
+                cursor?: string;
+                count?: number;
+            };
+            header: {
+                /** @description The database user to act as */
+                "x-basalt-database-user": string;
+                /** @description That user's password: used for this request only, never stored */
+                "x-basalt-database-password": string;
+            };
+            path: {
+                project: string;
+                instance: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataValueDto"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not allowed for this role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The engine did not answer in time */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    deleteDataKey: {
+        parameters: {
+            query: {
+                key: string;
+            };
+            header: {
+                /** @description The database user to act as */
+                "x-basalt-database-user": string;
+                /** @description That user's password: used for this request only, never stored */
+                "x-basalt-database-password": string;
+            };
+            path: {
+                project: string;
+                instance: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not allowed for this role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The engine did not answer in time */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    editDataValue: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The database user to act as */
+                "x-basalt-database-user": string;
+                /** @description That user's password: used for this request only, never stored */
+                "x-basalt-database-password": string;
+            };
+            path: {
+                project: string;
+                instance: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DataEditDto"];
+            };
+        };
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not allowed for this role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The engine did not answer in time */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    setDataTtl: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The database user to act as */
+                "x-basalt-database-user": string;
+                /** @description That user's password: used for this request only, never stored */
+                "x-basalt-database-password": string;
+            };
+            path: {
+                project: string;
+                instance: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DataTtlDto"];
+            };
+        };
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not allowed for this role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The engine did not answer in time */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+        };
+    };
+    runDataCommand: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The database user to act as */
+                "x-basalt-database-user": string;
+                /** @description That user's password: used for this request only, never stored */
+                "x-basalt-database-password": string;
+            };
+            path: {
+                project: string;
+                instance: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DataCommandDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataCommandResultDto"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not allowed for this role */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Not found (or not visible to the caller) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDto"];
+                };
+            };
+            /** @description The engine did not answer in time */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
