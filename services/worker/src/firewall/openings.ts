@@ -58,7 +58,7 @@ export const OPENINGS: readonly Opening[] = [
     from: 'control-plane',
     to: 'nodes',
     ports: DATA_PORTS,
-    why: "the control plane's service user (health checks, live config, benchmarks' engine control); the engine lets customers in only from the allowlist",
+    why: "the control plane's service user (health checks, live config, benchmarks' engine control) and the console's data browser (the API logs in as that user, then AUTH as the customer's user; per instance, data_browser_enabled); the engine lets customers in directly only from the allowlist",
   },
   {
     name: 'metrics-scrape',
