@@ -45,6 +45,11 @@ pub struct CanonicalArgs {
     /// Write the --keys keys (one `set` each) and stop: run this before the mixed run.
     #[arg(long = "load")]
     pub load: bool,
+    /// Connection c works on the key numbers of connection N + c: runs (and their --load) with
+    /// ranges of connections that do not overlap touch disjoint keys, so one server holds the
+    /// key sets of several runs at once and no run's inserts meet another run's keys.
+    #[arg(long = "first-connection", default_value_t = 0)]
+    pub first_connection: u32,
     /// DELETES:UPDATES:INSERTS:READS per request.
     #[arg(long = "ratio", default_value = "1:4:8:64")]
     pub ratio: String,
@@ -111,6 +116,8 @@ pub struct Canonical {
     pub test_time: Option<u64>,
     pub keys: u64,
     pub load: bool,
+    /// The key range of connection c is that of connection first_connection + c.
+    pub first_connection: u32,
     pub mix: Mix,
     pub batch: Span,
     pub key_size: Span,
@@ -156,6 +163,9 @@ impl Canonical {
         if a.clients == 0 || a.clients > MAX_CLIENTS {
             return Err(format!("--clients must be 1..={MAX_CLIENTS}"));
         }
+        if u64::from(a.first_connection) + u64::from(a.clients) > u64::from(MAX_CLIENTS) {
+            return Err(format!("--first-connection + --clients must be at most {MAX_CLIENTS}"));
+        }
         let cores = std::thread::available_parallelism().map(|n| n.get() as u32).unwrap_or(1);
         let threads = a.threads.unwrap_or(cores).clamp(1, a.clients);
         if a.test_time == Some(0) || a.requests == Some(0) {
@@ -192,6 +202,7 @@ impl Canonical {
             test_time: a.test_time,
             keys: a.keys,
             load: a.load,
+            first_connection: a.first_connection,
             mix: mix(&a.ratio)?,
             batch: span(&a.batch, "--batch", 1, 1024)?,
             // A key number needs up to 8 characters after the 'c' (connection 4095's last).
@@ -222,6 +233,12 @@ mod tests {
         assert_eq!(c.mix, Mix { deletes: 1, updates: 4, inserts: 8, reads: 64 });
         assert_eq!((c.batch, c.key_size, c.value_size), (Span { min: 1, max: 16 }, Span { min: 8, max: 16 }, Span { min: 8, max: 128 }));
         assert_eq!((c.clients, c.port, c.requests), (512, 11211, Some(10_000)));
+    }
+
+    #[test]
+    fn connection_ranges_stay_within_the_key_space() {
+        assert_eq!(parsed(&["--first-connection=3584", "--clients=512"]).unwrap().first_connection, 3584);
+        assert!(parsed(&["--first-connection=3585", "--clients=512"]).is_err());
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! One connection of the canonical workload: one request in flight, as RethinkDB's stress
-//! client. Each connection owns a range of key numbers (connection c: c * STRIDE + i) and a
+//! client. Each connection owns a range of key numbers (connection c: (--first-connection + c) * STRIDE + i) and a
 //! window [lo, hi) of those that exist: an insert adds hi, a delete removes lo, updates and
 //! reads pick inside the window, so every read asks for keys that are there.
 
@@ -117,7 +117,7 @@ async fn drive(ctx: &ClientCtx, mut conn: SyncConn<'_>) -> Result<(), String> {
     let mut rng = Rng::new(cfg.seed.wrapping_add((ctx.conn_index + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)));
     let mut pool = vec![0u8; cfg.value_size.max as usize + 4096];
     rng.fill_printable(&mut pool);
-    let base = ctx.conn_index * STRIDE;
+    let base = (u64::from(cfg.first_connection) + ctx.conn_index) * STRIDE;
     let (mut lo, mut hi) = (0u64, initial_keys(cfg, ctx.conn_index));
     let mut key = Vec::with_capacity(32);
     let limit = if cfg.load { Some(hi) } else { cfg.requests };
