@@ -30,6 +30,11 @@ export const queryKeys = {
     metrics: (project: string, id: string, range: string, series: string) => ['projects', project, 'instances', id, 'metrics', range, series] as const,
     slowlog: (project: string, id: string) => ['projects', project, 'instances', id, 'slowlog'] as const,
     backups: (project: string, id: string) => ['projects', project, 'instances', id, 'backups'] as const,
+    /** The data browser's keys and values (never its password): a change refreshes them all. */
+    data: (project: string, id: string) => ['projects', project, 'instances', id, 'data'] as const,
+    dataKeys: (project: string, id: string, username: string, match: string, type: string) =>
+      ['projects', project, 'instances', id, 'data', username, 'keys', match, type] as const,
+    dataValue: (project: string, id: string, username: string, key: string) => ['projects', project, 'instances', id, 'data', username, 'value', key] as const,
     /** Under backups(): a backup's end refreshes the window it opens. */
     restoreWindow: (project: string, id: string) => ['projects', project, 'instances', id, 'backups', 'restore-window'] as const,
   },

@@ -23,6 +23,7 @@ const instance = {
   endpoints: [],
   tls_enabled: false,
   deletion_protection: false,
+  data_browser_enabled: true,
   created_at: '2026-11-22T01:00:00Z',
   architecture: 'standalone' as const,
   replicas: 0,

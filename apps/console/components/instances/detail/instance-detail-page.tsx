@@ -1,4 +1,5 @@
 'use client'
+import dynamic from 'next/dynamic'
 import Link from 'next/link'
 import { PageHeader } from '@/components/layout/page-header'
 import { Alert } from '@/components/ui/alert'
@@ -16,6 +17,12 @@ import { OverviewTab } from './overview-tab'
 import { HandedOverPassword } from './handed-over-password'
 import { SlowlogTab } from './slowlog-tab'
 import { UsersTab } from './users-tab'
+
+// The data browser's code loads only when its tab is opened.
+const DataTab = dynamic(() => import('./data/data-tab').then((m) => m.DataTab), {
+  ssr: false,
+  loading: () => <p className="text-sm text-muted">Loading the data browser…</p>,
+})
 
 /** Why the users and the allowlist cannot change in `status`: the API refuses it then (access-change.ts). */
 function accessLocked(status: string): string | undefined {
@@ -71,6 +78,7 @@ export function InstanceDetailPage({ projectId, instanceId }: { projectId: strin
             <TabsTrigger value="users">Users</TabsTrigger>
             <TabsTrigger value="allowlist">Allowlist</TabsTrigger>
             <TabsTrigger value="backups">Backups</TabsTrigger>
+            <TabsTrigger value="data">Data</TabsTrigger>
             <TabsTrigger value="operations">Operations</TabsTrigger>
             <TabsTrigger value="benchmarks">Benchmarks</TabsTrigger>
           </TabsList>
@@ -91,6 +99,9 @@ export function InstanceDetailPage({ projectId, instanceId }: { projectId: strin
           </TabsContent>
           <TabsContent value="backups">
             <BackupsTab projectId={projectId} instance={instance} />
+          </TabsContent>
+          <TabsContent value="data">
+            <DataTab projectId={projectId} instance={instance} />
           </TabsContent>
           <TabsContent value="operations">
             <OperationsTab projectId={projectId} instanceId={instance.id} />
