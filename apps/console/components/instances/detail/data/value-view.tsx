@@ -1,7 +1,7 @@
 'use client'
 // A key's value by type, page by page. Edit controls only for a user whose rules allow writes
 // and only on whole UTF-8 text (a cut or binary value could not be written back as it was).
-import { useState } from 'react'
+import { useState, type ReactNode } from 'react'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Table, TBody, Td, Th, THead, Tr } from '@/components/ui/table'
@@ -36,6 +36,23 @@ function StringValue({ value, onSave, pending }: { value: NonNullable<DataValue[
   )
 }
 
+/** A value's table: its columns, an Actions column when the user may write. */
+function ValueTable({ label, columns, actions, children }: { label: string; columns: string[]; actions: boolean; children: ReactNode }) {
+  return (
+    <Table aria-label={label}>
+      <THead>
+        <tr>
+          {columns.map((c) => (
+            <Th key={c}>{c}</Th>
+          ))}
+          {actions ? <Th className="text-right">Actions</Th> : null}
+        </tr>
+      </THead>
+      <TBody>{children}</TBody>
+    </Table>
+  )
+}
+
 export function ValueView({ projectId, instanceId, login, dataKey, readOnly, pages }: Props) {
   const edit = useDataEditMutation(projectId, instanceId, login)
   const first = pages[0]!
@@ -56,15 +73,7 @@ export function ValueView({ projectId, instanceId, login, dataKey, readOnly, pag
       return (
         <div className="space-y-3">
           {error}
-          <Table aria-label="Fields">
-            <THead>
-              <tr>
-                <Th>Field</Th>
-                <Th>Value</Th>
-                {run ? <Th className="text-right">Actions</Th> : null}
-              </tr>
-            </THead>
-            <TBody>
+          <ValueTable label="Fields" columns={['Field', 'Value']} actions={!!run}>
               {fields.map(({ field, value }) => (
                 <Tr key={field.text}>
                   <Td className="font-mono text-xs break-all">{shownLabel(field)}</Td>
@@ -82,8 +91,7 @@ export function ValueView({ projectId, instanceId, login, dataKey, readOnly, pag
                   ) : null}
                 </Tr>
               ))}
-            </TBody>
-          </Table>
+          </ValueTable>
           {run ? <AddForm action="Add field" pending={edit.isPending} inputs={[{ name: 'field', label: 'New field' }, { name: 'value', label: 'Its value' }]} onAdd={(v) => run({ op: 'hset', field: v.field, value: v.value })} /> : null}
         </div>
       )
@@ -96,16 +104,7 @@ export function ValueView({ projectId, instanceId, login, dataKey, readOnly, pag
       return (
         <div className="space-y-3">
           {error}
-          <Table aria-label={kind === 'list' ? 'Elements' : 'Members'}>
-            <THead>
-              <tr>
-                {kind === 'list' ? <Th>Index</Th> : null}
-                <Th>{kind === 'list' ? 'Element' : 'Member'}</Th>
-                {kind === 'zset' ? <Th>Score</Th> : null}
-                {run ? <Th className="text-right">Actions</Th> : null}
-              </tr>
-            </THead>
-            <TBody>
+          <ValueTable label={kind === 'list' ? 'Elements' : 'Members'} columns={kind === 'list' ? ['Index', 'Element'] : kind === 'zset' ? ['Member', 'Score'] : ['Member']} actions={!!run}>
               {elements.map((element) => (
                 <Tr key={kind === 'list' ? String(element.index) : element.value.text}>
                   {kind === 'list' ? <Td className="tabular-nums text-muted">{element.index}</Td> : null}
@@ -137,8 +136,7 @@ export function ValueView({ projectId, instanceId, login, dataKey, readOnly, pag
                   ) : null}
                 </Tr>
               ))}
-            </TBody>
-          </Table>
+          </ValueTable>
           {run && kind === 'list' ? <AddForm action="Push" pending={edit.isPending} inputs={[{ name: 'value', label: 'New element' }]} onAdd={(v) => run({ op: 'rpush', value: v.value })} /> : null}
           {run && kind === 'set' ? <AddForm action="Add member" pending={edit.isPending} inputs={[{ name: 'member', label: 'New member' }]} onAdd={(v) => run({ op: 'sadd', member: v.member })} /> : null}
           {run && kind === 'zset' ? (
@@ -152,15 +150,7 @@ export function ValueView({ projectId, instanceId, login, dataKey, readOnly, pag
       return (
         <div className="space-y-3">
           {error}
-          <Table aria-label="Entries">
-            <THead>
-              <tr>
-                <Th>ID</Th>
-                <Th>Fields</Th>
-                {run ? <Th className="text-right">Actions</Th> : null}
-              </tr>
-            </THead>
-            <TBody>
+          <ValueTable label="Entries" columns={['ID', 'Fields']} actions={!!run}>
               {entries.map((entry) => (
                 <Tr key={entry.id}>
                   <Td className="font-mono text-xs">{entry.id}</Td>
@@ -174,8 +164,7 @@ export function ValueView({ projectId, instanceId, login, dataKey, readOnly, pag
                   ) : null}
                 </Tr>
               ))}
-            </TBody>
-          </Table>
+          </ValueTable>
           {run ? <AddForm action="Add entry" pending={edit.isPending} inputs={[{ name: 'field', label: 'Entry field' }, { name: 'value', label: 'Entry value' }]} onAdd={(v) => run({ op: 'xadd', fields: [{ field: v.field, value: v.value }] })} /> : null}
         </div>
       )
