@@ -1,6 +1,7 @@
 // The benchmark job's own view of the engine while a suite runs, as the control plane's user:
 // the cache counters around a scenario (cold reads: values read back from disk), and the
-// cache bound (maxmemory) a memory:data scenario sets and the job puts back afterwards.
+// cache bound (maxmemory) a memory:data scenario sets and the fsync policy a durability
+// scenario sets (on a Redis peer too), both put back by the job afterwards.
 import { StepError } from '../errors.js';
 import { infoAs, sendCommands, type TlsTarget } from '../resp.js';
 
@@ -38,8 +39,18 @@ export function counterDelta(before: CacheCounters, after: CacheCounters) {
   };
 }
 
+/** CONFIG SET of one setting the engine (or Redis) changes live; anything but OK fails the step. */
+async function configSet(engine: EngineControl, name: string, value: string): Promise<void> {
+  const replies = await sendCommands(engine.host, engine.port, [['AUTH', engine.user, engine.password], ['CONFIG', 'SET', name, value]], 10_000, engine.secure);
+  if (replies[0] !== '+OK' || replies[1] !== '+OK') throw new StepError('run_scenarios', `CONFIG SET ${name} ${value}: ${replies.join(' / ')}`);
+}
+
 /** CONFIG SET maxmemory (bytes; 0 is no bound). */
 export async function setMaxmemory(engine: EngineControl, bytes: number): Promise<void> {
-  const replies = await sendCommands(engine.host, engine.port, [['AUTH', engine.user, engine.password], ['CONFIG', 'SET', 'maxmemory', String(Math.max(0, Math.round(bytes)))]], 10_000, engine.secure);
-  if (replies[0] !== '+OK' || replies[1] !== '+OK') throw new StepError('run_scenarios', `CONFIG SET maxmemory ${bytes}: ${replies.join(' / ')}`);
+  await configSet(engine, 'maxmemory', String(Math.max(0, Math.round(bytes))));
+}
+
+/** CONFIG SET appendfsync (always, everysec, no): Basalt's engine and Redis take the same name. */
+export async function setFsync(engine: EngineControl, policy: string): Promise<void> {
+  await configSet(engine, 'appendfsync', policy);
 }

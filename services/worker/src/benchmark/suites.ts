@@ -6,6 +6,9 @@ import { parseCustomFlags, type BenchmarkSuite, type EncryptionVariant } from '@
 import type { InstanceTypeRow } from '@basalt/db';
 import { StepError } from '../errors.js';
 import { canonicalSuite } from './suite-canonical.js';
+import { canonicalDurability } from './suite-canonical-durability.js';
+import { canonicalTables } from './suite-canonical-tables.js';
+import { memtierMatrix } from './suite-memtier-matrix.js';
 import { encryptionOverheadSuite } from './suite-encryption.js';
 import { ycsbStandard } from './suite-ycsb.js';
 
@@ -41,6 +44,11 @@ export interface Scenario {
   memoryToData?: number;
   /** How the suite was scaled to the instance type and this machine (written with the results). */
   scaling?: string;
+  /**
+   * The fsync policy both servers run this scenario at (CONFIG SET appendfsync on the engine and
+   * a Redis peer); the job puts the instance's own policy back when the run ends.
+   */
+  fsync?: 'always' | 'everysec' | 'no';
   /** Why the run's peer does not run this scenario (it would not measure the same thing). */
   peerSkip?: string;
   /**
@@ -55,7 +63,7 @@ export interface Scenario {
  * encryption-overhead, which sets Basalt's engine against itself).
  */
 export function peerOf(suite: BenchmarkSuite): 'redis' | 'memcached' | undefined {
-  if (suite === 'canonical') return 'memcached';
+  if (suite === 'canonical' || suite === 'canonical-tables') return 'memcached';
   return suite === 'custom' || suite === 'encryption-overhead' ? undefined : 'redis';
 }
 
@@ -154,6 +162,12 @@ export function planScenarios(suite: BenchmarkSuite, type: InstanceTypeRow, para
   switch (suite) {
     case 'memtier-standard':
       return memtierStandard(type, standardSeconds);
+    case 'memtier-matrix':
+      return memtierMatrix(type, standardSeconds);
+    case 'canonical-tables':
+      return canonicalTables(type);
+    case 'canonical-durability':
+      return canonicalDurability(type, standardSeconds);
     case 'custom':
       return custom(parameters.flags);
     case 'canonical':

@@ -16,7 +16,7 @@ import { benchmarkRunDir, releaseClientNamespace } from '../benchmark/client-nam
 import { createClientCgroup, removeClientCgroup, type ClientCgroup } from '../benchmark/client-cgroup.js';
 import { cgroupHost } from '../benchmark/host-cgroup.js';
 import { prepareTarget, type PreparedTarget } from '../benchmark/client-target.js';
-import { cacheCounters, counterDelta, setMaxmemory, type CacheCounters } from '../benchmark/engine-control.js';
+import { cacheCounters, counterDelta, setFsync, setMaxmemory, type CacheCounters, type EngineControl } from '../benchmark/engine-control.js';
 import { dataHoldsInClear, startEncryptionEngine, type EncryptionEngine } from '../benchmark/encryption-engine.js';
 import { startPeer, stopPeer, type Peer, type PeerKind, type SlotPlace } from '../benchmark/peer-server.js';
 import { makeCa, type CertificateAndKey } from '../instance-ca.js';
@@ -86,16 +86,17 @@ async function runSuite(ctx: JobContext, benchmarks: BenchmarksRepository, paylo
     // The run's servers are placed like the instance: on the bridge beside its VM, or on loopback beside its process VM.
     const place: SlotPlace = prepared.namespace ? 'bridge' : 'loopback';
     const fsync = async () => (await infoAs(prepared.engine.host, prepared.engine.port, prepared.engine.user, prepared.engine.password, 'persistence', prepared.engine.secure)).appendfsync ?? 'everysec';
+    // Read before any scenario sets its own (canonical-durability): what both servers go back to.
+    const instancePolicy = await fsync();
     // encryption-overhead: engines of the instances' build, each started for its scenario in the run's server slot.
     let engines: { fsync: string; ca: CertificateAndKey } | undefined;
     if (scenarios.some((s) => s.encryption)) {
-      engines = { fsync: await fsync(), ca: await makeCa(row.id) };
+      engines = { fsync: instancePolicy, ca: await makeCa(row.id) };
       peerNote = "no peer: encryption-overhead sets Basalt's engine against itself, with and without encryption";
     }
     let enginePlacement: string | undefined;
     if (peerKind) {
-      const policy = await fsync();
-      peer = await run.step('prepare', () => startPeer(ctx, row.id, region, type, peerKind, policy, place, runDir));
+      peer = await run.step('prepare', () => startPeer(ctx, row.id, region, type, peerKind, instancePolicy, place, runDir));
       peerNote = peer.placement;
       await run.event('benchmark_peer', 'prepare', `peer: ${peer.version}, ${peer.placement}`, { server: peer.kind, version: peer.version });
     }
@@ -116,6 +117,9 @@ async function runSuite(ctx: JobContext, benchmarks: BenchmarksRepository, paylo
       // Bytes of data in the engine after a suite's load: what a memory:data ratio is made from.
       let loaded: number | undefined;
       let boundChanged = false;
+      // The servers whose fsync policy a durability scenario sets (the engine, a Redis peer), and the instance's policy they go back to.
+      const fsyncServers: EngineControl[] = [prepared.engine, ...(peer?.kind === 'redis' ? [{ host: peer.target.host, port: peer.target.port, user: peer.target.username, password: peer.target.password ?? '' }] : [])];
+      let fsyncChanged = false;
       // A suite of rounds (memtier-standard) runs its whole list once per round; each scenario's
       // row is stored with its last round, the median round's (rounds.ts).
       const roundCount = Math.max(...scenarios.map((s) => s.rounds ?? 1));
@@ -130,6 +134,14 @@ async function runSuite(ctx: JobContext, benchmarks: BenchmarksRepository, paylo
               if (loaded === undefined) throw new StepError('run_scenarios', `${scenario.name}: no data was loaded before it`);
               boundChanged = true;
               await setMaxmemory(prepared.engine, Math.max(1, loaded * scenario.memoryToData));
+            } else if (boundChanged) {
+              // A scenario after a low-memory one (canonical-tables) runs with the instance's own bound.
+              boundChanged = false;
+              await setMaxmemory(prepared.engine, prepared.maxmemory);
+            }
+            if (scenario.fsync !== undefined) {
+              fsyncChanged = true;
+              for (const server of fsyncServers) await setFsync(server, scenario.fsync);
             }
             if (scenario.encryption && engines) {
               const engine = await startEncryptionEngine(ctx, row.id, region, type, scenario.encryption, engines.fsync, place, runDir, engines.ca);
@@ -149,12 +161,12 @@ async function runSuite(ctx: JobContext, benchmarks: BenchmarksRepository, paylo
               }
               continue;
             }
-            const counted = scenario.mode === 'ycsb-load' || scenario.mode === 'ycsb-run';
+            const counted = scenario.mode === 'ycsb-load' || scenario.mode === 'ycsb-run' || scenario.memoryToData !== undefined;
             const before = counted ? await cacheCounters(prepared.engine) : undefined;
             const basalt: Against = { server: 'basalt', target: prepared.target, version: prepared.engineVersion, before };
             await settle(index, basalt.server);
             await runScenario(ctx, run, benchmarks, row, client, runDir, scenario, index, scenarios.length, cancel.signal, basalt, at);
-            if (scenario.mode === 'ycsb-load') loaded = (await cacheCounters(prepared.engine)).used_memory;
+            if (scenario.mode === 'ycsb-load' || scenario.workload === 'canonical-load') loaded = (await cacheCounters(prepared.engine)).used_memory;
             if (peer && !scenario.peerSkip) {
               if (cancel.signal.aborted) throw cancelled();
               const against: Against = { server: peer.kind, target: peer.target, version: peer.version };
@@ -166,6 +178,11 @@ async function runSuite(ctx: JobContext, benchmarks: BenchmarksRepository, paylo
       } finally {
         if (boundChanged) {
           await setMaxmemory(prepared.engine, prepared.maxmemory).catch((error: Error) => ctx.log(`[${row.id}] could not restore maxmemory ${prepared.maxmemory}: ${error.message}`));
+        }
+        if (fsyncChanged) {
+          for (const server of fsyncServers) {
+            await setFsync(server, instancePolicy).catch((error: Error) => ctx.log(`[${row.id}] could not restore appendfsync ${instancePolicy} on ${server.host}: ${error.message}`));
+          }
         }
       }
     });
