@@ -3,7 +3,12 @@
 // "Back up now" followed to `succeeded` in the Backups tab, a second key written a whole second
 // later; once the restorable window's latest point has passed the second write, "Restore to a
 // point in time" between the two creates a new instance from the console, whose page shows its
-// password once; the new instance runs and holds the first key and not the second.
+// password once; the new instance runs and holds the first key and not the second. Before
+// that, "Export as RDB" on the backup turns into a download link, and the file the browser
+// downloads is an RDB 10 dump holding the first key.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { BasaltClient, Schemas } from '@basalt/api-client';
 import { Redis } from 'ioredis';
 import type { Page } from 'playwright-core';
@@ -71,6 +76,19 @@ describe('backups and a point-in-time restore in the console', () => {
     expect(backup).toMatchObject({ status: 'succeeded', kind: 'manual' });
     expect(backup!.segments).toBeGreaterThan(0);
 
+    // Export as RDB, then the download link; the browser's file is the dump.
+    await row.getByRole('button', { name: /^Export the backup of .* as RDB$/ }).click();
+    const link = row.getByRole('link', { name: /^Download the RDB file of the backup of / });
+    await link.waitFor({ timeout: 120_000 });
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    const saved = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'basalt-rdb-dl-')), 'dump.rdb');
+    await download.saveAs(saved);
+    const dump = fs.readFileSync(saved);
+    fs.rmSync(path.dirname(saved), { recursive: true, force: true });
+    expect(download.suggestedFilename()).toMatch(/\.rdb$/);
+    expect(dump.subarray(0, 9).toString()).toBe('REDIS0010');
+    expect(dump.includes(Buffer.from('before-the-point'))).toBe(true);
+
     // The point: the first whole second after the backup's end, with the second write after it.
     const point = Math.floor(Date.parse(backup!.end_time!) / 1000) * 1000 + 1000;
     await sleep(Math.max(0, point + 1100 - Date.now()));
@@ -85,6 +103,8 @@ describe('backups and a point-in-time restore in the console', () => {
       }, { timeout: 30_000, interval: 500 })
       .toBeGreaterThanOrEqual(Math.floor(secondAt / 1000) * 1000);
     await page.getByLabel('Latest restorable point').waitFor();
+    // One timeline, no failover: the card says there is no gap.
+    await page.getByLabel('Restore gaps').getByText(/^None/).waitFor();
     await snap(page, '17-backups');
 
     await page.getByRole('button', { name: 'Restore to a point in time' }).click();
