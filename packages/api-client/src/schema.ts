@@ -1593,7 +1593,7 @@ export interface components {
              * @description The suite that ran
              * @enum {string}
              */
-            workload: "memtier-standard" | "ycsb-standard" | "canonical" | "encryption-overhead" | "custom";
+            workload: "memtier-standard" | "ycsb-standard" | "canonical" | "encryption-overhead" | "memtier-matrix" | "canonical-tables" | "canonical-durability" | "custom";
             /** @description What was asked: {"flags": [...]} for a custom run */
             parameters: {
                 [key: string]: unknown;
@@ -1619,10 +1619,10 @@ export interface components {
         };
         CreateBenchmarkDto: {
             /**
-             * @description memtier-standard: the white papers' memtier_benchmark matrix, shortened and scaled to the type; ycsb-standard: YCSB load, uniform read, zipfian read and uniform 50/50 update with the data in memory (memory:data 7:1) and larger than memory (1:4, the engine's cold reads recorded); canonical: RethinkDB's canonical workload over the memcached protocol (1 delete / 4 updates / 8 inserts / 64 reads, reads of 1-16 keys); encryption-overhead: memtier's mixed 1:1 (ping-pong, 128 B and 4 KB) against four engines of the instances' build started for the run beside the instance (no encryption, TLS, encryption at rest, both), each row's overhead in % against the first; custom: one run with your basalt-bench flags
+             * @description memtier-standard: the white papers' memtier_benchmark matrix, shortened and scaled to the type; ycsb-standard: YCSB load, uniform read, zipfian read and uniform 50/50 update with the data in memory (memory:data 7:1) and larger than memory (1:4, the engine's cold reads recorded); canonical: RethinkDB's canonical workload over the memcached protocol (1 delete / 4 updates / 8 inserts / 64 reads, reads of 1-16 keys); encryption-overhead: memtier's mixed 1:1 (ping-pong, 128 B and 4 KB) against four engines of the instances' build started for the run beside the instance (no encryption, TLS, encryption at rest, both), each row's overhead in % against the first; memtier-matrix: the papers' whole memtier matrix, 48 rows (128 B, 1 KB, 4 KB, 16 KB × ping-pong and pipeline 32 × write-only, read-only, mixed 1:1 × two connection levels scaled to the type), about 20 minutes; canonical-tables: RethinkDB's pure select, pure insert, low memory (the cache bound at a quarter of the data for that run), concurrent connections (16 to 1,024) and large values (4-64 KB) over the memcached protocol, beside memcached; canonical-durability: the canonical mix over RESP at appendfsync always and everysec (set for the run, the instance's policy put back), beside Redis; custom: one run with your basalt-bench flags
              * @enum {string}
              */
-            workload: "memtier-standard" | "ycsb-standard" | "canonical" | "encryption-overhead" | "custom";
+            workload: "memtier-standard" | "ycsb-standard" | "canonical" | "encryption-overhead" | "memtier-matrix" | "canonical-tables" | "canonical-durability" | "custom";
             /**
              * @description For custom only: basalt-bench (memtier_benchmark) load flags, one token each. Allowed: --protocol, --threads, --clients, --requests, --test-time, --run-count, --ratio, --pipeline, --data-size, --data-size-range, --data-size-list, --data-size-pattern, --random-data, --key-prefix, --key-minimum, --key-maximum, --key-pattern, --key-stddev, --key-median, --randomize, --distinct-client-seed, --rate-limiting, --select-db
              * @example [
@@ -1639,8 +1639,8 @@ export interface components {
             operation: components["schemas"]["OperationDto"];
         };
         CreateTypeReportDto: {
-            /** @description The standard suites to run (default: all of them); they run in the order memtier-standard, ycsb-standard, canonical, encryption-overhead, each on an empty engine (encryption-overhead on engines of its own started for the run). A custom run has no place in a report. */
-            suites?: ("memtier-standard" | "ycsb-standard" | "canonical" | "encryption-overhead")[];
+            /** @description The standard suites to run (default: all of them); they run in the order memtier-standard, ycsb-standard, canonical, encryption-overhead, memtier-matrix, canonical-tables, canonical-durability, each on an empty engine (encryption-overhead on engines of its own started for the run). A custom run has no place in a report. */
+            suites?: ("memtier-standard" | "ycsb-standard" | "canonical" | "encryption-overhead" | "memtier-matrix" | "canonical-tables" | "canonical-durability")[];
         };
         ReportPeerDto: {
             /** @enum {string} */
@@ -1675,7 +1675,7 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "running" | "succeeded" | "failed" | "cancelled";
             /** @description The suites asked for, in the order they run */
-            suites: ("memtier-standard" | "ycsb-standard" | "canonical" | "encryption-overhead")[];
+            suites: ("memtier-standard" | "ycsb-standard" | "canonical" | "encryption-overhead" | "memtier-matrix" | "canonical-tables" | "canonical-durability")[];
             /** @description basalt-server version measured */
             engine_version: string | null;
             /** @description The peers measured beside Basalt in the same runs */

@@ -12,7 +12,7 @@ export class CreateTypeReportDto {
   @ApiPropertyOptional({
     type: [String],
     enum: STANDARD_SUITES,
-    description: 'The standard suites to run (default: all of them); they run in the order memtier-standard, ycsb-standard, canonical, encryption-overhead, each on an empty engine (encryption-overhead on engines of its own started for the run). A custom run has no place in a report.',
+    description: 'The standard suites to run (default: all of them); they run in the order memtier-standard, ycsb-standard, canonical, encryption-overhead, memtier-matrix, canonical-tables, canonical-durability, each on an empty engine (encryption-overhead on engines of its own started for the run). A custom run has no place in a report.',
   })
   @IsOptional()
   @IsArray()
