@@ -15,6 +15,8 @@ export const ALONE_LANES = {
     'browser/instance-types.test.ts',
     'provisioning/benchmark.test.ts',
     'provisioning/encryption-overhead.test.ts',
+    // Opt-in (BASALT_FAULT_MATRIX): kills workers at every step of every kind, one cell after another.
+    'provisioning/fault-matrix.test.ts',
     'provisioning/provisioning-benchmark.test.ts',
     'provisioning/publish-report.test.ts',
     'provisioning/recheck-report.test.ts',
