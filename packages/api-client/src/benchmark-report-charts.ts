@@ -9,6 +9,8 @@ export interface ChartScenario extends EncryptionScenario {
   workload: string;
   pipeline: number;
   engine_version: string;
+  /** Connections of the run (memtier-matrix has two levels per value size and workload). */
+  connections?: number;
 }
 
 /** One scenario measured on Basalt, with the peer's figures beside it when the peer ran it too. */
@@ -17,6 +19,7 @@ export interface ChartRow {
   workload: string;
   valueSize: number | null;
   pipeline: number;
+  connections?: number;
   opsPerSec: number;
   p99Ms: number | null;
   peer: { version: string; opsPerSec: number; p99Ms: number | null } | null;
@@ -54,6 +57,7 @@ export function chartRowsOf(scenarios: readonly ChartScenario[]): ChartRow[] {
         workload: s.workload,
         valueSize: s.value_size,
         pipeline: s.pipeline,
+        connections: s.connections,
         opsPerSec: s.qps,
         p99Ms: s.p99_latency_ms,
         peer: peer ? { version: peer.engine_version, opsPerSec: peer.qps, p99Ms: peer.p99_latency_ms } : null,
@@ -92,8 +96,12 @@ export function qpsByValueSizeAndPipeline(rows: ChartRow[]): BarChartData | null
   if (sizes.length < 2) return null;
   const series: ChartSeries[] = [];
   const keyOf = new Map<string, string>();
+  // Two connection levels of one workload at one size and depth (memtier-matrix) are two series.
+  const cell = (r: ChartRow) => `${r.workload}/${r.pipeline}/${r.valueSize}`;
+  const levels = new Set(sized.map(cell)).size < sized.length;
+  const seriesName = (r: ChartRow) => `${r.workload}, ${depth(r.pipeline)}${levels && r.connections !== undefined ? `, ${r.connections} conns` : ''}`;
   for (const r of sized) {
-    const name = `${r.workload}, ${depth(r.pipeline)}`;
+    const name = seriesName(r);
     if (!keyOf.has(name)) {
       keyOf.set(name, `s${keyOf.size}`);
       series.push({ key: keyOf.get(name)!, name });
@@ -102,7 +110,7 @@ export function qpsByValueSizeAndPipeline(rows: ChartRow[]): BarChartData | null
   const data = sizes.map((size) => {
     const datum: BarChartData['data'][number] = { label: formatValueSize(size) };
     for (const s of series) datum[s.key] = null;
-    for (const r of sized.filter((row) => row.valueSize === size)) datum[keyOf.get(`${r.workload}, ${depth(r.pipeline)}`)!] = r.opsPerSec;
+    for (const r of sized.filter((row) => row.valueSize === size)) datum[keyOf.get(seriesName(r))!] = r.opsPerSec;
     return datum;
   });
   return { data, series };

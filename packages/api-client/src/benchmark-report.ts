@@ -4,6 +4,7 @@
 // same run on the same VM size. Every figure and every sentence of the conclusions is computed
 // from the document; nothing is written by hand.
 import { encryptionOverhead, type EncryptionOverheadRow } from './benchmark-encryption.js';
+import { showsPeerAverage, tableSuiteMethods } from './benchmark-suite-methods.js';
 import type { ReportRun, ReportScenario, TypeReportDocument } from './type-report-document.js';
 
 type Benchmark = ReportRun;
@@ -40,7 +41,8 @@ function table(run: Benchmark): string {
   const rows = pairs(run);
   const peerName = rows.find((r) => r.peer)?.peer?.engine_version ?? 'peer';
   const withCold = rows.some((r) => coldReads(r.basalt) !== undefined);
-  const head = ['Scenario', 'Value', 'Conns', 'Pipeline', 'Basalt ops/s', `${peerName} ops/s`, 'Basalt / peer', 'Basalt avg ms', 'Basalt p99 ms', 'Basalt p99.9 ms', 'Peer p99 ms', ...(withCold ? ['Cold reads'] : [])];
+  const peerAvg = showsPeerAverage(run.workload);
+  const head = ['Scenario', 'Value', 'Conns', 'Pipeline', 'Basalt ops/s', `${peerName} ops/s`, 'Basalt / peer', 'Basalt avg ms', 'Basalt p99 ms', 'Basalt p99.9 ms', ...(peerAvg ? ['Peer avg ms'] : []), 'Peer p99 ms', ...(withCold ? ['Cold reads'] : [])];
   const lines = [`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`];
   for (const { basalt: b, peer: p } of rows) {
     lines.push(
@@ -55,6 +57,7 @@ function table(run: Benchmark): string {
         ms(b.avg_latency_ms),
         ms(b.p99_latency_ms),
         ms(b.p999_latency_ms),
+        ...(peerAvg ? [p ? ms(p.avg_latency_ms) : '—'] : []),
         p ? ms(p.p99_latency_ms) : '—',
         ...(withCold ? [fmt(coldReads(b))] : []),
       ].join(' | ')} |`,
@@ -185,6 +188,7 @@ export function renderBenchmarkReport(doc: TypeReportDocument, options: ReportRe
       "- **ycsb-standard** follows the Tair ESSD white paper's YCSB tables: load, uniform read (workload c), zipfian read (workload c), uniform 50% read 50% update (workload a), 1 field of 100 B, string commands, data in memory (memory:data ≈ 7:1) and data larger than memory (≈ 1:4); every run is of as many operations as records (the paper's records / 32 at 1:4 would be a run of a few hundredths of a second at this scale). The ratio is made by setting the engine's cache bound (maxmemory) to 7× and 1/4 of its data after the load. The engine's cold reads (values read back from disk) are counted by the engine itself (INFO cache misses).",
       "- **canonical** follows RethinkDB's canonical workload over the memcached protocol: 1 delete per 4 updates per 8 inserts per 64 reads, reads batched 1–16 keys per get, keys 8–16 B, values 8–128 B, many connections, after a load of the key set.",
       "- **encryption-overhead** follows PolarDB's encryption-overhead table: memtier's mixed 1:1 workload (ping-pong) against Basalt's engine without encryption, with TLS (clients on the TLS port, plaintext off), with encryption at rest (AES-256-GCM of every key and value written to disk, a random 32-byte key), and with both; the overhead is each one's lost throughput against the engine without encryption at the same value size. These engines are not the report's instance: each scenario starts a fresh engine of the same build, placed and sized like the instance's VM (see Environment).",
+      ...tableSuiteMethods(runs.map((r) => r.workload)),
       '- **State**: each suite starts on an empty engine (the pipeline empties the temporary instance with FLUSHALL before it), the state a rerun of its commands on a fresh instance starts from.',
       '- **Peer**: Redis 7 from Debian (AOF, the instance\'s fsync policy) for memtier and YCSB, memcached from Debian for canonical, measured scenario by scenario in the same run, placed and sized like the instance\'s VM. No peer figure where the peer cannot hold the data (YCSB at 1:4: Redis keeps every value in memory).',
     ].join('\n'),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { benchResultSection, renderBenchmarkReport, reportHeadline, typeReportDocumentOf, type Schemas } from '../src/index.js';
+import { chartRowsOf, qpsByValueSizeAndPipeline } from '../src/rules.js';
 
 type Scenario = Schemas['BenchmarkDto']['scenarios'][number];
 
@@ -203,5 +204,38 @@ describe('renderBenchmarkReport: encryption-overhead', () => {
     expect(text).toContain('| 128 B | no encryption | 8 | 3 | 20,000 | 20,000 | 16,000–21,000 | — | 1.50 |');
     expect(text).toContain('| 128 B | encryption at rest | 8 | 3 | 20,000 | 15,000 | 14,500–15,500 | +25.0% | 1.50 |');
     expect(text).toContain('- encryption-overhead, TLS: 5.0% less throughput at 128 B (median 19,000 against 20,000 ops/s; within the spread of the runs, so not a measured difference) than the same engine without encryption, medians of 3 runs each');
+  });
+});
+
+// The papers' whole tables (issue 46): their method lines, the peer's average latency, and
+// memtier-matrix's two connection levels as two chart series.
+describe('the table suites in a report', () => {
+  const cell = (position: number, size: number, connections: number, server: 'basalt' | 'redis', qps: number) =>
+    scenario({ position, name: `write-only ${size} B, ping-pong, ${connections} conns`, value_size: size, connections, server, qps, avg_latency_ms: server === 'redis' ? 0.61 : 0.25, ...(server === 'redis' ? { engine_version: 'Redis 7.0.15' } : {}) });
+  const matrix = run('memtier-matrix', [cell(1, 128, 8, 'basalt', 30000), cell(1, 128, 8, 'redis', 28000), cell(2, 128, 32, 'basalt', 50000), cell(2, 128, 32, 'redis', 45000), cell(3, 1024, 8, 'basalt', 25000), cell(4, 1024, 32, 'basalt', 40000)], { scaling: ['two connection levels, 8 and 32'] });
+
+  it('describes the suites that ran, and only those', () => {
+    const text = render([matrix]);
+    expect(text).toContain("- **memtier-matrix** is PolarDB Orca's memtier_benchmark matrix");
+    expect(text).not.toContain('**canonical-tables**');
+    const older = render([run('memtier-standard', [scenario({})], {})]);
+    expect(older).not.toContain('memtier-matrix');
+    expect(older).not.toContain('Peer avg ms');
+  });
+
+  it("shows the peer's average latency beside Basalt's", () => {
+    const text = render([matrix]);
+    expect(text).toContain('| Basalt p99.9 ms | Peer avg ms | Peer p99 ms |');
+    expect(text).toContain('| write-only 128 B, ping-pong, 8 conns | 128 B | 8 | 1 | 30,000 | 28,000 | 1.07× | 0.25 | 1.50 | 3.00 | 0.61 | 1.50 |');
+  });
+
+  it('charts two connection levels as two series', () => {
+    const doc = typeReportDocumentOf(meta, [matrix]);
+    const chart = qpsByValueSizeAndPipeline(chartRowsOf(doc.runs[0]!.scenarios))!;
+    expect(chart.series.map((s) => s.name)).toEqual(['write-only, ping-pong, 8 conns', 'write-only, ping-pong, 32 conns']);
+    expect(chart.data).toEqual([
+      { label: '128 B', s0: 30000, s1: 50000 },
+      { label: '1 KB', s0: 25000, s1: 40000 },
+    ]);
   });
 });

@@ -61,7 +61,10 @@ export function RunBenchmark({ projectId, instance }: { projectId: string; insta
           keys into database 0, where they stay: memtier-standard uses <code>memtier-1</code> to <code>memtier-20000</code>;
           ycsb-standard YCSB&apos;s <code>user…</code> keys (50 000 per vCPU), and lowers the cache bound (maxmemory) for
           its memory:data runs, restoring it when it ends; canonical 8–16 byte keys starting with <code>c</code> over the
-          memcached port; a custom run its own --key-prefix and range (memtier&apos;s defaults: <code>memtier-0</code> to
+          memcached port, as canonical-tables does (which also lowers the cache bound for its low-memory run); memtier-matrix
+          the same <code>memtier-</code> keys as memtier-standard; canonical-durability <code>canonical-1</code> onwards (20 000
+          per vCPU), and sets appendfsync to always, then everysec, for its runs, putting the instance&apos;s policy back when
+          it ends; a custom run its own --key-prefix and range (memtier&apos;s defaults: <code>memtier-0</code> to
           <code>memtier-10000000</code>). encryption-overhead writes nothing into the instance: it measures four engines of
           the same build that the run starts beside it on a VM of the same size (without encryption, with TLS, with
           encryption at rest, with both) and removes when it ends.
