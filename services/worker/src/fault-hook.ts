@@ -58,7 +58,8 @@ export function faultAt(kind: string, step: string): ArmedFault | undefined {
   armed = undefined;
   return {
     during: (work) => {
-      const fire = () => die(fault);
+      let dying: Promise<never> | undefined;
+      const fire = () => (dying ??= die(fault));
       return Promise.race([work().then(fire, fire), new Promise<never>((resolve) => setTimeout(() => resolve(fire()), fault.afterMs))]);
     },
   };
@@ -74,15 +75,16 @@ function die(fault: FaultSetting): Promise<never> {
 /**
  * A detached shell, in a session of its own, stops then kills every process in the worker's
  * tree that is in the worker's cgroup (the worker included), listing twice so that a child
- * started between the listing and the stop is caught.
+ * started between the listing and the stop is caught. The shell is the worker's child too:
+ * it leaves itself and its own children (the listing's pipes) out.
  */
 function killGroupFromOutside(): void {
   const cgroup = fs.readFileSync('/proc/self/cgroup', 'utf8').trim();
   const script = `
     tree() {
-      ps -e -o pid=,ppid= | awk -v root="$1" '{ parent[$1] = $2 } END {
+      ps -e -o pid=,ppid= | awk -v root="$1" -v self="$$" '{ parent[$1] = $2 } END {
         want[root] = 1
-        do { grew = 0; for (p in parent) if (!(p in want) && (parent[p] in want)) { want[p] = 1; grew = 1 } } while (grew)
+        do { grew = 0; for (p in parent) if (p != self && !(p in want) && (parent[p] in want)) { want[p] = 1; grew = 1 } } while (grew)
         for (p in want) print p }'
     }
     same_cgroup() { for p in "$@"; do [ "$(cat /proc/$p/cgroup 2>/dev/null)" = "$CGROUP" ] && echo $p; done; }
