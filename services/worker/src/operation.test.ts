@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogRepository, createDatabase, migrate, ProvisioningRepository, schema, stepsOf, type Database } from '@basalt/db';
 import { createTestDatabase, type TestDatabase } from './test-support/database.js';
-import { OperationRun, RECALL_NOTHING } from './operation.js';
+import { OperationRun, Preempted, RECALL_NOTHING } from './operation.js';
 import { parseFault } from './fault-hook.js';
 
 let testDb: TestDatabase;
@@ -141,6 +141,7 @@ describe('a retry of an operation whose worker died', () => {
     await attempt1.step('check_primary', noop.work('check_primary'));
     const attempt2 = await attempt('failover', failover);
     expect(attempt2.willSkip('check_primary')).toBe(false);
+    await repo.updateOperation(failover, { status: 'succeeded' });
   });
 
   it('resumes a rolling deploy by node: the nodes finished are skipped whatever order the retry takes them in', async () => {
@@ -163,6 +164,38 @@ describe('a retry of an operation whose worker died', () => {
     const row = await repo.operations().getById(id);
     const deploy = (row!.steps as { name: string; done?: string[] }[]).find((s) => s.name === 'ansible_deploy');
     expect([...deploy!.done!].sort()).toEqual(['node-a', 'node-b', 'node-c']);
+  });
+});
+
+describe('failover first', () => {
+  it('finds the failover the monitor started, not a switchover; a run it preempts waits pending and resumes', async () => {
+    const operations = repo.operations();
+    const switchover = await operations.insert({ projectId, instanceId, type: 'failover', params: { mode: 'switchover' }, createdBy: null });
+    expect(await operations.rescuingFailover(instanceId)).toBeUndefined();
+    const resize = await newOperation('modify');
+    const run = await attempt('modify', resize);
+    run.beforeStep = async (name) => {
+      const rescue = await operations.rescuingFailover(instanceId);
+      if (rescue) throw new Preempted(name, rescue.id);
+    };
+    const noop = counted();
+    await run.step('terraform_apply', noop.work('terraform_apply'), undefined, { recall: RECALL_NOTHING });
+    const automatic = await operations.insert({ projectId, instanceId, type: 'failover', params: { mode: 'automatic' }, createdBy: null });
+    expect((await operations.rescuingFailover(instanceId))?.id).toBe(automatic.id);
+    const preempted = await run.step('ansible_deploy', noop.work('ansible_deploy'), undefined, { recall: RECALL_NOTHING }).catch((error: unknown) => error);
+    expect(preempted).toBeInstanceOf(Preempted);
+    await run.pause((preempted as Error).message);
+    expect(noop.runs).toEqual(['terraform_apply']);
+    expect((await operations.getById(resize))!.status).toBe('pending');
+
+    // The failover done, the resize resumes past what it had finished.
+    for (const id of [automatic.id, switchover.id]) await repo.updateOperation(id, { status: 'succeeded' });
+    const again = await attempt('modify', resize);
+    const two = counted();
+    await again.step('terraform_apply', two.work('terraform_apply'), undefined, { recall: RECALL_NOTHING });
+    await again.step('ansible_deploy', two.work('ansible_deploy'), undefined, { recall: RECALL_NOTHING });
+    expect(two.runs).toEqual(['ansible_deploy']);
+    expect(await eventsOf(resize)).toContain('operation_preempted');
   });
 });
 

@@ -27,6 +27,20 @@ export interface Resume<T> {
   recall: () => Promise<T>;
 }
 
+/**
+ * Thrown at a step's start when a failover the monitor started needs the instance: the run
+ * gives the instance up and waits, its finished steps kept, to resume once the failover is done
+ * (jobs/run-operation.ts), against the topology the failover left.
+ */
+export class Preempted extends Error {
+  constructor(
+    readonly step: string,
+    readonly by: string,
+  ) {
+    super(`preempted at ${step} by failover ${by}`);
+  }
+}
+
 /** For a step whose result nobody reads. */
 export const RECALL_NOTHING: Resume<void>['recall'] = async () => {};
 
@@ -60,6 +74,8 @@ export class OperationRun<S extends string = string> {
   private readonly kind: OperationType | undefined;
   /** True while nothing has run yet in a retry that found finished steps: skipping is allowed. */
   private resuming = false;
+  /** Asked before each step runs; throws Preempted when the run must give the instance up. */
+  beforeStep?: (name: string) => Promise<void>;
 
   constructor(
     private readonly repo: ProvisioningRepository,
@@ -120,6 +136,7 @@ export class OperationRun<S extends string = string> {
       await this.event('step_skipped', name, `${name}${key ? ` (${key})` : ''}: finished by an earlier attempt`);
       return resume.recall();
     }
+    await this.beforeStep?.(name);
     this.resuming = false;
     record.status = 'running';
     record.started_at = new Date().toISOString();
@@ -167,6 +184,12 @@ export class OperationRun<S extends string = string> {
     const event = { kind: 'operation_succeeded', step: null, message: 'operation succeeded' };
     this.logEvent(event);
     await this.repo.finishOperation(this.operationId, { status: 'succeeded', progress: 100, finishedAt: new Date() }, event);
+  }
+
+  /** Gives the operation back to the queue of its instance (Preempted): pending, its steps kept. */
+  async pause(reason: string): Promise<void> {
+    await this.repo.updateOperation(this.operationId, { status: 'pending' });
+    await this.event('operation_preempted', null, `${reason}; resumes once it is done`);
   }
 
   async fail(fault: Fault): Promise<void> {

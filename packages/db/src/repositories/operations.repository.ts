@@ -68,6 +68,27 @@ export class OperationsRepository {
     return row;
   }
 
+  /**
+   * The instance's unfinished failover or rebuild that the failover monitor started (not a
+   * switchover asked for through the API): the work that preempts every other on the instance.
+   */
+  async rescuingFailover(instanceId: string): Promise<OperationRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(operations)
+      .where(
+        and(
+          eq(operations.instanceId, instanceId),
+          eq(operations.type, 'failover'),
+          inArray(operations.status, ['pending', 'running']),
+          sql`coalesce(${operations.params}->>'mode', 'automatic') <> 'switchover'`,
+        ),
+      )
+      .orderBy(asc(operations.createdAt))
+      .limit(1);
+    return row;
+  }
+
   async getById(id: string): Promise<OperationRow | undefined> {
     const [row] = await this.db.select().from(operations).where(eq(operations.id, id));
     return row;

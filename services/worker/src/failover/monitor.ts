@@ -21,6 +21,8 @@ import { EngineReplication } from './engine-replication.js';
 import { failover } from './failover.js';
 import { LeasedRounds } from '../leased-rounds.js';
 
+/** The statuses in which an instance's primary is watched (its engine runs). */
+const WATCHED: InstanceRow['status'][] = ['running', 'modifying', 'restarting'];
 /** Rounds in a row a primary must miss before it is failed over (one lost packet is not an outage). */
 const MISSES_TO_FAIL = 2;
 /** A primary that has not answered PING within this has missed the round. */
@@ -62,7 +64,8 @@ export class FailoverMonitor {
 
   private async checkAll(): Promise<void> {
     this.rounds++;
-    const standard = (await this.ctx.repo.listRunningInstances()).filter(
+    // An instance being resized or restarted is watched too: a failover preempts that work.
+    const standard = (await this.ctx.repo.listInstancesIn(WATCHED)).filter(
       (instance) => instance.architecture === 'standard' && !this.ctx.unavailableRegions.has(instance.region) && !this.running.has(instance.id),
     );
     await Promise.all(standard.map((instance) => this.check(instance)));
@@ -77,14 +80,16 @@ export class FailoverMonitor {
     if (await engines.answers(primary, PROBE_TIMEOUT_MS)) {
       this.misses.delete(instance.id);
       await this.keepEndpoints(instance, nodes, engines).catch((error) => this.ctx.log(`[${instance.id}] failover monitor: endpoints: ${(error as Error).message}`));
-      if (this.rounds % LAG_EVERY === 0) await this.recordLag(instance, nodes, primary, engines).catch(() => {});
+      if (this.rounds % LAG_EVERY === 0) await this.recordLag(instance, primary, engines).catch(() => {});
       return;
     }
     const missed = (this.misses.get(instance.id) ?? 0) + 1;
     this.misses.set(instance.id, missed);
     if (missed < MISSES_TO_FAIL) return;
     this.misses.delete(instance.id);
-    if (await this.operationUnderWay(instance)) return;
+    // Failover first: only a failover already on it stops this one; any other work (a resize,
+    // a restart) gives the instance up at its next step (jobs/run-operation.ts).
+    if (await this.ctx.repo.operations().rescuingFailover(instance.id)) return;
     this.ctx.log(`[${instance.id}] failover monitor: primary ${primary.name} missed ${missed} rounds; failing over`);
     await this.launch(instance, { mode: 'automatic', suspected_primary: primary.name });
   }
@@ -141,7 +146,7 @@ export class FailoverMonitor {
   /** A fenced node whose rebuild failed gets another one, at most every REBUILD_RETRY_MS. */
   private async retryRebuild(instance: InstanceRow): Promise<void> {
     if (Date.now() - (this.lastRebuild.get(instance.id) ?? 0) < REBUILD_RETRY_MS) return;
-    if (await this.operationUnderWay(instance)) return;
+    if (instance.status !== 'running' || (await this.operationUnderWay(instance))) return;
     this.lastRebuild.set(instance.id, Date.now());
     this.ctx.log(`[${instance.id}] failover monitor: a fenced node waits for its rebuild; trying again`);
     await this.launch(instance, { mode: 'rebuild' });
@@ -163,10 +168,30 @@ export class FailoverMonitor {
     return current?.status === 'pending' || current?.status === 'running';
   }
 
-  /** Writes each replica's lag_bytes (as its primary sees it) when it changed. */
-  private async recordLag(instance: InstanceRow, nodes: Node[], primary: Node, engines: EngineReplication): Promise<void> {
-    if (await this.operationUnderWay(instance)) return;
+  /**
+   * Writes each replica's lag_bytes (as its primary sees it) when it changed: under the
+   * instance's lease, to the node list as the row holds it then (a failover or a deploy may
+   * have changed it since this round read it), and only while that primary is still the primary.
+   */
+  private async recordLag(instance: InstanceRow, primary: Node, engines: EngineReplication): Promise<void> {
+    if (instance.status !== 'running' || (await this.operationUnderWay(instance))) return;
     const state = await engines.state(primary, PROBE_TIMEOUT_MS);
+    const lease = await this.ctx.leases.tryLease(instanceLeaseKey(instance.id));
+    if (!lease) return;
+    try {
+      const current = await this.ctx.repo.getInstance(instance.id);
+      if (!current || current.status !== 'running' || (await this.operationUnderWay(current))) return;
+      const nodes = recordedNodes(current);
+      if (!nodes.some((node) => node.name === primary.name && node.role === 'primary')) return;
+      await this.writeLag(current, nodes, state.replicaLag);
+    } finally {
+      await lease.release();
+      this.ctx.handOver?.(instance.id);
+    }
+  }
+
+  private async writeLag(instance: InstanceRow, nodes: Node[], replicaLag: Map<string, number>): Promise<void> {
+    const state = { replicaLag };
     let changed = false;
     const updated = nodes.map((node) => {
       if (node.role !== 'replica') return node;

@@ -5,7 +5,7 @@
 // (operation-kinds.ts); then hand the instance to the next operation in turn.
 import { operationLeaseKey, statusOwner, stepsOf, type InstanceJobPayload, type InstancePatch, type InstanceRow, type InstanceTypeRow, type OperationRow, type OperationType, type RegionRow, type StepName } from '@basalt/db';
 import type { JobContext } from '../context.js';
-import { OperationRun } from '../operation.js';
+import { OperationRun, Preempted } from '../operation.js';
 import { faultOf, StepError } from '../errors.js';
 import { syncScrapeTargets } from '../monitoring/scrape-targets.js';
 import { takeTurn, turnCameMeanwhile } from './instance-turn.js';
@@ -36,14 +36,30 @@ export interface OperationSpec<K extends OperationType> {
 
 export type Outcome = 'succeeded' | 'failed' | 'skipped' | 'busy';
 
+/** The switchover steps after `stop_writes`: a run is not preempted there (its primary refuses writes). */
+const MID_SWITCHOVER = new Set(['catch_up', 'promote', 'move_endpoint']);
+
 /** How many times a waiting operation looks again when its turn came while it looked. */
 const TURN_LOOKS = 5;
 
+/** How long a failover the monitor started waits for the instance's lease (a preempted operation's step to end). */
+const RESCUE_LEASE_WAIT_MS = 15 * 60_000;
+const RESCUE_LEASE_POLL_MS = 200;
+
 export async function runOperation<K extends OperationType>(ctx: JobContext, payload: InstanceJobPayload, spec: OperationSpec<K>): Promise<Outcome> {
   const { inTurn } = stepsOf(spec.kind, spec.variant);
+  const rescue = spec.kind === 'failover' && !inTurn;
+  const since = Date.now();
   for (let look = 1; ; look++) {
     const attempt = await attemptOperation(ctx, payload, spec);
     if (attempt.outcome !== 'waiting') return attempt.outcome;
+    // A failover is never queued: the operation holding the instance gives it up at its next
+    // step (its beforeStep sees this failover), and the failover takes the lease at once then.
+    if (rescue && Date.now() - since < RESCUE_LEASE_WAIT_MS) {
+      if (look === 1) ctx.log(`[${payload.operation_id}] failover waits for the instance's current step to end`);
+      await new Promise((resolve) => setTimeout(resolve, RESCUE_LEASE_POLL_MS));
+      continue;
+    }
     // The operation's own lease is released by now: whoever hands the instance over may start it.
     if (look >= TURN_LOOKS || !(await turnCameMeanwhile(ctx, attempt.operation, inTurn))) {
       ctx.log(`[${payload.operation_id}] waits for its turn on instance ${payload.instance_id} (${attempt.why})`);
@@ -77,6 +93,10 @@ async function attemptOperation<K extends OperationType>(ctx: JobContext, payloa
       return { outcome: 'busy' };
     }
 
+    // A failover the monitor started goes first; this one is started again when it is done.
+    if (spec.kind !== 'failover' && (await ctx.repo.operations().rescuingFailover(payload.instance_id))) {
+      return { outcome: 'waiting', operation, why: 'a failover has the instance' };
+    }
     const turn = await takeTurn(ctx, operation, list.inTurn);
     if (!('lease' in turn)) {
       return { outcome: 'waiting', operation, why: turn.waiting === 'turn' ? 'an operation asked before it has not finished' : 'another job holds the instance' };
@@ -84,6 +104,16 @@ async function attemptOperation<K extends OperationType>(ctx: JobContext, payloa
     const owner = statusOwner(operation.type);
     const write = (patch: InstancePatch) => ctx.repo.updateInstanceAs(operation.type, payload.instance_id, patch);
     const run = new OperationRun<StepName<K>>(ctx.repo, operation.id, list, ctx.log);
+    // Failover first: a failover the monitor started takes the instance from any other
+    // operation at that one's next step (it waits for the lease meanwhile, waitForLease).
+    if (spec.kind !== 'failover') {
+      run.beforeStep = async (name) => {
+        // Not between a switchover's refusal of writes and its promotion: the primary would stay read-only.
+        if (MID_SWITCHOVER.has(name)) return;
+        const rescue = await ctx.repo.operations().rescuingFailover(payload.instance_id);
+        if (rescue) throw new Preempted(name, rescue.id);
+      };
+    }
     let step = 'load';
     try {
       const latest = await ctx.repo.getOperation(operation.id);
@@ -101,6 +131,11 @@ async function attemptOperation<K extends OperationType>(ctx: JobContext, payloa
       await run.succeed();
       return { outcome: 'succeeded' };
     } catch (error) {
+      if (error instanceof Preempted) {
+        ctx.log(`[${operation.id}] ${error.message}: giving the instance up`);
+        await run.pause(error.message);
+        return { outcome: 'busy' };
+      }
       step = error instanceof StepError ? error.step : step;
       const fault = { ...faultOf(step, error), operation_id: operation.id };
       ctx.log(`[${operation.id}] failed at ${fault.step}: ${fault.message}`);
