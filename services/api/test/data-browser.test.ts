@@ -132,7 +132,8 @@ describe('bounds', () => {
     do {
       const page = await admin.client.GET('/v1/projects/{project}/instances/{instance}/data/keys', { params: { ...owner(), query: { cursor, match: 'bulk:*', type: 'string', count: 100 } } });
       expect(page.response.status).toBe(200);
-      expect(page.data!.items.length).toBeLessThan(200);
+      // A filtered page's SCAN calls each look at DATA_SCAN_COUNT_MAX keys: at most that many over the count.
+      expect(page.data!.items.length).toBeLessThan(100 + DATA_SCAN_COUNT_MAX);
       for (const item of page.data!.items) {
         expect(item).toMatchObject({ type: 'string', ttl_ms: null });
         seen.add(item.key.text);
@@ -141,7 +142,7 @@ describe('bounds', () => {
       pages++;
     } while (cursor !== '0');
     expect(seen.size).toBe(1200);
-    expect(pages).toBeGreaterThanOrEqual(7);
+    expect(pages).toBeGreaterThanOrEqual(2);
     const over = await admin.client.GET('/v1/projects/{project}/instances/{instance}/data/keys', { params: { ...owner(), query: { count: DATA_SCAN_COUNT_MAX + 1 } } });
     expect(over.response.status).toBe(400);
     const badCursor = await admin.client.GET('/v1/projects/{project}/instances/{instance}/data/keys', { params: { ...owner(), query: { cursor: '0 MATCH *' } } });

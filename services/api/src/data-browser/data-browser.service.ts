@@ -11,6 +11,7 @@ import {
   DATA_REPLY_ITEMS_MAX,
   DATA_SCAN_CALLS_MAX,
   DATA_SCAN_COUNT_DEFAULT,
+  DATA_SCAN_COUNT_MAX,
   DATA_KEY_TYPES,
   DATA_VALUE_BYTES_SHOWN,
   splitCommandLine,
@@ -96,9 +97,11 @@ export class DataBrowserService {
       const filters = [...(query.match !== undefined ? ['MATCH', query.match] : []), ...(query.type ? ['TYPE', query.type] : [])];
       let cursor = query.cursor ?? '0';
       const keys: Buffer[] = [];
-      // A sparse MATCH returns few keys per SCAN: a few calls fill a page, never more.
+      // A sparse MATCH or TYPE returns few keys per SCAN: each call then looks at the most keys
+      // it may, and a few calls fill a page, never more (a page holds < count + DATA_SCAN_COUNT_MAX).
+      const scanCount = String(filters.length ? DATA_SCAN_COUNT_MAX : count);
       for (let calls = 0; calls < DATA_SCAN_CALLS_MAX; calls++) {
-        const reply = expectOk(await session.send(['SCAN', cursor, 'COUNT', String(count), ...filters]));
+        const reply = expectOk(await session.send(['SCAN', cursor, 'COUNT', scanCount, ...filters]));
         const [next, found] = reply.kind === 'array' ? reply.items : [];
         cursor = next?.kind === 'bulk' ? next.bytes.toString('latin1') : '0';
         for (const key of found?.kind === 'array' ? found.items : []) if (key.kind === 'bulk') keys.push(key.bytes);
