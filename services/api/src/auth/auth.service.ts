@@ -60,7 +60,13 @@ export class AuthService {
     const email = this.config.adminEmail ?? 'admin@basalt.local';
     if (await this.users.findByEmail(email)) return;
     const password = this.config.adminPassword ?? generatePassword();
-    await this.createUser({ email, name: 'Administrator', password, isAdmin: true });
+    try {
+      await this.createUser({ email, name: 'Administrator', password, isAdmin: true });
+    } catch (error) {
+      // Another API process on the same database, started at the same moment, made it first.
+      if (await this.users.findByEmail(email)) return;
+      throw error;
+    }
     if (this.config.adminPassword) this.logger.log(`Created admin ${email} from BASALT_ADMIN_EMAIL/BASALT_ADMIN_PASSWORD`);
     // Shown exactly once, on the console of the first start, when nobody chose a password.
     else process.stdout.write(`Created admin ${email} with generated password: ${password}\n`);
