@@ -1,9 +1,12 @@
 // The Instance types page and the per-type benchmark report (issue 13) against the whole
 // platform as `npm start` runs it (API, the real worker with Terraform, Ansible and local VMs,
-// console): the catalog without reports says so; an administrator publishes a shortened report
+// console): on a fresh install the catalog shows each committed report's figures
+// (docs/benchmarks/*.json) labelled with its date, host and commit, and a type without one says
+// so; an administrator publishes a shortened report
 // (memtier-standard only: 6 scenarios, each beside Redis) from the page, follows its progress,
 // and sees the type's figures, charts, tables and commands, which are the API's; the catalog
-// then shows Basalt's own figures with the report's date; a viewer sees them too but is offered
+// then shows Basalt's own figures with the report's date in place of the published ones (the
+// other type keeps its published figures); a viewer sees them too but is offered
 // no Publish action. The same report through the API: only an administrator may ask for one; its
 // runs, headline (the rows' figures), report.md and the catalog's reference are served to any
 // signed-in caller; its temporary instance is deleted, in no project, and nothing of it or of
@@ -13,7 +16,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { BasaltClient, Schemas } from '@basalt/api-client';
+import { renderBenchmarkReport, type BasaltClient, type Schemas, type TypeReportDocument } from '@basalt/api-client';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { startConsole, type ConsoleSession } from './support/console.js';
@@ -21,6 +24,9 @@ import { snap } from './support/screenshots.js';
 import { apiSession, logInThroughForm } from './support/session.js';
 
 const TYPE = 'kv.standard.small';
+const ROOT = path.resolve(import.meta.dirname, '../..');
+/** The committed reports the API's start loaded into this fresh install's catalog. */
+const committed = (type: string) => JSON.parse(fs.readFileSync(path.join(ROOT, 'docs', 'benchmarks', `${type}.json`), 'utf8')) as TypeReportDocument;
 
 let ui: ConsoleSession;
 let page: Page;
@@ -55,30 +61,50 @@ afterAll(async () => {
 }, 300_000);
 
 describe('instance types', () => {
-  test('the catalog lists every type with its size, and no figures before a report', async () => {
+  test("on a fresh install the catalog shows each committed report's figures with its date, host and commit, and a type without one none", async () => {
     const types = (await api.GET('/v1/instance-types')).data!.items;
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Instance types' }).click();
     await page.getByRole('heading', { name: 'Instance types', level: 1 }).waitFor();
     const table = page.getByRole('table', { name: 'Instance types' });
     await table.getByRole('link', { name: TYPE, exact: true }).waitFor();
     expect(await table.getByRole('row').count()).toBe(types.length + 1);
-    const small = types.find((t) => t.id === TYPE)!;
-    expect(small.reference).toBeNull();
-    const cells = await table.getByRole('row').filter({ has: page.getByRole('link', { name: TYPE, exact: true }) }).getByRole('cell').allTextContents();
-    expect(cells.slice(1, 4)).toEqual([String(small.vcpu), `${small.memory_gib} GiB`, `${small.disk_gib_min}–${small.disk_gib_max} GiB`]);
-    expect(cells.slice(6)).toEqual(['—', '—', '—', 'no report yet']);
+    const rowOf = (id: string) => table.getByRole('row').filter({ has: page.getByRole('link', { name: id, exact: true }) });
+    for (const id of ['kv.standard.small', 'kv.standard.large']) {
+      const doc = committed(id);
+      const basalt128 = (workload: string) => doc.runs[0]!.scenarios.find((x) => x.server === 'basalt' && x.workload === workload && x.value_size === 128)!;
+      const type = types.find((t) => t.id === id)!;
+      expect(type.reference).toMatchObject({ origin: 'published', commit: doc.commit, host: doc.host, measured_at: new Date(doc.measured_at).toISOString(), reads_per_sec: basalt128('read-only').qps });
+      const cells = await rowOf(id).getByRole('cell').allTextContents();
+      expect(cells.slice(1, 4)).toEqual([String(type.vcpu), `${type.memory_gib} GiB`, `${type.disk_gib_min}–${type.disk_gib_max} GiB`]);
+      expect(cells.slice(6, 9)).toEqual([format(basalt128('read-only').qps), format(basalt128('write-only').qps), format(basalt128('read-only').p99_latency_ms)]);
+      // No figure without its provenance: the date, host and commit the report names.
+      expect(cells[9]).toBe(`published report, measured 27 Nov 2026, ${doc.measured_at.slice(11, 16)} UTC on ${doc.host}, commit ${doc.commit}`);
+    }
+    expect((await rowOf('kv.standard.xlarge').getByRole('cell').allTextContents()).slice(6)).toEqual(['—', '—', '—', 'no report yet']);
+    await snap(page, '46-published-reports-catalog');
 
+    // The type's page: the published report with the same label, its headline and its charts (from its document).
     await table.getByRole('link', { name: TYPE, exact: true }).click();
-    await page.getByText('No report yet: Basalt has not published figures', { exact: false }).waitFor();
+    const doc = committed(TYPE);
+    await page.getByRole('region', { name: `Latest report · published report, measured 27 Nov 2026, ${doc.measured_at.slice(11, 16)} UTC on ${doc.host}, commit ${doc.commit}` }).waitFor();
+    const headline = await page.getByLabel('Headline figures').locator('dd').allTextContents();
+    expect(headline[0]).toBe(format(doc.runs[0]!.scenarios.find((x) => x.server === 'basalt' && x.workload === 'read-only' && x.value_size === 128)!.qps));
+    const suite = page.getByRole('region', { name: 'memtier-standard', exact: true });
+    for (const chart of ['memtier-standard: ops/s by value size and pipeline', 'memtier-standard: ops/s, Basalt vs peer', 'memtier-standard: p99 latency, Basalt vs peer']) {
+      await suite.getByRole('figure', { name: chart }).locator('.recharts-bar-rectangle').first().waitFor();
+    }
+    await page.getByRole('region', { name: 'encryption-overhead', exact: true }).getByRole('figure', { name: 'encryption-overhead: median ops/s by value size and encryption' }).waitFor();
   });
 
   test('an administrator publishes a shortened report from the page and follows it until it is published', { timeout: 1_500_000 }, async () => {
     await page.goto(`/projects/${projectId}/instance-types/${TYPE}`);
     await page.getByRole('button', { name: 'Publish report' }).click();
     const dialog = page.getByRole('dialog', { name: `Publish a report of ${TYPE}` });
-    await dialog.getByRole('checkbox', { name: 'ycsb-standard' }).uncheck();
-    await dialog.getByRole('checkbox', { name: 'canonical' }).uncheck();
-    await dialog.getByRole('checkbox', { name: 'encryption-overhead' }).uncheck();
+    // memtier-standard alone: every other suite the dialog offers is unchecked, however many there are.
+    const boxes = dialog.getByRole('checkbox');
+    for (let i = 0; i < (await boxes.count()); i++) {
+      if ((await boxes.nth(i).getAttribute('aria-label')) !== 'memtier-standard') await boxes.nth(i).uncheck();
+    }
     await dialog.getByRole('button', { name: 'Publish', exact: true }).click();
 
     // Progress: the report's suites and its operation, live; no second report meanwhile.
@@ -86,7 +112,7 @@ describe('instance types', () => {
     await progress.getByRole('list', { name: 'Suites of the report' }).getByText('memtier-standard').waitFor();
     expect(await page.getByRole('button', { name: 'Publish report' }).isDisabled()).toBe(true);
     const asked = (await api.GET('/v1/instance-types/{id}/benchmarks', typePath)).data!.items;
-    expect(asked.map((r) => r.suites)).toEqual([['memtier-standard']]);
+    expect(asked.map((r) => [r.origin, r.suites])).toEqual([['local', ['memtier-standard']], ['published', ['memtier-standard', 'ycsb-standard', 'canonical', 'encryption-overhead']]]);
     await page.getByRole('region', { name: /Operation progress/ }).getByRole('list', { name: 'Operation log' }).waitFor({ timeout: 300_000 });
     await snap(page, '13-type-report-progress');
 
@@ -94,7 +120,8 @@ describe('instance types', () => {
     const [report] = (await api.GET('/v1/instance-types/{id}/benchmarks', typePath)).data!.items;
     const operation = await waitForOperationEnd(report!.operation_id!, 1_200_000);
     expect(operation.status, `the report's operation: ${JSON.stringify(operation.error)}`).toBe('succeeded');
-    const environment = page.getByRole('region', { name: /Latest report/ });
+    // The published report's region is there from the start: wait for the one made here.
+    const environment = page.getByRole('region', { name: /^Latest report · Basalt, / });
     try {
       await environment.waitFor({ timeout: 60_000 });
       await progress.waitFor({ state: 'detached', timeout: 60_000 });
@@ -138,18 +165,21 @@ describe('instance types', () => {
     await snap(page, '13-type-report');
   });
 
-  test("the catalog then shows Basalt's own figures with the report's date", async () => {
+  test("the catalog then shows Basalt's own figures with the report's date in place of the published ones", async () => {
     const small = (await api.GET('/v1/instance-types/{id}', typePath)).data!;
-    expect(small.reference).toMatchObject({ report_id: published.id, reads_per_sec: published.headline!.reads_per_sec });
+    expect(small.reference).toMatchObject({ report_id: published.id, origin: 'local', reads_per_sec: published.headline!.reads_per_sec, commit: published.commit, host: published.host });
+    expect(published).toMatchObject({ origin: 'local', host: expect.stringMatching(/cores/) });
     await page.goto(`/projects/${projectId}/instance-types`);
     const table = page.getByRole('table', { name: 'Instance types' });
     const row = table.getByRole('row').filter({ has: page.getByRole('link', { name: TYPE, exact: true }) });
     await row.getByText(/^Basalt, \d{1,2} \w{3} \d{4}/).waitFor();
     const cells = await row.getByRole('cell').allTextContents();
     expect(cells.slice(6, 9)).toEqual([format(small.reference!.reads_per_sec), format(small.reference!.writes_per_sec), format(small.reference!.p99_latency_ms)]);
-    // Another type has no report, so no figures.
-    const other = table.getByRole('row').filter({ hasNotText: TYPE }).filter({ has: page.getByRole('link') }).first();
-    expect((await other.getByRole('cell').allTextContents()).at(-1)).toBe('no report yet');
+    // The other published type keeps its published figures; a type without any report shows none.
+    const large = table.getByRole('row').filter({ has: page.getByRole('link', { name: 'kv.standard.large', exact: true }) });
+    expect((await large.getByRole('cell').allTextContents()).at(-1)).toMatch(/^published report, measured 27 Nov 2026/);
+    const xlarge = table.getByRole('row').filter({ has: page.getByRole('link', { name: 'kv.standard.xlarge', exact: true }) });
+    expect((await xlarge.getByRole('cell').allTextContents()).at(-1)).toBe('no report yet');
   });
 
   test('a viewer sees the report but is offered no Publish action (and the API refuses one)', async () => {
@@ -220,17 +250,26 @@ describe('a per-type benchmark report', () => {
     expect(text).toContain(read.command_line);
     const byId = await customer.GET('/v1/instance-types/{id}/benchmarks/{report}/report.md', { params: { path: { id: TYPE, report: latest.id } }, parseAs: 'text' });
     expect(byId.data).toBe(text);
+    // The report's document, from which its markdown is made (what a publish commits to docs/benchmarks).
+    const document = await customer.GET('/v1/instance-types/{id}/benchmarks/{report}/report.json', { params: { path: { id: TYPE, report: latest.id } } });
+    expect(document.data).toMatchObject({ format: 'basalt-type-report/1', instance_type: TYPE, commit: latest.commit, host: latest.host, provenance_note: null });
+    expect(renderBenchmarkReport(document.data as unknown as TypeReportDocument)).toBe(text);
 
     // The catalog's figures are this report's; a type without a report shows none.
     const catalog = (await customer.GET('/v1/instance-types')).data!.items;
     expect(catalog.find((t) => t.id === TYPE)!.reference).toEqual({
       report_id: latest.id,
       published_at: latest.finished_at,
+      origin: 'local',
+      measured_at: latest.measured_at,
+      host: latest.host,
+      commit: latest.commit,
       reads_per_sec: read.qps,
       writes_per_sec: write.qps,
       p99_latency_ms: read.p99_latency_ms,
     });
-    expect(catalog.find((t) => t.id === 'kv.standard.large')!.reference).toBeNull();
+    expect(catalog.find((t) => t.id === 'kv.standard.large')!.reference?.origin).toBe('published');
+    expect(catalog.find((t) => t.id === 'kv.standard.xlarge')!.reference).toBeNull();
 
     // The temporary instance is deleted, in no project the admin or the customer sees, and
     // nothing of it or of the run is left on the host.

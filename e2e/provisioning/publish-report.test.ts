@@ -2,11 +2,13 @@
 // the types, e.g. kv.standard.small,kv.standard.large): for each type, the platform's own
 // per-type report pipeline (POST /v1/instance-types/{id}/benchmarks as the administrator:
 // every standard suite on a temporary instance, each beside its peer, rendered by the worker
-// from the stored runs, the instance deleted), and the served report.md written to docs/.
+// from the stored runs, the instance deleted), and the served report.json written to docs/ with
+// what typeReportFiles makes of it (the markdown linking its SVG charts).
 // browser/instance-types.test.ts checks the pipeline itself in every run of the suite.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { typeReportFiles, type TypeReportDocument } from '@basalt/api-client';
 import { startProvisioningPlatform, type ProvisioningPlatform } from './support/stack.js';
 
 const TYPES = (process.env.BASALT_PUBLISH_REPORTS ?? '').split(',').map((t) => t.trim()).filter(Boolean);
@@ -29,9 +31,10 @@ describe.skipIf(TYPES.length === 0)('publish per-type benchmark reports', () => 
       const operation = await platform.waitForOperation(asked.data!.operation.id, 3_500_000).catch(() => undefined);
       const report = (await platform.client.GET('/v1/instance-types/{id}/benchmarks/{report}', { params: { path: { id: type, report: asked.data!.report.id } } })).data!.report;
       expect(report.status, `${JSON.stringify(operation?.error)}\n${platform.workerLog().slice(-3000)}`).toBe('succeeded');
-      const markdown = await platform.client.GET('/v1/instance-types/{id}/benchmarks/{report}/report.md', { params: { path: { id: type, report: report.id } }, parseAs: 'text' });
+      const document = await platform.client.GET('/v1/instance-types/{id}/benchmarks/{report}/report.json', { params: { path: { id: type, report: report.id } } });
+      expect(document.response.status).toBe(200);
       fs.mkdirSync(path.join(ROOT, 'docs', 'benchmarks'), { recursive: true });
-      fs.writeFileSync(path.join(ROOT, 'docs', 'benchmarks', `${type}.md`), markdown.data as unknown as string);
+      for (const file of typeReportFiles(document.data as unknown as TypeReportDocument)) fs.writeFileSync(path.join(ROOT, 'docs', 'benchmarks', file.name), file.content);
     });
   }
 });

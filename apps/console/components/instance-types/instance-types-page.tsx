@@ -70,7 +70,7 @@ function CatalogTable({ projectId, types }: { projectId: string; types: Instance
               <Td className="text-right tabular-nums">{figures?.readsPerSec ?? '—'}</Td>
               <Td className="text-right tabular-nums">{figures?.writesPerSec ?? '—'}</Td>
               <Td className="text-right tabular-nums">{figures?.p99Ms ?? '—'}</Td>
-              <Td className="min-w-72 whitespace-normal text-muted">{figures ? figures.provenance : 'no report yet'}</Td>
+              <Td className="min-w-48 whitespace-normal text-muted">{figures ? figures.provenance : 'no report yet'}</Td>
             </Tr>
           )
         })}
