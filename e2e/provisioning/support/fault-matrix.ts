@@ -73,7 +73,8 @@ export async function runCell(stack: WorkerStack, cell: Cell, subject?: CreatedI
     await sleep(100);
   }
   const fired = !armed.running();
-  await armed.kill();
+  // One that never reached its step is killed as well: it is the fault's worker either way.
+  await armed.kill('SIGKILL');
   const killedAt = Date.now();
   // Its children die with it (the kernel, within the group keeper's 3 s), as worker-killed.test.ts checks.
   const rescuer = stack.startWorker(`rescuer-${label}`);
