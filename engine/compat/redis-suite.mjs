@@ -108,8 +108,12 @@ const ANSI = /\x1b\[[0-9;]*m/g;
 
 /** Runs one Tcl file; returns the names of the tests that passed and failed, and whether it stopped early. */
 async function runFile(file, port) {
-  // Tests that need replication are out of scope (Basalt has no replicas).
-  const args = ['tests/test_helper.tcl', '--host', '127.0.0.1', '--port', String(port), '--single', file, '--timeout', '180', '--clients', '1', '--tags', '-needs:repl', '--skipfile', SKIPFILE];
+  // Tests that need replication are out of scope (Basalt has no replicas). Tests tagged
+  // needs:config-maxmemory expect `maxmemory 1` to refuse writes with OOM; Basalt's maxmemory
+  // bounds the cache over the disk and never refuses a write, so they are left out the way
+  // Redis' own harness leaves them out for servers that cannot honour the setting (one that
+  // fails inside MULTI would leave the connection queueing every later test's commands).
+  const args = ['tests/test_helper.tcl', '--host', '127.0.0.1', '--port', String(port), '--single', file, '--timeout', '180', '--clients', '1', '--tags', '-needs:repl', '--tags', '-needs:config-maxmemory', '--skipfile', SKIPFILE];
   const child = spawn('tclsh', args, { cwd: SUITE, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const stopTcl = () => {
     try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }

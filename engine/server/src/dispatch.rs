@@ -104,6 +104,9 @@ pub fn execute(
     if session.user.is_none() && spec.flags & flag::NO_AUTH == 0 && shared.auth.requires_auth() {
         return reject(shared, session, reply, Some(index), "NOAUTH Authentication required.");
     }
+    if session.multi.is_some() && spec.flags & flag::NO_MULTI != 0 {
+        return reject(shared, session, reply, Some(index), "ERR Command not allowed inside a transaction");
+    }
     {
         let user = session.user.as_deref().unwrap_or("default");
         if let Some(text) = crate::platform_commands::refusal(index, user, &args, shared.managed_mode) {
@@ -130,7 +133,9 @@ pub fn execute(
         );
         return reject(shared, session, reply, Some(index), &text);
     }
-    if spec.flags & flag::ALLOW_BUSY == 0 && shared.scripts.busy() {
+    // A script's own commands (and EXEC's) run on the thread that holds the run lock: the
+    // script being busy never refuses them.
+    if spec.flags & flag::ALLOW_BUSY == 0 && shared.scripts.busy() && !crate::multi::in_transaction() {
         // Refused before queueing, so a transaction with a command that met a busy script
         // never runs; an EXEC that meets one discards its transaction (Redis 7).
         if session.multi.is_some() && top_name == "exec" {

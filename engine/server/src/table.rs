@@ -29,6 +29,9 @@ pub mod flag {
     /// The keys are found from the arguments (a numkeys count), not by first/last/step:
     /// `cmd::movable_keys` finds them.
     pub const MOVABLEKEYS: u32 = 1 << 12;
+    /// Refused inside MULTI (Redis' `no-multi`: SHUTDOWN, PSYNC): "Command not allowed inside
+    /// a transaction", and the transaction is flagged so that EXEC answers EXECABORT.
+    pub const NO_MULTI: u32 = 1 << 13;
 
     /// Names as `COMMAND INFO` prints them.
     pub const NAMES: &[(u32, &str)] = &[
@@ -45,6 +48,7 @@ pub mod flag {
         (PUBSUB, "pubsub"),
         (BLOCKING, "blocking"),
         (MOVABLEKEYS, "movablekeys"),
+        (NO_MULTI, "no_multi"),
     ];
 }
 
@@ -133,7 +137,7 @@ use acl::{
     SORTEDSET, STRING, TRANSACTION, WRITE as A_WRITE, PUBSUB as A_PUBSUB, SCRIPTING, BLOCKING as A_BLOCKING, BITMAP,
     STREAM as A_STREAM,
 };
-use flag::{ADMIN, ALLOW_BUSY, DENYOOM, EXACT_READS, EXCLUSIVE, FAST, LOADING, MOVABLEKEYS, NOSCRIPT, NO_AUTH, READONLY, STALE, WRITE};
+use flag::{ADMIN, ALLOW_BUSY, DENYOOM, EXACT_READS, EXCLUSIVE, FAST, LOADING, MOVABLEKEYS, NOSCRIPT, NO_AUTH, NO_MULTI, READONLY, STALE, WRITE};
 /// SUBSCRIBE and its kin.
 const SUB: u32 = flag::PUBSUB | NOSCRIPT | LOADING | STALE;
 /// MULTI, DISCARD, WATCH, UNWATCH.
@@ -240,9 +244,11 @@ const DEBUG_SUBCOMMANDS: &[CommandSpec] = &[
     c("loadaof", 2, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "1.0.0", "Waits until the log, which a restart replays, is on disk (Redis reloads its AOF).", cmd::debug_reload::run),
     c("log", 3, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "1.0.0", "Writes a message to the server log.", cmd::debug_log::run),
     c("object", 3, ADMIN | NOSCRIPT | LOADING | STALE, (2, 2, 1), A_ADMIN | SLOW | DANGEROUS, "server", "1.0.0", "Shows low-level information about a key.", cmd::debug_object::run),
+    c("protocol", 3, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "1.0.0", "Replies with one value of a RESP type.", cmd::debug_protocol::run),
     c("quicklist-packed-threshold", 3, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "1.0.0", "Sets the element size from which Redis gives a list element a node of its own (nothing to set in Basalt).", cmd::debug_quicklist_packed_threshold::run),
     c("reload", -2, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "1.0.0", "Waits until the log, which a restart replays, is on disk.", cmd::debug_reload::run),
     c("set-active-expire", 3, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "1.0.0", "Turns the background expiry of keys off or on.", cmd::debug_set_active_expire::run),
+    c("set-disable-deny-scripts", 3, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "1.0.0", "Lets scripts call the commands flagged noscript, or refuses them again.", cmd::debug_set_disable_deny_scripts::run),
     c("sleep", 3, ADMIN | NOSCRIPT | LOADING | STALE, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "1.0.0", "Holds the connection for a number of seconds.", cmd::debug_sleep::run),
 ];
 
@@ -379,7 +385,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     c("ping", -1, FAST, NOKEY, CONNECTION | A_FAST, "connection", "1.0.0", "Returns the server's liveliness response.", cmd::ping::run),
     c("psetex", 4, WRITE | DENYOOM, KEY1, A_WRITE | SLOW | STRING, "string", "2.6.0", "Sets both string value and expiration time in milliseconds of a key. The key is created if it doesn't exist.", cmd::psetex::run),
     c("psubscribe", -2, SUB, NOKEY, A_PUBSUB | SLOW, "pubsub", "2.0.0", "Listens for messages published to channels that match one or more patterns.", cmd::psubscribe::run),
-    c("psync", -3, ADMIN | NOSCRIPT, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "2.8.0", "An internal command used in replication.", cmd::psync::run),
+    c("psync", -3, ADMIN | NOSCRIPT | NO_MULTI, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "2.8.0", "An internal command used in replication.", cmd::psync::run),
     c("pttl", 2, READONLY | EXACT_READS | FAST, KEY1, KEYSPACE | R_FAST, "generic", "2.6.0", "Returns the expiration time in milliseconds of a key.", cmd::pttl::run),
     c("publish", 3, flag::PUBSUB | LOADING | STALE | FAST, NOKEY, A_PUBSUB | A_FAST, "pubsub", "2.0.0", "Posts a message to a channel.", cmd::publish::run),
     container("pubsub", -2, 0, SLOW, "pubsub", "2.8.0", "A container for Pub/Sub commands.", PUBSUB_SUBCOMMANDS),
@@ -409,7 +415,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     c("setex", 4, WRITE | DENYOOM, KEY1, A_WRITE | SLOW | STRING, "string", "2.0.0", "Sets the string value and expiration time of a key. Creates the key if it doesn't exist.", cmd::setex::run),
     c("setnx", 3, WRITE | DENYOOM | FAST, KEY1, W_FAST | STRING, "string", "1.0.0", "Set the string value of a key only when the key doesn't exist.", cmd::setnx::run),
     c("setrange", 4, WRITE | DENYOOM, KEY1, A_WRITE | SLOW | STRING, "string", "2.2.0", "Overwrites a part of a string value with another by an offset. Creates the key if it doesn't exist.", cmd::setrange::run),
-    c("shutdown", -1, ADMIN | NOSCRIPT | LOADING | STALE | ALLOW_BUSY, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "1.0.0", "Synchronously saves the database(s) to disk and shuts down the Redis server.", cmd::shutdown::run),
+    c("shutdown", -1, ADMIN | NOSCRIPT | LOADING | STALE | ALLOW_BUSY | NO_MULTI, NOKEY, A_ADMIN | SLOW | DANGEROUS, "server", "1.0.0", "Synchronously saves the database(s) to disk and shuts down the Redis server.", cmd::shutdown::run),
     c("sinter", -2, READONLY, ALLKEYS, READ | A_SET | SLOW, "set", "1.0.0", "Returns the intersect of multiple sets.", cmd::sinter::run),
     c("sintercard", -3, READONLY | MOVABLEKEYS, NOKEY, READ | A_SET | SLOW, "set", "7.0.0", "Returns the number of members of the intersect of multiple sets.", cmd::sintercard::run),
     c("sinterstore", -3, WRITE | DENYOOM, (1, -1, 1), A_WRITE | A_SET | SLOW, "set", "1.0.0", "Stores the intersect of multiple sets in a key.", cmd::sinterstore::run),

@@ -26,6 +26,12 @@ async fn requirepass_and_read_only_user() {
     assert_eq!(r.call(&["AUTH", "reader", "rpw"]).await, "+OK\r\n");
     assert_eq!(r.call(&["GET", "k"]).await, "$1\r\nv\r\n");
     assert_eq!(r.call(&["SET", "k", "x"]).await, NOPERM_SET);
+    // SORT ... GET reads keys its arguments do not name: only for a user with every key.
+    assert_eq!(c.call(&["ACL", "SETUSER", "few", "on", ">fpw", "~s*", "+@all"]).await, "+OK\r\n");
+    let mut few = server.client().await;
+    assert_eq!(few.call(&["AUTH", "few", "fpw"]).await, "+OK\r\n");
+    assert_eq!(few.call(&["SORT", "s", "GET", "w_*"]).await, "-ERR GET option of SORT denied due to insufficient ACL permissions.\r\n");
+    assert_eq!(c.call(&["SORT", "s", "GET", "#"]).await, "*0\r\n");
     assert_eq!(r.call(&["ACL", "WHOAMI"]).await, "$6\r\nreader\r\n");
     assert_eq!(
         r.call(&["ACL", "SETUSER", "reader", "+@all"]).await,

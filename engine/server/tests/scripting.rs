@@ -97,6 +97,24 @@ async fn busy_script_and_script_kill() {
     server.stop().await;
 }
 
+/// A script that catches the kill with pcall, over and over, still ends at SCRIPT KILL.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn script_kill_is_not_caught_by_pcall() {
+    let server = TestServer::start().await;
+    let mut looping = server.client().await;
+    let mut other = server.client().await;
+    other.expect(b"CONFIG SET lua-time-limit 10\r\n", b"+OK\r\n").await;
+    let script = "local f = function() while 1 do redis.call('ping') end end while 1 do pcall(f) end";
+    looping.send(&eval(script, &[], &[])).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    other.expect(b"SCRIPT KILL\r\n", b"+OK\r\n").await;
+    looping.expect(b"", b"-ERR Script killed by user with SCRIPT KILL...\r\n").await;
+    other.expect(b"PING\r\n", b"+PONG\r\n").await;
+    // pcall goes on catching errors in the next script.
+    looping.expect(&eval("return tostring(pcall(error, 'x'))", &[], &[]), b"$5\r\nfalse\r\n").await;
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn functions_and_read_only_scripts() {
     let server = TestServer::start().await;
@@ -121,5 +139,96 @@ async fn functions_and_read_only_scripts() {
     c.expect(&eval("return redis.call('blpop', 'l', 0)", &[], &[]), b"-ERR This Redis command is not allowed from script\r\n").await;
     c.expect(b"FUNCTION DELETE mylib\r\nFCALL hello 0 x\r\n", b"+OK\r\n-ERR Function not found\r\n").await;
     c.expect(b"FUNCTION DELETE mylib\r\n", b"-ERR Library not found\r\n").await;
+    server.stop().await;
+}
+
+/// RESP3 inside scripts (`redis.setresp(3)`), each type read from DEBUG PROTOCOL and written
+/// back in the client's protocol, as Redis' scripting tests check them.
+#[tokio::test]
+async fn scripts_read_and_write_resp3() {
+    let server = TestServer::start().await;
+    let mut c = server.client().await;
+    c.expect(b"DEBUG SET-DISABLE-DENY-SCRIPTS 1\r\n", b"+OK\r\n").await;
+    let call = |kind: &str, resp: u8| eval(&format!("redis.setresp({resp}); return redis.call('debug', 'protocol', '{kind}')"), &[], &[]);
+    // A RESP2 client gets RESP2 whatever the script spoke.
+    c.expect(&call("double", 3), b"$5\r\n3.141\r\n").await;
+    // A map is a Lua table (in Lua's order) and a flat array to a RESP2 client.
+    let map = "redis.setresp(3); local m = redis.call('debug', 'protocol', 'map').map; return {tostring(m[0]), tostring(m[1]), tostring(m[2])}";
+    c.expect(&eval(map, &[], &[]), b"*3\r\n$5\r\nfalse\r\n$4\r\ntrue\r\n$5\r\nfalse\r\n").await;
+    assert!(c.call(&[b"EVAL", b"redis.setresp(3); return redis.call('debug', 'protocol', 'map')", b"0"]).await.starts_with(b"*6\r\n"));
+    c.expect(&call("true", 3), b":1\r\n").await;
+    c.expect(&call("false", 3), b":0\r\n").await;
+    c.expect(&call("null", 3), b"$-1\r\n").await;
+    c.expect(&eval("return {big_number='123\\r\\n123'}", &[], &[]), b"$8\r\n123  123\r\n").await;
+    c.expect(b"HELLO 3\r\n", b"%").await;
+    c.read_until(b"modules\r\n*0\r\n").await;
+    c.expect(&call("bignum", 3), b"(1234567999999999999999999999999999999\r\n").await;
+    c.expect(&call("bignum", 2), b"$37\r\n1234567999999999999999999999999999999\r\n").await;
+    // A set's members come in Lua's order.
+    assert!(c.call(&[b"EVAL", b"redis.setresp(3); return redis.call('debug', 'protocol', 'set')", b"0"]).await.starts_with(b"~3\r\n"));
+    c.expect(&call("verbatim", 3), b"=29\r\ntxt:This is a verbatim\nstring\r\n").await;
+    c.expect(&call("true", 3), b"#t\r\n").await;
+    c.expect(&call("null", 2), b"_\r\n").await;
+    c.expect(&call("attrib", 3), b"$39\r\nSome real reply following the attribute\r\n").await;
+    c.expect(&eval("redis.setresp(4)", &[], &[]), b"-ERR RESP version must be 2 or 3.\r\n").await;
+    c.expect(b"DEBUG SET-DISABLE-DENY-SCRIPTS 0\r\n", b"+OK\r\n").await;
+    c.expect(&call("true", 3), b"-ERR This Redis command is not allowed from script\r\n").await;
+    server.stop().await;
+}
+
+/// Large arguments and results go through Lua's bounded stack one value at a time; a table
+/// that holds itself is cut with Redis' error; arity is checked with the script's wording.
+#[tokio::test]
+async fn large_and_recursive_values() {
+    let server = TestServer::start().await;
+    let mut c = server.client().await;
+    c.expect(&eval("local a = {} for i=1,7999 do a[i] = 1 end return redis.call('lpush', 'l', unpack(a))", &[], &[]), b":7999\r\n").await;
+    c.expect(&eval("local t = {} for i=1,20000 do t[i] = i end return #redis.call('lrange', 'l', 0, -1) + #t", &[], &[]), b":27999\r\n").await;
+    let map = "local m = {} for i=1,100000 do m[tostring(i)] = i end local d = cmsgpack.unpack(cmsgpack.pack(m)) return d['77777']";
+    c.expect(&eval(map, &[], &[]), b":77777\r\n").await;
+    let reply = c.call(&[b"EVAL", b"local a = {} a[1] = a return a", b"0"]).await;
+    assert!(reply.starts_with(b"*1\r\n*1\r\n") && reply.ends_with(b"-ERR reached lua stack limit\r\n"), "{}", String::from_utf8_lossy(&reply[reply.len() - 40..]));
+    c.expect(&eval("return redis.call('set', 'x')", &[], &[]), b"-ERR Wrong number of args calling Redis command from script\r\n").await;
+    c.expect(&eval("return redis.sha1hex()", &[], &[]), b"-ERR wrong number of arguments\r\n").await;
+    c.expect(&eval("return redis.acl_check_cmd('set', 'k', 1)", &[], &[]), b":1\r\n").await;
+    c.expect(&eval("return redis.acl_check_cmd('nosuch')", &[], &[]), b"-ERR Invalid command passed to redis.acl_check_cmd()\r\n").await;
+    server.stop().await;
+}
+
+/// A script sees one time from its first command to its last, as in Redis: a key set to
+/// expire in 1 ms is still there after a sleep inside the script. DEBUG OBJECT sees a key
+/// past its expiry that nothing has touched yet.
+#[tokio::test]
+async fn a_script_runs_at_one_time() {
+    let server = TestServer::start().await;
+    let mut c = server.client().await;
+    c.expect(b"DEBUG SET-DISABLE-DENY-SCRIPTS 1\r\n", b"+OK\r\n").await;
+    let script = "redis.call('set', 'key', 'v', 'px', 1) redis.call('debug', 'sleep', 0.02) return redis.call('exists', 'key')";
+    c.expect(&eval(script, &[], &[]), b":1\r\n").await;
+    c.expect(b"DEBUG SET-ACTIVE-EXPIRE 0\r\n", b"+OK\r\n").await;
+    c.expect(b"SET key v PX 1\r\n", b"+OK\r\n").await;
+    tokio::time::sleep(Duration::from_millis(5)).await;
+    c.expect(b"DEBUG OBJECT key\r\n", b"+Value at:").await;
+    c.read_until(b"\r\n").await;
+    c.expect(&eval("return redis.call('exists', 'key')", &[], &[]), b":0\r\n").await;
+    server.stop().await;
+}
+
+/// SORT BY a constant does not sort; a set is then sorted as bytes inside a script (as
+/// Redis does, so a script's result is the same every run); GET reads the named keys (its
+/// refusal to a user without every key is in acl.rs).
+#[tokio::test]
+async fn sort_by_constant_and_get_in_scripts() {
+    let server = TestServer::start().await;
+    let mut c = server.client().await;
+    c.expect(b"SADD s b c a\r\n", b":3\r\n").await;
+    c.expect(b"SET w_a 1\r\n", b"+OK\r\n").await;
+    c.expect(b"HSET h_c f hc\r\n", b":1\r\n").await;
+    c.expect(&eval("return redis.call('sort', KEYS[1], 'by', '_')", &["s"], &[]), b"*3\r\n$1\r\na\r\n$1\r\nb\r\n$1\r\nc\r\n").await;
+    c.expect(
+        b"SORT s ALPHA GET # GET w_* GET h_*->f\r\n",
+        b"*9\r\n$1\r\na\r\n$1\r\n1\r\n$-1\r\n$1\r\nb\r\n$-1\r\n$-1\r\n$1\r\nc\r\n$-1\r\n$2\r\nhc\r\n",
+    )
+    .await;
     server.stop().await;
 }

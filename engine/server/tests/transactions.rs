@@ -53,6 +53,22 @@ async fn errors_while_queueing_abort() {
     server.stop().await;
 }
 
+/// SHUTDOWN and PSYNC are Redis' `no-multi` commands: refused while queueing, with Redis'
+/// text, so the transaction aborts and the server keeps running.
+#[tokio::test]
+async fn no_multi_commands_are_refused_inside_multi() {
+    let server = TestServer::start().await;
+    let mut c = server.client().await;
+    c.expect(b"MULTI\r\n", b"+OK\r\n").await;
+    c.expect(b"SET a 1\r\n", b"+QUEUED\r\n").await;
+    c.expect(b"SHUTDOWN NOSAVE\r\n", b"-ERR Command not allowed inside a transaction\r\n").await;
+    c.expect(b"PSYNC ? -1\r\n", b"-ERR Command not allowed inside a transaction\r\n").await;
+    c.expect(b"EXEC\r\n", b"-EXECABORT Transaction discarded because of previous errors.\r\n").await;
+    c.expect(b"PING\r\n", b"+PONG\r\n").await;
+    c.expect(b"EXISTS a\r\n", b":0\r\n").await;
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn watch_is_invalidated_by_other_writers() {
     let server = TestServer::start().await;

@@ -47,6 +47,8 @@ pub(crate) struct Inner {
     /// The maintenance thread removes expired keys (DEBUG SET-ACTIVE-EXPIRE turns it off;
     /// expired keys are still removed when touched).
     pub active_expire: std::sync::atomic::AtomicBool,
+    /// Threads inside `Db::with_frozen_clock`: the background expiry waits while any is.
+    pub frozen_clocks: std::sync::atomic::AtomicUsize,
     /// The server's keyspace-notification hook, once set.
     pub key_events: std::sync::OnceLock<crate::events::KeyEventHook>,
     /// Databases that may hold keys: marked when a handle of one is made (`Db::keyspace`), a
@@ -362,6 +364,7 @@ impl Db {
             databases,
             watches: Watches::default(),
             active_expire: std::sync::atomic::AtomicBool::new(true),
+            frozen_clocks: std::sync::atomic::AtomicUsize::new(0),
             key_events: std::sync::OnceLock::new(),
             opts,
             shards,
@@ -675,6 +678,21 @@ impl Db {
     /// Turns the active expiry sweep on or off (DEBUG SET-ACTIVE-EXPIRE).
     pub fn set_active_expire(&self, on: bool) {
         self.inner.active_expire.store(on, Relaxed);
+    }
+
+    /// Runs `f` with the clock stopped at the time it starts, on this thread, and the
+    /// background expiry held off: a key does not expire in the middle (a script, as Redis
+    /// runs it, sees one time from its first command to its last).
+    pub fn with_frozen_clock<R>(&self, f: impl FnOnce() -> R) -> R {
+        struct Resume<'a>(&'a std::sync::atomic::AtomicUsize);
+        impl Drop for Resume<'_> {
+            fn drop(&mut self) {
+                self.0.fetch_sub(1, Relaxed);
+            }
+        }
+        self.inner.frozen_clocks.fetch_add(1, Relaxed);
+        let _resume = Resume(&self.inner.frozen_clocks);
+        crate::frozen_at(now_ms(), f)
     }
 
     /// Registers `flag` to be set when `key` of database `db` changes (WATCH).

@@ -59,6 +59,21 @@ impl<'a> Keyspace<'a> {
         Ok(r)
     }
 
+    /// Calls `f` with the entry of `key` as it is in the map, even past its expiry, without
+    /// removing it or counting an access (DEBUG OBJECT: Redis answers it from its dict).
+    /// Loads a cold value from disk first.
+    pub fn inspect<R>(&self, key: &[u8], f: impl FnOnce(Option<&Entry>) -> R) -> Result<R, StorageError> {
+        let inner = self.inner();
+        let mut shard = inner.shard(inner.shard_index(self.index, key));
+        let Some(i) = shard.map.get_index_of(key) else { return Ok(f(None)) };
+        if !shard.map[i].resident() {
+            let item = &shard.map[i];
+            let (value, _flags) = inner.load(key, &item.loc, &item.chain)?;
+            shard.load_back(&inner.counters, i, value);
+        }
+        Ok(f(Some(&shard.map[i].entry)))
+    }
+
     /// The type of `key` without loading its value (None if missing or expired).
     pub fn kind(&self, key: &[u8]) -> Option<Kind> {
         let inner = self.inner();

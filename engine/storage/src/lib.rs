@@ -131,10 +131,36 @@ pub use value::{Entry, Kind, Value, ZSet};
 pub use wal::FSYNC_BUCKETS_US;
 pub use watch::{collect_woken, BlockedTurns, WatchFlag, Watcher};
 
-/// Current unix time in milliseconds (the clock expiry is measured against).
+thread_local! {
+    /// The time this thread's commands see while [`Db::with_frozen_clock`] runs (0: none).
+    static FROZEN_MS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Current unix time in milliseconds (the clock expiry is measured against); inside
+/// [`Db::with_frozen_clock`], the time it started at.
 pub fn now_ms() -> u64 {
+    let frozen = FROZEN_MS.with(std::cell::Cell::get);
+    if frozen != 0 {
+        return frozen;
+    }
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_millis() as u64)
         .unwrap_or(0)
+}
+
+/// Sets this thread's frozen time for `f` (nested calls keep the outer time).
+fn frozen_at<R>(at_ms: u64, f: impl FnOnce() -> R) -> R {
+    if FROZEN_MS.with(std::cell::Cell::get) != 0 {
+        return f();
+    }
+    struct Thaw;
+    impl Drop for Thaw {
+        fn drop(&mut self) {
+            FROZEN_MS.with(|c| c.set(0));
+        }
+    }
+    FROZEN_MS.with(|c| c.set(at_ms.max(1)));
+    let _thaw = Thaw;
+    f()
 }

@@ -93,7 +93,8 @@ fn maintenance_loop(inner: &Inner) {
             last_seal = Instant::now();
         }
         let now = crate::now_ms();
-        let sweep = inner.active_expire.load(std::sync::atomic::Ordering::Relaxed);
+        let sweep = inner.active_expire.load(std::sync::atomic::Ordering::Relaxed)
+            && inner.frozen_clocks.load(std::sync::atomic::Ordering::Relaxed) == 0;
         for (i, s) in inner.shards.iter().enumerate().filter(|_| sweep) {
             let db = i / inner.per_db;
             lock(s).sweep_expired(&inner.counters, now, 256, &|key| {

@@ -1,4 +1,4 @@
-//! DEBUG OBJECT key: a line about the value, in Redis' format.
+//! DEBUG OBJECT key: a line about the value, in Redis' format, past its expiry too.
 
 use super::Ctx;
 use crate::error::{CmdError, CmdResult};
@@ -8,7 +8,9 @@ pub fn run(ctx: &mut Ctx<'_>, args: Args<'_>) -> CmdResult {
     let thresholds = ctx.shared.config.read().unwrap_or_else(|e| e.into_inner()).encodings.clone();
     let key = args.get(2);
     let idle = ctx.db().idle_secs(key).unwrap_or(0);
-    let described = ctx.db().read(key, |entry| {
+    // As it is in the map, expired or not (Redis reads its dict): a test can see that a key
+    // past its expiry is still there until something touches it.
+    let described = ctx.db().inspect(key, |entry| {
         entry.map(|e| (crate::encoding::encoding(&e.value, &thresholds), e.value.mem_size()))
     })?;
     let Some((encoding, size)) = described else { return Err(CmdError::msg("ERR no such key")) };

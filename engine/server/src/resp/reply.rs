@@ -123,14 +123,38 @@ impl Reply {
 
     /// Text for humans (INFO, CLIENT INFO): a verbatim string in RESP3, a bulk string in RESP2.
     pub fn verbatim(&mut self, text: &[u8]) {
+        self.verbatim_as(b"txt", text);
+    }
+
+    /// A verbatim string of a three-letter `format` (`txt`, `mkd`): `=` in RESP3, a bulk
+    /// string of the text alone in RESP2.
+    pub fn verbatim_as(&mut self, format: &[u8], text: &[u8]) {
         if self.resp3 {
-            self.line(b'=', text.len() as i64 + 4);
-            self.out.extend_from_slice(b"txt:");
+            self.line(b'=', (text.len() + format.len() + 1) as i64);
+            self.out.extend_from_slice(format);
+            self.out.push(b':');
             self.out.extend_from_slice(text);
             self.out.extend_from_slice(b"\r\n");
         } else {
             self.bulk(text);
         }
+    }
+
+    /// A big number (its decimal digits, no CR or LF): `(` in RESP3, a bulk string in RESP2.
+    pub fn big_number(&mut self, digits: &[u8]) {
+        if self.resp3 {
+            self.out.push(b'(');
+            self.out.extend_from_slice(digits);
+            self.out.extend_from_slice(b"\r\n");
+        } else {
+            self.bulk(digits);
+        }
+    }
+
+    /// An attribute of `pairs` entries ahead of a reply: `|n` in RESP3; RESP2 has none, so
+    /// the caller writes the pairs only to a RESP3 client.
+    pub fn attribute(&mut self, pairs: usize) {
+        self.line(b'|', pairs as i64);
     }
 }
 

@@ -128,11 +128,18 @@ fn pack_table(out: &mut Vec<u8>, t: &Table, level: usize) -> Result<()> {
             pack_value(out, &t.raw_get::<Value>(i)?, level + 1)?;
         }
     } else {
-        let pairs: Vec<(Value, Value)> = t.clone().pairs::<Value, Value>().collect::<Result<_>>()?;
-        pack_len(out, pairs.len(), 0x80, 15, 0xde);
-        for (k, v) in &pairs {
-            pack_value(out, k, level + 1)?;
-            pack_value(out, v, level + 1)?;
+        // Counted, then packed pair by pair: mlua holds each live value in a slot of an
+        // auxiliary Lua stack (at most 8,000 in Lua 5.1), so a map is never held whole.
+        let mut len = 0;
+        for pair in t.clone().pairs::<Value, Value>() {
+            pair?;
+            len += 1;
+        }
+        pack_len(out, len, 0x80, 15, 0xde);
+        for pair in t.clone().pairs::<Value, Value>() {
+            let (k, v) = pair?;
+            pack_value(out, &k, level + 1)?;
+            pack_value(out, &v, level + 1)?;
         }
     }
     Ok(())

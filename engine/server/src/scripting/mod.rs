@@ -46,6 +46,9 @@ pub struct Scripts {
     pub libraries: Mutex<BTreeMap<String, Library>>,
     /// Bumped when the libraries change: each VM loads them again when it sees a new value.
     pub library_generation: AtomicU64,
+    /// DEBUG SET-DISABLE-DENY-SCRIPTS 1: scripts may call `noscript` commands (Redis' tests
+    /// reach DEBUG PROTOCOL from Lua this way).
+    pub deny_script_disabled: AtomicBool,
 }
 
 /// A library of functions (FUNCTION LOAD): its code, run again in each VM, and what it
@@ -68,6 +71,7 @@ impl Default for Scripts {
             read_only: Default::default(),
             libraries: Default::default(),
             library_generation: Default::default(),
+            deny_script_disabled: Default::default(),
         }
     }
 }

@@ -2,7 +2,9 @@
 //!
 //! A script runs holding the run lock exclusively (as EXEC) and inside `Db::atomically`, so
 //! no other command interleaves and all its writes are one log record: what is logged are the
-//! effects, so a replay never runs Lua and is deterministic. `redis.call` goes through the
+//! effects, so a replay never runs Lua and is deterministic. Its clock is stopped
+//! (`Db::with_frozen_clock`), as Redis' is: a key does not expire between two of its commands.
+//! `redis.call` goes through the
 //! same dispatch as a client's command (arity, ACL, statistics), with a RESP2 reply that is
 //! then converted to Lua. The sandbox is Redis 7's (`PRELUDE`): source text only, no loader
 //! of other code, globals and library tables read-only; a VM's memory is bounded (`MEMORY_LIMIT`).
@@ -15,7 +17,7 @@ use crate::registry::registry;
 use crate::resp::{OwnedArgs, Reply};
 use crate::table::flag;
 use mlua::chunk::ChunkMode;
-use mlua::{Function, HookTriggers, Lua, LuaOptions, MultiValue, StdLib, Table, Value, VmState};
+use mlua::{Function, HookTriggers, Lua, LuaOptions, StdLib, Table, Value, VmState};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::atomic::Ordering::Relaxed;
@@ -33,12 +35,28 @@ const PRELUDE: &str = r#"
 local state = {}
 redis.LOG_DEBUG, redis.LOG_VERBOSE, redis.LOG_NOTICE, redis.LOG_WARNING = 0, 1, 2, 3
 redis.REPL_NONE, redis.REPL_AOF, redis.REPL_SLAVE, redis.REPL_REPLICA, redis.REPL_ALL = 0, 1, 2, 2, 3
+-- The arguments reach Rust in one table: each value Rust holds takes a slot of a Lua stack
+-- of at most 8,000, so a command of thousands of arguments (LPUSH of `unpack` of 7,999
+-- values) is read from the table one argument at a time (Redis grows its stack with
+-- lua_checkstack for the same reason).
 function redis.call(...)
-  local reply = state.raw(...)
+  local reply = state.raw(select('#', ...), {...})
   if type(reply) == 'table' and reply.err then error(reply) end
   return reply
 end
-function redis.pcall(...) return state.raw(...) end
+function redis.pcall(...) return state.raw(select('#', ...), {...}) end
+function redis.acl_check_cmd(...)
+  local allowed = state.acl_check(select('#', ...), {...})
+  if type(allowed) == 'table' then error(allowed) end
+  return allowed
+end
+do
+  local raw_sha1hex = redis.sha1hex
+  function redis.sha1hex(...)
+    if select('#', ...) ~= 1 then error({err = 'ERR wrong number of arguments'}) end
+    return raw_sha1hex(...)
+  end
+end
 function redis.register_function(a, b)
   local registry = state.registering
   if registry == nil then error('redis.register_function can only be called on FUNCTION LOAD command', 2) end
@@ -52,8 +70,26 @@ function redis.status_reply(text) return {ok = tostring(text)} end
 function redis.log() end
 function redis.replicate_commands() return true end
 function redis.set_repl() end
-function redis.setresp() end
-function state.run(f, ...) return pcall(f, ...) end
+-- The protocol the script's own commands reply in (Redis' script client): 2 at each start.
+function redis.setresp(...)
+  if select('#', ...) ~= 1 then error({err = 'ERR redis.setresp() requires one argument.'}) end
+  local resp = tonumber((...))
+  if resp ~= 2 and resp ~= 3 then error({err = 'ERR RESP version must be 2 or 3.'}) end
+  state.resp = resp
+end
+do
+  local raw_pcall, raw_xpcall, raw_error = pcall, xpcall, error
+  function state.run(f, ...) return raw_pcall(f, ...) end
+  -- A script SCRIPT KILL stopped stays stopped: an error caught by pcall/xpcall is raised
+  -- again once the kill is asked, so `while true do pcall(f) end` ends too (Redis makes its
+  -- hook fire on every line after a kill for the same reason).
+  local function unless_killed(ok, ...)
+    if not ok and state.killed() then raw_error({err = 'ERR Script killed by user with SCRIPT KILL...'}, 0) end
+    return ok, ...
+  end
+  pcall = function(...) return unless_killed(raw_pcall(...)) end
+  xpcall = function(...) return unless_killed(raw_xpcall(...)) end
+end
 do
   -- Lua 5.1's unpack computes the count of a range in a C int: a range near 2^31 overflows,
   -- the C compiler has dropped the overflow check (signed overflow is undefined), and the
@@ -157,6 +193,8 @@ fn new_vm(ctx: &Ctx<'_>) -> mlua::Result<Vm> {
     redis.raw_set("sha1hex", sha1hex)?;
     lua.globals().raw_set("redis", redis)?;
     let (globals, state): (Table, Table) = lua.load(PRELUDE).set_name("=prelude").set_mode(ChunkMode::Text).eval()?;
+    let killed = ctx.shared.scripts.kill.clone();
+    state.raw_set("killed", lua.create_function(move |_, ()| Ok(killed.load(Relaxed)))?)?;
     lua.set_named_registry_value(GLOBALS, globals)?;
     lua.set_named_registry_value(STATE, state)?;
     lua.set_memory_limit(ALLOCATOR_LIMIT)?;
@@ -258,7 +296,7 @@ pub fn run(ctx: &mut Ctx<'_>, target: Target<'_>, keys: Vec<&[u8]>, argv: Vec<&[
     // A SELECT inside the script is the script's own (Redis 7): the caller keeps its database.
     let caller_db = ctx.session.db;
     let outcome = crate::multi::blocking(|| {
-        crate::multi::alone(shared, || shared.db.atomically(|| run_alone(ctx, target, &keys, &argv, read_only)))
+        crate::multi::alone(shared, || shared.db.atomically(|| shared.db.with_frozen_clock(|| run_alone(ctx, target, &keys, &argv, read_only))))
     });
     shared.scripts.read_only.store(false, Relaxed);
     shared.scripts.stop();
@@ -320,16 +358,23 @@ fn run_alone(ctx: &mut Ctx<'_>, target: Target<'_>, keys: &[&[u8]], argv: &[&[u8
         globals.raw_set("KEYS", keys.clone()).map_err(lua_error)?;
         globals.raw_set("ARGV", argv.clone()).map_err(lua_error)?;
     }
+    state.raw_set("resp", 2).map_err(lua_error)?;
     let runner: Function = state.raw_get("run").map_err(lua_error)?;
     let cell = RefCell::new(ctx);
     let outcome = lua.scope(|scope| {
-        let raw = scope.create_function(|lua, args: MultiValue| call_from_script(lua, &mut cell.borrow_mut(), args))?;
+        let raw = scope.create_function(|lua, (count, args): (usize, Table)| {
+            call_from_script(lua, &mut cell.borrow_mut(), count, &args)
+        })?;
         state.raw_set("raw", raw)?;
+        let acl_check = scope.create_function(|lua, (count, args): (usize, Table)| {
+            acl_check_from_script(lua, &mut cell.borrow_mut(), count, &args)
+        })?;
+        state.raw_set("acl_check", acl_check)?;
         let (ok, value): (bool, Value) =
             if is_function { runner.call((function, keys, argv))? } else { runner.call(function)? };
         let ctx = &mut **cell.borrow_mut();
         if ok {
-            lua_to_reply(&value, ctx.reply);
+            lua_to_reply(&value, ctx.reply, script_resp3(&state));
             return Ok(Ok(()));
         }
         let text = match &value {
@@ -344,8 +389,14 @@ fn run_alone(ctx: &mut Ctx<'_>, target: Target<'_>, keys: &[&[u8]], argv: &[&[u8
         Ok(Err(CmdError::msg(text)))
     });
     let _ = state.raw_set("raw", Value::Nil);
+    let _ = state.raw_set("acl_check", Value::Nil);
     reclaim(&lua);
     outcome.map_err(lua_error)?
+}
+
+/// The script called `redis.setresp(3)`.
+fn script_resp3(state: &Table) -> bool {
+    state.raw_get::<i64>("resp").is_ok_and(|resp| resp == 3)
 }
 
 /// The message of an error raised by Rust inside the script (SCRIPT KILL's, a bad argument).
@@ -357,33 +408,73 @@ fn error_text(e: &mlua::Error) -> String {
     }
 }
 
-/// `redis.call`/`redis.pcall`: runs one command for the script; an error is `{err=...}`.
-fn call_from_script(lua: &Lua, ctx: &mut Ctx<'_>, args: MultiValue) -> mlua::Result<Value> {
-    let err = |text: &str| -> mlua::Result<Value> {
-        let table = lua.create_table()?;
-        table.raw_set("err", text)?;
-        Ok(Value::Table(table))
-    };
-    if args.is_empty() {
-        return err("ERR Please specify at least one argument for this redis lib call");
+/// An `{err=...}` table: how the `redis` library hands a refusal to the script.
+fn err_table(lua: &Lua, text: &str) -> mlua::Result<Value> {
+    let table = lua.create_table()?;
+    table.raw_set("err", text)?;
+    Ok(Value::Table(table))
+}
+
+/// The `count` arguments in `args[1..=count]` (see the prelude), read one at a time; a
+/// refusal worded as Redis' `luaArgsToRedisArgv`.
+fn script_args(count: usize, args: &Table) -> mlua::Result<Result<OwnedArgs, &'static str>> {
+    if count == 0 {
+        return Ok(Err("ERR Please specify at least one argument for this redis lib call"));
     }
     let mut owned = OwnedArgs::new();
-    for arg in args.iter() {
-        match arg_bytes(arg) {
+    for i in 1..=count {
+        match arg_bytes(&args.raw_get::<Value>(i)?) {
             Some(bytes) => owned.push(&bytes),
-            None => return err("ERR Lua redis lib command arguments must be strings or integers"),
+            None => return Ok(Err("ERR Lua redis lib command arguments must be strings or integers")),
         }
     }
+    Ok(Ok(owned))
+}
+
+/// The table index of a command and, for a container, of its subcommand.
+fn lookup(command: &crate::resp::Args<'_>) -> Option<usize> {
+    let reg = registry();
+    let index = reg.lookup(command.get(0))?;
+    if !reg.entries[index].subcommands.is_empty() && command.len() >= 2 {
+        return Some(reg.lookup_sub(index, command.get(1)).unwrap_or(index));
+    }
+    Some(index)
+}
+
+/// `redis.acl_check_cmd`: whether the calling user may run the command with these
+/// arguments (its keys included); an unknown command is an error.
+fn acl_check_from_script(lua: &Lua, ctx: &mut Ctx<'_>, count: usize, args: &Table) -> mlua::Result<Value> {
+    let owned = match script_args(count, args)? {
+        Ok(owned) => owned,
+        Err(text) => return err_table(lua, text),
+    };
+    let command = owned.args();
+    let Some(index) = lookup(&command) else {
+        return err_table(lua, "ERR Invalid command passed to redis.acl_check_cmd()");
+    };
+    let user = ctx.session.user.as_deref().unwrap_or("default");
+    let allowed = ctx.shared.auth.acl().is_none_or(|acl| acl.permit(user, index, &command).is_ok());
+    Ok(Value::Boolean(allowed))
+}
+
+/// `redis.call`/`redis.pcall`: runs one command for the script; an error is `{err=...}`.
+fn call_from_script(lua: &Lua, ctx: &mut Ctx<'_>, count: usize, args: &Table) -> mlua::Result<Value> {
+    let err = |text: &str| err_table(lua, text);
+    let owned = match script_args(count, args)? {
+        Ok(owned) => owned,
+        Err(text) => return err(text),
+    };
     let command = owned.args();
     let reg = registry();
-    let Some(mut index) = reg.lookup(command.get(0)) else {
+    let Some(index) = lookup(&command) else {
         return err("ERR Unknown Redis command called from script");
     };
-    if !reg.entries[index].subcommands.is_empty() && command.len() >= 2 {
-        index = reg.lookup_sub(index, command.get(1)).unwrap_or(index);
-    }
     let spec = reg.entries[index].spec;
-    if spec.flags & flag::NOSCRIPT != 0 {
+    // Redis' scriptCall: arity first, with the script's wording, then the script checks.
+    if !spec.arity_ok(command.len()) {
+        return err("ERR Wrong number of args calling Redis command from script");
+    }
+    if spec.flags & flag::NOSCRIPT != 0 && !ctx.shared.scripts.deny_script_disabled.load(Relaxed) {
         return err("ERR This Redis command is not allowed from script");
     }
     if spec.is_write() {
@@ -393,6 +484,7 @@ fn call_from_script(lua: &Lua, ctx: &mut Ctx<'_>, args: MultiValue) -> mlua::Res
         ctx.shared.scripts.wrote.store(true, Relaxed);
     }
     let mut reply = Reply::new();
+    reply.resp3 = script_resp3(&state(lua)?);
     dispatch::execute(ctx.shared, ctx.session, &mut reply, command, ctx.stats);
     Ok(resp_to_lua(lua, &reply.out)?.0)
 }
