@@ -30,6 +30,10 @@ const REFUSED: &[(&[&str], &str)] = &[
     (&["PSYNC", "?", "-1"], "-ERR PSYNC is not available on a managed instance: only the instance's own replicas stream from it; create a standard instance for replicas\r\n"),
     (&["REPLCONF", "listening-port", "1"], "-ERR REPLCONF is not available on a managed instance: only the instance's own replicas stream from it; create a standard instance for replicas\r\n"),
     (&["DEBUG", "SLEEP", "0"], "-ERR DEBUG SLEEP is not available on a managed instance: DEBUG is the platform's; slow commands show in SLOWLOG GET and GET /v1/projects/{project}/instances/{instance}/slowlog\r\n"),
+    // The subcommands Redis' own scripting tests use (cmd/debug_protocol.rs,
+    // cmd/debug_set_disable_deny_scripts.rs) are the platform's like the rest of DEBUG.
+    (&["DEBUG", "PROTOCOL", "string"], "-ERR DEBUG PROTOCOL is not available on a managed instance: DEBUG is the platform's; slow commands show in SLOWLOG GET and GET /v1/projects/{project}/instances/{instance}/slowlog\r\n"),
+    (&["DEBUG", "SET-DISABLE-DENY-SCRIPTS", "1"], "-ERR DEBUG SET-DISABLE-DENY-SCRIPTS is not available on a managed instance: DEBUG is the platform's; slow commands show in SLOWLOG GET and GET /v1/projects/{project}/instances/{instance}/slowlog\r\n"),
     (&["SHUTDOWN", "NOSAVE"], "-ERR SHUTDOWN is not available on a managed instance: restart the instance with POST /v1/projects/{project}/instances/{instance}/restart\r\n"),
     (&["CONFIG", "SET", "maxclients", "5"], "-ERR CONFIG SET is not available on a managed instance: settings change through the API: PATCH /v1/projects/{project}/instances/{instance} with {\"parameters\":{\"maxclients\":...}}\r\n"),
     (&["CONFIG", "SET", "masterauth-file", "/etc/passwd"], "-ERR CONFIG SET is not available on a managed instance: 'masterauth-file' is set by the platform; settings change through the API: PATCH /v1/projects/{project}/instances/{instance} with parameters (fsync, maxclients, timeout, replication_mode)\r\n"),
@@ -74,6 +78,7 @@ async fn platform_commands_are_refused_to_customers_and_run_for_the_control_plan
     assert_eq!(control.call(&["CONFIG", "SET", "maxclients", "500"]).await, "+OK\r\n");
     assert_eq!(control.call(&["CONFIG", "RESETSTAT"]).await, "+OK\r\n");
     assert_eq!(control.call(&["DEBUG", "SLEEP", "0"]).await, "+OK\r\n");
+    assert_eq!(control.call(&["DEBUG", "PROTOCOL", "string"]).await, "$11\r\nHello World\r\n");
     assert_eq!(control.call(&["ACL", "LOAD"]).await, "+OK\r\n");
     assert_eq!(control.call(&["ACL", "SAVE"]).await, "+OK\r\n");
     assert!(control.call(&["ACL", "LIST"]).await.starts_with('*'));
