@@ -64,6 +64,7 @@ describe('instance text rows', () => {
       nodes: [{ name: 'node-0', private_ip: '10.77.0.2', role: 'primary', status: 'running', lag_bytes: null }],
       tls_enabled: false,
       deletion_protection: false,
+      data_browser_enabled: true,
       tags: row.tags,
       parameters: row.parameters,
       current_operation_id: null,

@@ -258,6 +258,8 @@ describe('restoring into a new instance', () => {
       latest: null,
       archive_lag_seconds: null,
       last_backup_at: null,
+      timelines: [],
+      gaps: [],
     });
     expect((await admin.client.GET('/v1/projects/{project}/instances/{instance}/restore-window', { params: { path: { project, instance: MISSING } } })).response.status).toBe(404);
 
